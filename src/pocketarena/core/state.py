@@ -1,0 +1,203 @@
+"""The state side of the engine contract. Games implement a few hooks; the checks that every
+caller relies on (illegal actions raise and change nothing, chance vs decision nodes, history,
+JSON) live here once.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .action import Action
+from .chance import sample_outcome
+from .errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from .game import Game
+
+CHANCE = -1  # OpenSpiel's kChancePlayerId
+TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
+
+
+class State(ABC):
+    """A position of a game together with the history that led to it.
+
+    Subclasses keep ``current_player`` up to date as a plain attribute (it is read in every
+    hot loop) and implement ``_legal_actions``, ``_chance_outcomes``, ``_apply``, ``_copy``,
+    ``scores`` and ``position``.
+    """
+
+    __slots__ = ("game", "history", "current_player")
+
+    game: Game
+    history: list[Action]
+    current_player: int
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.history = []
+        self.current_player = 0
+
+    # -- hooks ------------------------------------------------------------------------
+    @abstractmethod
+    def _legal_actions(self) -> Sequence[Action]:
+        """Legal decisions at a decision node (never called at chance or terminal nodes)."""
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Outcomes at a chance node (never called elsewhere)."""
+        raise NotImplementedError(f"{self.game.ID} has no chance nodes")
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply an action of this game that suits the node's kind. Must raise
+        IllegalActionError *before* changing anything if the rules forbid it."""
+
+    @abstractmethod
+    def _copy(self) -> State:
+        """A deep-enough copy of the position; ``history`` is copied by the caller."""
+
+    @abstractmethod
+    def scores(self) -> tuple[float, float]:
+        """Points each seat would score if the game ended now."""
+
+    @abstractmethod
+    def position(self) -> dict[str, Any]:
+        """The position as JSON-safe data (board, banks, whose turn…), for viewers and services."""
+
+    def winner(self) -> int | None:
+        """0 or 1 once the game is over and someone won; None while it runs or on a draw."""
+        if self.current_player != TERMINAL:
+            return None
+        a, b = self.scores()
+        if a > b:
+            return 0
+        if b > a:
+            return 1
+        return None
+
+    # -- the public contract ------------------------------------------------------------
+    def legal_actions(self) -> Sequence[Action]:
+        """Legal decisions; empty at chance and terminal nodes."""
+        if self.current_player < 0:
+            return ()
+        return self._legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """``(outcome, probability)`` pairs summing to 1 at a chance node; empty elsewhere."""
+        if self.current_player != CHANCE:
+            return []
+        return self._chance_outcomes()
+
+    def apply(self, action: Action | str) -> None:
+        """Apply a decision or chance outcome (an Action or notation). Raises
+        IllegalActionError saying why, leaving the state unchanged, if it cannot be applied."""
+        game = self.game
+        if type(action) is Action:
+            table = game.actions
+            if not (action.id < len(table) and table[action.id] is action):
+                action = game.action(action)  # an equal action from another Game object
+        else:
+            action = game.action(action)
+        player = self.current_player
+        if player == TERMINAL:
+            raise IllegalActionError(f"the game is over; {action.text!r} cannot be played")
+        if action.chance:
+            if player != CHANCE:
+                raise IllegalActionError(
+                    f"{action.text!r} is a chance outcome, but it is {game.SEATS[player]}'s turn to decide"
+                )
+        elif player == CHANCE:
+            example = self._chance_outcomes()[0][0].text
+            raise IllegalActionError(
+                f"{action.text!r} is a decision, but the coins must be thrown first (e.g. {example!r})"
+            )
+        self._apply(action)
+        self.history.append(action)
+
+    def child(self, action: Action | str) -> State:
+        """A new state with ``action`` applied; this one is untouched."""
+        c = self.clone()
+        c.apply(action)
+        return c
+
+    def clone(self) -> State:
+        c = self._copy()
+        c.history = self.history.copy()
+        return c
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player == CHANCE
+
+    def returns(self) -> tuple[float, float]:
+        """+1 / -1 / 0 per seat once the game is over (OpenSpiel's returns); zeros before."""
+        if self.current_player != TERMINAL:
+            return (0.0, 0.0)
+        w = self.winner()
+        if w is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if w == 0 else (-1.0, 1.0)
+
+    def apply_random(self, rng: random.Random) -> Action:
+        """Apply a random legal action, or sample a chance outcome by its probability."""
+        if self.current_player == CHANCE:
+            action = sample_outcome(self._chance_outcomes(), rng)
+        else:
+            action = rng.choice(self._legal_actions())
+        self.apply(action)
+        return action
+
+    @property
+    def ply(self) -> int:
+        return len(self.history)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe: game, options, history in notation, and the position it leads to."""
+        return {
+            "game": self.game.ID,
+            "options": dict(self.game.options),
+            "history": [a.text for a in self.history],
+            "current_player": self.current_player,
+            "position": self.position(),
+            "scores": list(self.scores()),
+            "winner": self.winner(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.game == other.game and self.history == other.history
+
+    def __hash__(self) -> int:
+        return hash((self.game.ID, tuple(a.id for a in self.history)))
+
+    def __repr__(self) -> str:
+        return f"<{self.game.ID} state after {len(self.history)} actions, player {self.current_player}>"
+
+
+def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
+    """Replay ``data['history']`` on ``game``; check it reaches ``data['position']`` if given."""
+    if not isinstance(data, Mapping):
+        raise ValueError("a state in JSON must be an object with 'game' and 'history'")
+    if data.get("game", game.ID) != game.ID:
+        raise ValueError(f"this JSON is a {data.get('game')!r} state, not {game.ID!r}")
+    options = data.get("options")
+    if options is not None and dict(options) != game.options:
+        raise ValueError(f"this JSON was made with options {dict(options)}, the game has {game.options}")
+    history = data.get("history", [])
+    if not isinstance(history, list):
+        raise ValueError("'history' must be a list of actions in notation")
+    state = game.new_initial_state()
+    for i, text in enumerate(history):
+        try:
+            state.apply(text)
+        except IllegalActionError as e:
+            raise ValueError(f"history entry {i + 1} ({text!r}) cannot be replayed: {e}") from None
+    position = data.get("position")
+    if position is not None and position != state.position():
+        raise ValueError("the 'position' in this JSON does not match the one its history leads to")
+    return state
