@@ -1,0 +1,1 @@
+"""Bots: players that choose an action for a state. They import the rules, never the reverse."""
