@@ -90,8 +90,10 @@ def resolve_options(
         raise ValueError(f"unknown option {unknown[0]!r} for {game_id}; valid options: {valid}")
     resolved: dict[str, Any] = {}
     for option in declared:
-        value = given[option.name] if option.name in given else option.default
-        resolved[option.name] = option.coerce(game_id, value) if option.name in given else value
+        if option.name in given:
+            resolved[option.name] = option.coerce(game_id, given[option.name])
+        else:
+            resolved[option.name] = option.default
     return resolved
 
 
