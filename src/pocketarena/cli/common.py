@@ -10,8 +10,8 @@ from rich.console import Console
 import pocketarena as pa
 from pocketarena.core import parse_option_pairs
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 # Exit codes: 2 for a mistake in what the user asked (as click does for bad usage), 1 for a
 # request that was understood but failed (an invalid record under --check).

@@ -271,7 +271,7 @@ def play(
         written = match.record().save(path)
     except OSError as e:
         fail(f"could not save the record to {path}: {e.strerror}", FAILED)
-    console.print(f"Saved the game record to {escape(str(written))}")
+    console.print(f"Saved the game record to {escape(str(written))}", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
