@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 import pocketarena as pa
 
@@ -22,28 +23,26 @@ def _option(option: pa.Option) -> str:
 
 def games() -> None:
     """List the games, their options and variants."""
-    table = Table(show_lines=True)
-    table.add_column("game")
-    table.add_column("seats")
-    table.add_column("options")
-    table.add_column("variants")
-    for game_id in sorted(pa.GAMES):
-        cls = pa.GAMES[game_id]
-        title = f"[bold]{escape(game_id)}[/]\n{escape(cls.TITLE)}" + (
-            " [dim](chance)[/]" if cls.CHANCE else ""
-        )
-        if cls.PITCH:
-            title += f"\n[dim]{escape(cls.PITCH)}[/]"
-        options = "\n".join(_option(o) for o in cls.OPTIONS) or "[dim]none[/]"
-        variants = "\n".join(
-            escape(", ".join(f"{k}={json.dumps(v)}" for k, v in v.items()) or "(defaults)")
-            for v in cls.VARIANTS
-        )
-        table.add_row(title, " / ".join(cls.SEATS), options, variants)
     if not pa.GAMES:
         console.print("No games are installed.")
         return
-    console.print(table)
+    for game_id in sorted(pa.GAMES):
+        cls = pa.GAMES[game_id]
+        chance = "  [dim](with chance)[/]" if cls.CHANCE else ""
+        console.print(f"[bold]{escape(game_id)}[/]  {escape(cls.TITLE)}{chance}")
+        if cls.PITCH:
+            console.print(f"  {escape(cls.PITCH)}")
+        console.print(f"  seats: {escape(' / '.join(cls.SEATS))}")
+        if cls.OPTIONS:
+            console.print("  options:")
+            for option in cls.OPTIONS:
+                console.print(f"    {_option(option)}")
+        console.print("  variants: " + "; ".join(escape(_variant(v)) for v in cls.VARIANTS))
+        console.print()
+
+
+def _variant(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "defaults"
 
 
 def register(app: typer.Typer) -> None:

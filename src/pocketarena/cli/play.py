@@ -184,7 +184,7 @@ class TerminalGame:
     def finish(self) -> str:
         """Show how it ended; return the one-line result."""
         match = self.match
-        self.draw(force=True)
+        self.draw()
         if match.resigned is not None:
             winner = 1 - match.resigned
             line = f"{self.who(match.resigned)} resigns: {self.who(winner)} wins, {match.result}."
@@ -198,6 +198,11 @@ class TerminalGame:
             line = "Game stopped unfinished."
         console.print(f"[bold]{line}[/]")
         return line
+
+
+def _declares_seed(game_id: str) -> bool:
+    cls = pa.GAMES.get(game_id.strip().lower().replace("_", "-"))
+    return cls is not None and any(o.name == "seed" for o in cls.OPTIONS)
 
 
 def play(
@@ -227,9 +232,12 @@ def play(
     name: Annotated[str, typer.Option("--name", help="Your name in the record.")] = "human",
 ) -> None:
     """Play GAME in the terminal against a bot, or against a friend with --vs human."""
-    game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
     if seed is None:
         seed = secrets.randbelow(2**31)
+    option = list(option or [])
+    if _declares_seed(game_id) and not any(o.split("=")[0].strip() == "seed" for o in option):
+        option.append(f"seed={seed}")  # one seed drives everything random, a random map too
+    game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
     seats: list[Bot | None] = [None, None]
     players = [Player(name=name, kind="human"), Player(name=name, kind="human")]
     if vs.strip().lower() == "human":
