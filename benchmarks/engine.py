@@ -97,17 +97,15 @@ class Row:
     goal: float | None = None
 
 
-Runner = Callable[[float, int], tuple[int, int, float]]
-
-
 def measure(
-    run: Runner, seconds: float, runs: int, advance: Callable[[], None]
+    game: Any, apply_name: str, seconds: float, runs: int, advance: Callable[[], None]
 ) -> tuple[float, float, float]:
+    """Medians over ``runs``: playouts/s, steps/s, steps per playout."""
     per_game: list[float] = []
     per_step: list[float] = []
     lengths: list[float] = []
     for i in range(runs):
-        games, steps, elapsed = run(seconds, 1000 + i)
+        games, steps, elapsed = playouts(game, apply_name, seconds, 1000 + i)
         per_game.append(games / elapsed)
         per_step.append(steps / elapsed)
         lengths.append(steps / games)
@@ -125,8 +123,8 @@ SHORT = {
 def anchors() -> tuple[list[tuple[str, Any]], str | None]:
     """OpenSpiel's games, or why they are missing (it is an optional dependency)."""
     try:
-        import open_spiel.python.games  # noqa: F401  (registers the Python games)
-        import pyspiel
+        import open_spiel.python.games  # type: ignore[import-untyped]  # noqa: F401  (registers the Python games)
+        import pyspiel  # type: ignore[import-not-found]
     except ImportError as e:
         return [], f"OpenSpiel is not installed ({e.name}); install the 'rl' extra for the anchors"
     return [
@@ -289,19 +287,12 @@ def main(argv: list[str] | None = None) -> int:
 
         for label, os_game in anchor_games:
             progress.update(task, description=label)
-            stats = measure(
-                lambda s, seed, g=os_game: playouts(g, "apply_action", s, seed),
-                seconds,
-                runs,
-                advance,
-            )
+            stats = measure(os_game, "apply_action", seconds, runs, advance)
             anchor_rows.append(Row(label, "", *stats))
         for game_id, options in variants:
             game = pa.load(game_id, **options)
             progress.update(task, description=f"{game_id} {variant_label(options)}")
-            stats = measure(
-                lambda s, seed, g=game: playouts(g, "apply", s, seed), seconds, runs, advance
-            )
+            stats = measure(game, "apply", seconds, runs, advance)
             rows.append(Row(game_id, variant_label(options), *stats, goal=goal(game_id, options)))
 
     table = Table(title=f"Random playouts, {pinned}, median of {runs} × {seconds:g} s")

@@ -331,7 +331,7 @@ class Record:
             moves=list(data["moves"]),
             result=data.get("result", "*"),
             termination=data.get("termination"),
-            scores=tuple(scores) if scores is not None else None,  # type: ignore[arg-type]
+            scores=(scores[0], scores[1]) if scores is not None else None,
             started=data.get("started"),
             ended=data.get("ended"),
             seed=seed,

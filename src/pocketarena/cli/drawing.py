@@ -21,10 +21,11 @@ def board(state: pa.State, last: pa.Action | None = None) -> Any:
 
 
 def describe(game: pa.Game, action: pa.Action) -> str:
-    """The game's sentence for an action or throw; the notation when it has none."""
+    """The game's sentence for an action or throw, to show beside its notation; empty when
+    the game has none or it would only repeat the notation."""
     try:
         module = render.module_for(game.ID)
     except ModuleNotFoundError:
-        return action.text
+        return ""
     text: str = module.describe(action)
-    return text
+    return "" if text == action.text else text

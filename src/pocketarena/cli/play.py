@@ -96,21 +96,21 @@ class TerminalGame:
 
     # -- the loop -----------------------------------------------------------------------
     def run(self) -> None:
+        """Play until the game ends, someone resigns or the person leaves (quit, Ctrl-C, or
+        the end of their input)."""
         match = self.match
-        while not match.over:
-            if not match.human_to_act():
-                mover = match.state.current_player
-                action = match.step()
-                self.announce(mover, action)
-                continue
-            self.draw()
-            try:
-                line = self.ask()
-            except (EOFError, KeyboardInterrupt):
-                console.print()
-                match.abandon()
-                break
-            self.handle(line)
+        try:
+            while not match.over:
+                if not match.human_to_act():
+                    mover = match.state.current_player
+                    action = match.step()
+                    self.announce(mover, action)
+                    continue
+                self.draw()
+                self.handle(self.ask())
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            match.abandon()
 
     def ask(self) -> str:
         state = self.match.state
