@@ -1,5 +1,7 @@
 """Bots by name: ``make_bot("greedy", game)``. A spec is a name, optionally ``name:argument``
-(``mcts:2000``); the argument is the factory's to read.
+(``mcts:2000`` iterations, ``mcts:1.5s`` seconds, ``expectimax:3`` turns deep); the argument is
+the factory's to read. The levels ``easy``, ``medium``, ``hard`` and ``perfect`` pick the
+method and budget per game (see ``levels``).
 
 Adding a bot is one line in ``FACTORIES``: a callable ``(game, seed, argument) -> Bot``.
 """
@@ -27,9 +29,63 @@ def _plain(cls: type[Bot]) -> Factory:
     return make
 
 
+def _budget(spec: str, argument: str | None, unit: str) -> dict[str, int | float]:
+    """Read a search budget: ``2000`` (a count of ``unit``) or ``1.5s`` (seconds)."""
+    if argument is None:
+        return {}
+    text = argument.strip()
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if not 0 < seconds <= 3600:
+                raise ValueError
+            return {"seconds": seconds}
+        count = int(text)
+        if count < 1:
+            raise ValueError
+        return {unit: count}
+    except ValueError:
+        raise ValueError(
+            f"bot {spec!r}: the budget after ':' must be a positive whole number of {unit} "
+            f"({spec}:{2000 if unit == 'iterations' else 2}) or seconds ({spec}:1.5s), got {argument!r}"
+        ) from None
+
+
+def _mcts(game: Game, seed: int | str | None, argument: str | None) -> Bot:
+    from .levels import mcts_settings
+    from .mcts import MCTSBot
+
+    return MCTSBot(
+        game, seed=seed, **mcts_settings(game), **_budget("mcts", argument, "iterations")
+    )
+
+
+def _expectimax(game: Game, seed: int | str | None, argument: str | None) -> Bot:
+    from .expectimax import ExpectimaxBot
+
+    return ExpectimaxBot(game, seed=seed, **_budget("expectimax", argument, "depth"))
+
+
+def _level(level: str) -> Factory:
+    def make(game: Game, seed: int | str | None, argument: str | None) -> Bot:
+        from .levels import make_level
+
+        if argument is not None:
+            raise ValueError(f"level {level!r} takes no argument (got {level}:{argument})")
+        return make_level(game, level, seed)
+
+    return make
+
+
 FACTORIES: dict[str, Factory] = {
     "random": _plain(RandomBot),
     "greedy": _plain(GreedyBot),
+    "mcts": _mcts,
+    "expectimax": _expectimax,
+    "easy": _level("easy"),
+    "medium": _level("medium"),
+    "hard": _level("hard"),
+    "perfect": _level("perfect"),
 }
 
 

@@ -15,6 +15,9 @@ COMMANDS = (
     "rules",
     "play",
     "replay",
+    "arena",
+    "balance",
+    "analyze",
 )
 
 

@@ -1,0 +1,127 @@
+"""Figures for arena and balance reports, drawn with matplotlib's Agg backend (no display
+needed) and saved as both PNG and SVG."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+def _figure(width: float, height: float) -> Figure:
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def save(figure: Figure, folder: Path, stem: str) -> list[Path]:
+    """Write ``stem.png`` and ``stem.svg`` into ``folder``; return both paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / f"{stem}.png", folder / f"{stem}.svg"]
+    figure.savefig(paths[0], dpi=130)
+    figure.savefig(paths[1], metadata={"Date": None})  # no timestamp: reproducible files
+    return paths
+
+
+def score_matrix(
+    bots: Sequence[str], matrix: Sequence[Sequence[float | None]], title: str
+) -> Figure:
+    """Heatmap of each row bot's score rate against each column bot."""
+    import numpy as np
+
+    n = len(bots)
+    data = np.array([[np.nan if v is None else v for v in row] for row in matrix], dtype=float)
+    fig = _figure(1.6 + 0.9 * n, 1.2 + 0.8 * n)
+    ax = fig.add_subplot()
+    image = ax.imshow(data, cmap="RdYlGn", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(n), labels=list(bots), rotation=30, ha="right")
+    ax.set_yticks(range(n), labels=list(bots))
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("bot")
+    for i in range(n):
+        for j in range(n):
+            if not np.isnan(data[i, j]):
+                ax.text(j, i, f"{data[i, j]:.2f}", ha="center", va="center", fontsize=9)
+    fig.colorbar(image, ax=ax, label="score rate (win 1, draw ½)")
+    ax.set_title(title)
+    return fig
+
+
+def rating_bars(
+    bots: Sequence[str], ratings: Sequence[float], errors: Sequence[float], title: str
+) -> Figure:
+    """Ratings with their 95% bands as error bars, best on top."""
+    order = sorted(range(len(bots)), key=lambda i: ratings[i])
+    fig = _figure(6.0, 1.0 + 0.45 * len(bots))
+    ax = fig.add_subplot()
+    ax.errorbar(
+        [ratings[i] for i in order],
+        [bots[i] for i in order],
+        xerr=[errors[i] for i in order],
+        fmt="o",
+        color="#4c72b0",
+        capsize=4,
+    )
+    ax.grid(axis="x", alpha=0.3)
+    low = min(r - e for r, e in zip(ratings, errors, strict=True))
+    high = max(r + e for r, e in zip(ratings, errors, strict=True))
+    pad = 0.05 * (high - low or 100)
+    ax.set_xlim(low - pad, high + pad)
+    ax.set_xlabel("rating (openskill, shown as 60·mu; bars: ±2 sigma)")
+    ax.set_title(title)
+    return fig
+
+
+def first_seat(
+    labels: Sequence[str],
+    rates: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    draws: Sequence[float],
+    title: str,
+) -> Figure:
+    """First-seat score rate per variant with its 95% interval, and the draw rate."""
+    fig = _figure(1.8 + 1.1 * len(labels), 3.6)
+    ax = fig.add_subplot()
+    x = list(range(len(labels)))
+    below = [r - lo for r, (lo, _) in zip(rates, intervals, strict=True)]
+    above = [hi - r for r, (_, hi) in zip(rates, intervals, strict=True)]
+    ax.bar(x, rates, yerr=[below, above], capsize=5, color="#4c72b0", label="first seat score")
+    ax.scatter(x, draws, color="#dd8452", zorder=3, label="draw rate")
+    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xticks(x, labels=list(labels), rotation=20, ha="right")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("rate")
+    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(title)
+    return fig
+
+
+def histograms(
+    labels: Sequence[str], samples: Sequence[Sequence[float]], xlabel: str, title: str
+) -> Figure:
+    """One histogram per variant, stacked vertically on a shared x axis."""
+    n = max(1, len(labels))
+    fig = _figure(6.0, 0.6 + 1.5 * n)
+    axes: Any = fig.subplots(n, 1, sharex=True, squeeze=False)
+    lo = min((min(s) for s in samples if s), default=0.0)
+    hi = max((max(s) for s in samples if s), default=1.0)
+    integer = all(float(v).is_integer() for s in samples for v in s)
+    if integer:
+        bins: Any = [b - 0.5 for b in range(int(lo), int(hi) + 2)]
+        if len(bins) > 60:
+            bins = 40
+    else:
+        bins = 30
+    for row, (label, sample) in enumerate(zip(labels, samples, strict=True)):
+        ax = axes[row][0]
+        ax.hist(sample, bins=bins, color="#55a868")
+        ax.set_ylabel(label, rotation=0, ha="right", va="center", fontsize=8)
+    axes[-1][0].set_xlabel(xlabel)
+    axes[0][0].set_title(title)
+    return fig

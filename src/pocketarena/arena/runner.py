@@ -1,0 +1,171 @@
+"""Playing many bot-vs-bot games, in parallel processes, with a progress bar.
+
+A game is described by a picklable ``GameTask`` (game id and options, the bot spec and seed of
+each seat, the chance seed); a worker process builds the game and the bots from it, plays the
+game with seeded throws (so every game can be replayed from its record) and returns a
+``GameResult`` with the record and the numbers the reports need. Both the arena and the
+balance report run on this.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from pocketarena.core import State
+
+from ..records import Player, Record
+
+ProgressHook = Callable[["GameResult"], None]
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play: who sits where, and the seeds that make it reproducible."""
+
+    index: int
+    game: str
+    options: dict[str, Any]
+    specs: tuple[str, str]  # bot spec of seat 0 and seat 1
+    seeds: tuple[int | str, int | str]  # bot seeds
+    chance_seed: int | str
+    labels: dict[str, Any] = field(default_factory=dict)  # the caller's bookkeeping
+
+
+@dataclass
+class GameResult:
+    """What one game gave: the record and its numbers."""
+
+    task: GameTask
+    record: dict[str, Any]  # Record.to_json()
+    winner: int | None  # seat, or None for a draw
+    scores: tuple[float, float]
+    plies: int
+    decisions: tuple[int, int]  # decisions made by each seat
+    think: tuple[float, float]  # seconds each seat's bot spent deciding
+
+    def result_for(self, seat: int) -> float:
+        """1 if ``seat`` won, 0.5 for a draw, 0 if it lost."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == seat else 0.0
+
+
+def play_task(task: GameTask) -> GameResult:
+    """Play one task's game to the end (in whatever process this runs)."""
+    import pocketarena as pa
+    from pocketarena.bots import make_bot
+    from pocketarena.match import Match, SeededChance
+
+    game = pa.load(task.game, **task.options)
+    bots = [
+        make_bot(spec, game, seed=seed) for spec, seed in zip(task.specs, task.seeds, strict=True)
+    ]
+    players = [Player(name=spec, kind="bot") for spec in task.specs]
+    match = Match(game, bots, SeededChance(task.chance_seed), players=players)
+    think = [0.0, 0.0]
+    decisions = [0, 0]
+    clock = time.perf_counter
+    while not match.state.is_terminal():
+        player = match.state.current_player
+        if player < 0:
+            match.throw()
+            continue
+        start = clock()
+        match.bot_move()
+        think[player] += clock() - start
+        decisions[player] += 1
+    state: State = match.state
+    record: Record = match.record()
+    return GameResult(
+        task=task,
+        record=record.to_json(),
+        winner=state.winner(),
+        scores=(float(state.scores()[0]), float(state.scores()[1])),
+        plies=state.ply,
+        decisions=(decisions[0], decisions[1]),
+        think=(think[0], think[1]),
+    )
+
+
+def default_jobs() -> int:
+    """Worker processes when none are asked for: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def run_tasks(
+    tasks: Sequence[GameTask], *, jobs: int = 1, on_result: ProgressHook | None = None
+) -> list[GameResult]:
+    """Play every task, ``jobs`` at a time in worker processes (in this process when 1), and
+    return the results in task order. ``on_result`` is called as each game finishes."""
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    results: dict[int, GameResult] = {}
+    if jobs == 1 or len(tasks) <= 1:
+        for task in tasks:
+            result = play_task(task)
+            results[task.index] = result
+            if on_result is not None:
+                on_result(result)
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+            pending: set[Future[GameResult]] = {pool.submit(play_task, t) for t in tasks}
+            try:
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        result = future.result()
+                        results[result.task.index] = result
+                        if on_result is not None:
+                            on_result(result)
+            except BaseException:
+                for future in pending:
+                    future.cancel()
+                raise
+    return [results[t.index] for t in tasks]
+
+
+def run_with_progress(
+    tasks: Sequence[GameTask],
+    *,
+    jobs: int = 1,
+    description: str = "Playing",
+    console: Any = None,
+    on_result: ProgressHook | None = None,
+) -> list[GameResult]:
+    """``run_tasks`` with a rich progress bar (on stderr unless a console is given)."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console or Console(stderr=True), transient=False) as bar:
+        task_id = bar.add_task(description, total=len(tasks))
+
+        def advance(result: GameResult) -> None:
+            bar.advance(task_id)
+            if on_result is not None:
+                on_result(result)
+
+        return run_tasks(tasks, jobs=jobs, on_result=advance)

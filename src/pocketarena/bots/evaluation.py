@@ -1,0 +1,110 @@
+"""What the search bots share: judging a position at the search horizon, keys for
+transposition tables, and the protocol a bot follows to explain its choice (for analysis).
+
+Values are always in [-1, 1] from one seat's view: 1 a won game, -1 a lost one, 0 a draw or
+an even position. The *expected score* of a value is ``(value + 1) / 2`` (1 win, 1/2 draw).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from pocketarena.core import TERMINAL, Action, Game, State
+
+from .heuristics import module_for
+
+Evaluate = Callable[[State, int], float]
+
+
+def heuristic_for(game: Game) -> Evaluate | None:
+    """The game's own heuristic ``evaluate(state, seat)``, or None when it has none."""
+    try:
+        module = module_for(game.ID)
+    except ModuleNotFoundError:
+        return None
+    evaluate: Evaluate = module.evaluate
+    return evaluate
+
+
+def score_margin(state: State, seat: int) -> float:
+    """A fallback judgement for games without a heuristic: the lead in points so far, relative
+    to the points on the table, squashed into (-1, 1)."""
+    scores = state.scores()
+    mine, theirs = scores[seat], scores[1 - seat]
+    return math.tanh(2.0 * (mine - theirs) / (abs(mine) + abs(theirs) + 1.0))
+
+
+def leaf_evaluation(game: Game) -> Evaluate:
+    """How search bots judge a state they stop at: the exact result once the game is over,
+    otherwise the game's heuristic (or the score margin if it has none), clamped to [-1, 1]."""
+    guess = heuristic_for(game) or score_margin
+
+    def evaluate(state: State, seat: int) -> float:
+        if state.current_player == TERMINAL:
+            return state.returns()[seat]
+        value = guess(state, seat)
+        return -1.0 if value < -1.0 else 1.0 if value > 1.0 else value
+
+    return evaluate
+
+
+def expected_score(value: float) -> float:
+    """A value in [-1, 1] as an expected score in [0, 1] (win 1, draw 1/2, loss 0)."""
+    return (value + 1.0) / 2.0
+
+
+def _frozen(value: object) -> Hashable:
+    kind = type(value)
+    if kind is list or kind is tuple:
+        frozen = tuple(value)  # type: ignore[call-overload]
+        try:
+            hash(frozen)
+        except TypeError:  # lists inside: freeze them too
+            return tuple(_frozen(v) for v in frozen)
+        return frozen
+    if kind is dict:
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))  # type: ignore[attr-defined]
+    if kind is set:
+        return frozenset(value)  # type: ignore[arg-type]
+    return value  # type: ignore[return-value]
+
+
+def position_key(state: State) -> Hashable:
+    """A hashable key for the position a state is in, history left out: two states with equal
+    keys have the same future. Built from the state's slots (every game keeps its whole
+    position there), so transpositions (the same coins placed in another order) share a key."""
+    names = _SLOTS.get(type(state))
+    if names is None:
+        names = _SLOTS[type(state)] = tuple(
+            name
+            for cls in type(state).__mro__
+            for name in getattr(cls, "__slots__", ())
+            if name not in ("game", "history", "current_player", "_game", "__weakref__")
+        )
+    return (state.current_player, *[_frozen(getattr(state, name)) for name in names])
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """A searched action: its value for the mover, and how much evidence stands behind it
+    (simulations for MCTS, the depth for expectimax, ``None`` for an exact value)."""
+
+    action: Action
+    value: float
+    support: int | None = None
+
+
+@runtime_checkable
+class Analyst(Protocol):
+    """A bot that can explain itself: the value of each action it looked at (best first) and
+    the value of any state for a seat. The analysis command asks the strongest bot this."""
+
+    def action_values(self, state: State) -> Sequence[ActionValue]: ...
+
+    def state_value(self, state: State, seat: int) -> float: ...

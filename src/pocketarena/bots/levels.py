@@ -1,0 +1,155 @@
+"""Playing levels (``easy``, ``medium``, ``hard``, ``perfect``) and the per-game search settings.
+
+A level is a recipe per game: which method and with what budget. The settings were chosen by
+matches between candidates (see docs/benchmarks.md): ``hard`` is the strongest method we have
+for the game that still thinks at most about 2 seconds a move on a laptop core, ``medium``
+a fraction of a second, ``easy`` plays fast with a visible lack of foresight. ``perfect`` exists
+where the game is solved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pocketarena.core import Game
+
+from .base import Bot
+
+LEVEL_NAMES = ("easy", "medium", "hard", "perfect")
+
+# MCTS knobs per game (``mcts:N`` and every MCTS-based level use them). Values are in [-1, 1],
+# so ``c`` is about half of the usual UCT constant for rewards in [0, 1] when rollouts decide
+# games; the chance games' heuristics give small differences between moves, hence smaller c.
+TUNING: dict[str, dict[str, Any]] = {
+    "stack-a-cash": {"c": 1.0, "rollout_depth": 2},
+    "coin-age": {"c": 0.3, "rollout_depth": 3},
+    "wallet-battles": {"c": 0.3, "rollout_depth": 0},
+    "flipwars": {
+        "c": 0.5,
+        "rollout_depth": 4,
+        "widen": 24,
+        "widen_k": 3.0,
+        "widen_alpha": 0.5,
+        "order_visits": 8,
+        "prior_weight": 0.5,
+    },
+}
+
+
+def mcts_settings(game: Game) -> dict[str, Any]:
+    """The tuned MCTS knobs for ``game`` (none for a game we have not tuned)."""
+    return dict(TUNING.get(game.ID, {}))
+
+
+@dataclass(frozen=True)
+class Level:
+    """How a level plays one game: a method (``mcts``, ``expectimax``, ``greedy``,
+    ``perfect``), its budget and knobs, and (FlipWars) when the endgame solver takes over."""
+
+    method: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    endgame_cells: int = 0  # empty cells at or below which the exact endgame solver plays
+
+    def describe(self) -> str:
+        budget = ", ".join(f"{k}={v}" for k, v in self.settings.items())
+        text = f"{self.method}({budget})" if budget else self.method
+        if self.endgame_cells:
+            text += f" + exact endgame at {self.endgame_cells} empty cells"
+        return text
+
+
+# Games not listed (new ones, test games) get these.
+DEFAULT_LEVELS: dict[str, Level] = {
+    "easy": Level("mcts", {"iterations": 60}),
+    "medium": Level("mcts", {"seconds": 0.3}),
+    "hard": Level("mcts", {"seconds": 1.5}),
+}
+
+LEVELS: dict[str, dict[str, Level]] = {
+    "stack-a-cash": {
+        "easy": Level("mcts", {"iterations": 60}),
+        "medium": Level("mcts", {"seconds": 0.3}),
+        "hard": Level("mcts", {"seconds": 1.5}),
+        "perfect": Level("perfect"),
+    },
+    "coin-age": {
+        "easy": Level("mcts", {"iterations": 60}),
+        "medium": Level("greedy"),
+        "hard": Level("mcts", {"seconds": 1.5}),
+    },
+    "wallet-battles": {
+        "easy": Level("mcts", {"iterations": 60}),
+        "medium": Level("expectimax", {"depth": 2}),
+        "hard": Level("expectimax", {"seconds": 1.5}),
+    },
+    "flipwars": {
+        "easy": Level("mcts", {"iterations": 60}),
+        "medium": Level("mcts", {"seconds": 0.3}),
+        "hard": Level("mcts", {"seconds": 1.5}, endgame_cells=10),
+    },
+}
+
+
+def levels_for(game: Game) -> dict[str, Level]:
+    return LEVELS.get(game.ID, DEFAULT_LEVELS)
+
+
+def make_level(game: Game, level: str, seed: int | str | None) -> Bot:
+    """The bot playing ``level`` at ``game``; ValueError names the levels the game has."""
+    levels = levels_for(game)
+    recipe = levels.get(level)
+    if recipe is None:
+        have = ", ".join(name for name in LEVEL_NAMES if name in levels)
+        if level == "perfect":
+            raise ValueError(
+                f"{game.ID} is not solved, so it has no perfect level; its levels: {have}"
+            )
+        raise ValueError(f"{game.ID} has no level {level!r}; its levels: {have}")
+    return build(game, recipe, seed, name=level)
+
+
+def build(game: Game, recipe: Level, seed: int | str | None, *, name: str | None = None) -> Bot:
+    """The bot a recipe describes."""
+    maker = _METHODS[recipe.method]
+    bot = maker(game, seed, recipe.settings)
+    if recipe.endgame_cells:
+        from .endgame import EndgameBot
+
+        bot = EndgameBot(game, bot, empty_cells=recipe.endgame_cells, seed=seed)
+    if name is not None:
+        bot.name = name  # type: ignore[misc]  # shown in records and the arena
+    return bot
+
+
+def _mcts(game: Game, seed: int | str | None, settings: dict[str, Any]) -> Bot:
+    from .mcts import MCTSBot
+
+    return MCTSBot(game, seed=seed, **mcts_settings(game), **settings)
+
+
+def _expectimax(game: Game, seed: int | str | None, settings: dict[str, Any]) -> Bot:
+    from .expectimax import ExpectimaxBot
+
+    return ExpectimaxBot(game, seed=seed, **settings)
+
+
+def _greedy(game: Game, seed: int | str | None, settings: dict[str, Any]) -> Bot:
+    from .simple import GreedyBot
+
+    return GreedyBot(game, seed=seed, **settings)
+
+
+def _perfect(game: Game, seed: int | str | None, settings: dict[str, Any]) -> Bot:
+    from .perfect import PerfectBot
+
+    return PerfectBot(game, seed=seed, **settings)
+
+
+_METHODS: dict[str, Callable[[Game, int | str | None, dict[str, Any]], Bot]] = {
+    "mcts": _mcts,
+    "expectimax": _expectimax,
+    "greedy": _greedy,
+    "perfect": _perfect,
+}

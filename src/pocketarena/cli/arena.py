@@ -1,0 +1,153 @@
+"""``pocketarena arena GAME --bots a,b,c --games N``: every pairing of bots plays N games, seats
+swapped, in parallel; prints and saves the results with confidence intervals and ratings."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from pocketarena.arena import ArenaReport, check_specs, default_jobs, make_tasks, run_with_progress
+from pocketarena.arena.tournament import plot
+from pocketarena.bots import bot_names
+from pocketarena.records import now_utc
+
+from .common import GameArg, MapOpt, ModeOpt, OptionOpt, ProtectOpt, console, fail, load_game
+
+BotsOpt = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        help="Comma-separated bot specs, e.g. random,greedy,mcts:2000,mcts:0.5s,expectimax:2,hard. "
+        "Bots: " + ", ".join(bot_names()) + ".",
+    ),
+]
+GamesOpt = Annotated[
+    int, typer.Option("--games", "-n", help="Games per pairing (seats alternate).")
+]
+JobsOpt = Annotated[
+    int | None, typer.Option("--jobs", "-j", help="Games played at once (default: every core).")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for the throws and the bots.")]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option("--out", help="Folder for summary.json, the records and the plots."),
+]
+PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help="Draw PNG and SVG figures.")]
+
+
+def jobs_or_fail(jobs: int | None) -> int:
+    if jobs is None:
+        return default_jobs()
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    return jobs
+
+
+def default_out(kind: str, game_id: str) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return Path(f"{kind}-{game_id}-{stamp}")
+
+
+def _interval(ci: list[float]) -> str:
+    return f"{ci[0]:.2f}–{ci[1]:.2f}"
+
+
+def print_report(data: dict[str, object]) -> None:
+    """The standings and the pairings as rich tables."""
+    standings = Table(title=f"{data['game']}: standings ({data['games']} games)")
+    for column in ("bot", "rating", "score", "95% CI", "W", "D", "L", "s/move"):
+        standings.add_column(column, justify="left" if column == "bot" else "right")
+    for row in data["standings"]:  # type: ignore[attr-defined]
+        rating = row["rating"]
+        standings.add_row(
+            escape(row["bot"]),
+            f"{rating['display']} ± {rating['deviation']}",
+            f"{row['score']:.3f}",
+            _interval(row["score_ci"]),
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            "-" if row["seconds_per_move"] is None else f"{row['seconds_per_move']:.3f}",
+        )
+    console.print(standings)
+    pairings = Table(title="pairings (first bot's view)")
+    for column in ("bot", "opponent", "score", "95% CI", "W", "D", "L", "win 95% CI", "first seat"):
+        pairings.add_column(column, justify="left" if column in ("bot", "opponent") else "right")
+    for row in data["pairings"]:  # type: ignore[attr-defined]
+        pairings.add_row(
+            escape(row["bots"][0]),
+            escape(row["bots"][1]),
+            f"{row['score']:.3f}",
+            _interval(row["score_ci"]),
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            _interval(row["win_ci"]),
+            f"{row['first_seat_score']:.2f}",
+        )
+    console.print(pairings)
+
+
+def arena(
+    game_id: GameArg,
+    bots: BotsOpt = "random,greedy,medium,hard",
+    games: GamesOpt = 20,
+    jobs: JobsOpt = None,
+    seed: SeedOpt = 0,
+    out: OutOpt = None,
+    plots: PlotsOpt = True,
+    mode: ModeOpt = None,
+    map: MapOpt = None,
+    protect: ProtectOpt = None,
+    option: OptionOpt = None,
+) -> None:
+    """Play every pairing of --bots at GAME, seats swapped; save records, summary and plots."""
+    game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    workers = jobs_or_fail(jobs)
+    try:
+        specs = check_specs(game, bots.split(","))
+    except ValueError as e:
+        fail(str(e))
+    folder = out if out is not None else default_out("arena", game.ID)
+    if folder.exists() and not folder.is_dir():
+        fail(f"--out {folder} is a file, not a folder")
+    tasks = make_tasks(game, specs, games, seed)
+    started = now_utc()
+    start = time.perf_counter()
+    results = run_with_progress(
+        tasks, jobs=workers, description=f"{game.ID}: {len(specs)} bots", console=console
+    )
+    report = ArenaReport(
+        game=game.ID,
+        options=dict(game.options),
+        bots=specs,
+        games_per_pairing=games,
+        seed=seed,
+        results=results,
+        seconds=time.perf_counter() - start,
+        jobs=workers,
+        started=started,
+    )
+    try:
+        path = report.save(folder)
+        figures = plot(report, folder) if plots else []
+    except OSError as e:
+        fail(f"could not write the results to {folder}: {e.strerror}", 1)
+    print_report(json.loads(path.read_text(encoding="utf-8")))
+    console.print(
+        f"Saved {path} and {len(results)} records"
+        + (f", plots {', '.join(p.name for p in figures)}" if figures else "")
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("arena")(arena)

@@ -1,0 +1,120 @@
+"""``pocketarena balance GAME``: self-play of a strong bot on every mode or map of GAME (or the
+ones the options pick), measuring first-seat advantage, draws, game length and score margins."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from pocketarena.arena import run_with_progress
+from pocketarena.arena.balance import BalanceReport, make_tasks, variants
+from pocketarena.bots import make_bot
+from pocketarena.core import load, parse_option_pairs
+from pocketarena.records import now_utc
+
+from .arena import JobsOpt, OutOpt, PlotsOpt, SeedOpt, default_out, jobs_or_fail
+from .common import GameArg, MapOpt, ModeOpt, OptionOpt, ProtectOpt, console, fail, game_id_or_fail
+
+
+def print_balance(data: dict[str, Any]) -> None:
+    table = Table(
+        title=f"{data['game']}: self-play of {data['bot']} ({data['games_per_variant']} games a variant)"
+    )
+    for column in (
+        "variant",
+        "first seat score",
+        "95% CI",
+        "draws",
+        "plies (median, IQR)",
+        "margin mean ± sd",
+        "winning margin median",
+    ):
+        table.add_column(column, justify="left" if column == "variant" else "right")
+    for v in data["variants"]:
+        first = v["first_seat"]
+        plies = v["plies"]
+        margin = v["margin"]
+        table.add_row(
+            escape(v["label"]),
+            f"{first['score']:.3f}",
+            f"{first['score_ci'][0]:.2f}–{first['score_ci'][1]:.2f}",
+            f"{v['draw_rate']:.2f}",
+            f"{plies['median']:g} ({plies['q1']:g}–{plies['q3']:g})",
+            f"{margin['mean']:+.2f} ± {margin['sd']:.2f}",
+            "-" if v["winning_margin"]["median"] is None else f"{v['winning_margin']['median']:g}",
+        )
+    console.print(table)
+
+
+def balance(
+    game_id: GameArg,
+    bot: Annotated[str, typer.Option("--bot", help="The bot that plays itself.")] = "medium",
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per variant.")] = 100,
+    jobs: JobsOpt = None,
+    seed: SeedOpt = 0,
+    out: OutOpt = None,
+    plots: PlotsOpt = True,
+    records: Annotated[
+        bool, typer.Option("--records/--no-records", help="Save every game record too.")
+    ] = True,
+    mode: ModeOpt = None,
+    map: MapOpt = None,
+    protect: ProtectOpt = None,
+    option: OptionOpt = None,
+) -> None:
+    """Measure GAME's balance by self-play on each mode/map (all, unless options narrow it)."""
+    key = game_id_or_fail(game_id)
+    try:
+        narrowed: dict[str, Any] = parse_option_pairs(list(option or []))
+    except ValueError as e:
+        fail(str(e))
+    for name, value in (("mode", mode), ("map", map), ("protect", protect)):
+        if value is not None:
+            narrowed[name] = value
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    workers = jobs_or_fail(jobs)
+    try:
+        option_sets = variants(key, narrowed)
+        for options in option_sets:
+            make_bot(bot, load(key, **options), seed=0)
+    except ValueError as e:
+        fail(str(e))
+    spec = bot.strip().lower()
+    folder = out if out is not None else default_out("balance", key)
+    if folder.exists() and not folder.is_dir():
+        fail(f"--out {folder} is a file, not a folder")
+    tasks = make_tasks(key, option_sets, spec, games, seed)
+    started = now_utc()
+    start = time.perf_counter()
+    results = run_with_progress(
+        tasks, jobs=workers, description=f"{key}: {len(option_sets)} variants", console=console
+    )
+    report = BalanceReport.from_results(
+        key,
+        spec,
+        option_sets,
+        results,
+        games=games,
+        seed=seed,
+        seconds=time.perf_counter() - start,
+        jobs=workers,
+        started=started,
+    )
+    try:
+        path = report.save(folder, records=records)
+        figures = report.plot(folder) if plots else []
+    except OSError as e:
+        fail(f"could not write the results to {folder}: {e.strerror}", 1)
+    print_balance(report.to_json())
+    console.print(
+        f"Saved {path}" + (f" and plots {', '.join(p.name for p in figures)}" if figures else "")
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("balance")(balance)
