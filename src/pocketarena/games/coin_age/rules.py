@@ -558,6 +558,9 @@ class CoinAgeState(State):
         }
 
     def position(self) -> dict[str, Any]:
+        """Stacks per space (bottom coin first, each as ``Q:H``), both banks, the turn, whose
+        it is and its phase (slap, act, over), this turn's slap, matches, unused matching coins
+        and remaining allowance, and why the game ended."""
         ids = self.game.map.space_ids
         seats = self.game.SEATS
         phase = {CHANCE: "slap", TERMINAL: "over"}.get(self.current_player, "act")
