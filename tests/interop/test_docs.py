@@ -8,12 +8,15 @@ import importlib
 import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import pocketarena as pa
+from tests.conftest import all_variants, variant_id
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "research.md"
+VARIANTS = all_variants()
 BLOCKS = re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
 
 
@@ -49,8 +52,7 @@ def cell_index(name: str, files: int) -> int:
     return (int(name[1:]) - 1) * files + "abcdefgh".index(name[0])
 
 
-def test_stack_a_cash_id_rules() -> None:
-    game = pa.load("stack-a-cash")
+def stack_a_cash_ids(game: pa.Game) -> None:
     for action in game.decisions:
         words = action.text.split()
         if words[0] == "place":
@@ -63,11 +65,9 @@ def test_stack_a_cash_id_rules() -> None:
         assert action.id == expected, action
 
 
-@pytest.mark.parametrize("map_name", ["classic", "mint-isle", "sterling-strait", "five-fiefs"])
-def test_coin_age_id_rules(map_name: str) -> None:
-    game = pa.load("coin-age", map=map_name)
-    ids = game.map.space_ids
-    moves = [(s, t) for s in ids for t in game.map.neighbours(s)]
+def coin_age_ids(game: pa.Game) -> None:
+    ids = game.map.space_ids  # type: ignore[attr-defined]
+    moves = [(s, t) for s in ids for t in game.map.neighbours(s)]  # type: ignore[attr-defined]
     expected = (
         [f"place {k} {s}" for k in "QNPD" for s in ids]
         + [f"pay {k}" for k in "QNPD"]
@@ -84,10 +84,8 @@ def test_coin_age_id_rules(map_name: str) -> None:
     assert [a.id for a in game.chance_actions] == list(range(len(expected), len(expected) + 81))
 
 
-@pytest.mark.parametrize("map_name", ["gettysburg", "antietam"])
-def test_wallet_battles_id_rules(map_name: str) -> None:
-    game = pa.load("wallet-battles", map=map_name)
-    locations = game.location_ids
+def wallet_battles_ids(game: pa.Game) -> None:
+    locations = game.location_ids  # type: ignore[attr-defined]
     n = len(locations)
     for i, loc in enumerate(locations):
         for k, coin in enumerate("QNPD"):
@@ -96,3 +94,34 @@ def test_wallet_battles_id_rules(map_name: str) -> None:
         assert game.parse_action(f"recall {loc}").id == 5 * n + i
     assert game.parse_action("pass").id == 6 * n == game.num_decisions - 1
     assert [a.id for a in game.chance_actions] == [6 * n + 1, 6 * n + 2, 6 * n + 3]
+
+
+def flipwars_ids(game: pa.Game) -> None:
+    mode = game.options["mode"]
+    files = 4 if mode == "enclosed" else 5
+    cells = [f"{'abcde'[i % files]}{i // files + 1}" for i in range(files * files)]
+    turns = {"tank": ["r0", "r90"], "rocket": ["r0"], "twin": ["r0"], "trex": ["r0"]}
+    kinds = ["tank", "rocket", "grenade", "paratrooper", "sniper", "foxhole", "twin", "trex"]
+    pairs = [(k, r) for k in kinds for r in turns.get(k, ["r0", "r90", "r180", "r270"])]
+    pairs += [("flag", "r0")] if mode == "flag" else []
+    expected = [f"place {k} {c} {r}" for c in cells for k, r in pairs]
+    if game.options["series"]:
+        expected += [f"block {c}" for c in cells] + ["first blue", "first red"]
+    assert [a.text for a in game.decisions] == expected
+    assert len(pairs) == (22 if mode == "flag" else 21) and not game.chance_actions
+
+
+ID_RULES = {
+    "stack-a-cash": stack_a_cash_ids,
+    "coin-age": coin_age_ids,
+    "wallet-battles": wallet_battles_ids,
+    "flipwars": flipwars_ids,
+}
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[variant_id(v) for v in VARIANTS])
+def test_action_id_rules(variant: tuple[str, dict[str, Any]]) -> None:
+    """The id rules the page states hold for every game and VARIANT (a new game needs its
+    rules on the page and here)."""
+    game_id, options = variant
+    ID_RULES[game_id](pa.load(game_id, **options))

@@ -80,7 +80,7 @@ def cell(name: str) -> tuple[int, int]:
     return int(name[1]) - 1, "abcde".index(name[0])
 
 
-def test_stack_a_cash_planes() -> None:
+def stack_a_cash_scenario() -> None:
     game = pa.load("stack-a-cash")
     layout = observation_layout(game)
     state = game.new_initial_state()
@@ -113,7 +113,7 @@ def test_stack_a_cash_repetition_count() -> None:
     assert rows["repetition"][0, 0, 0] == pytest.approx(2 / 3)
 
 
-def test_coin_age_vector() -> None:
+def coin_age_scenario() -> None:
     game = pa.load("coin-age")
     layout = observation_layout(game)
     ids = game.map.space_ids
@@ -136,7 +136,7 @@ def test_coin_age_vector() -> None:
     assert tails["opp_stack"][s].tolist() == [0, 0, 0, 1] and tails["opp_mover"][0] == 1
 
 
-def test_wallet_battles_vector() -> None:
+def wallet_battles_scenario() -> None:
     game = pa.load("wallet-battles", map="antietam", coins={"Q": 2, "N": 2, "P": 2, "D": 2})
     layout = observation_layout(game)
     assert observation_shape(game) == (8 * 7 + 20,)
@@ -154,6 +154,43 @@ def test_wallet_battles_vector() -> None:
     assert rows["flips"][0] == pytest.approx(2 / 500)
     union = layout.views(observation_tensor(state, 0))
     assert union["opp_stack"][loc].tolist() == [1, 0, 0, 0]
+
+
+def flipwars_scenario() -> None:
+    game = pa.load("flipwars", mode="enclosed")
+    layout = observation_layout(game)
+    assert observation_shape(game) == (46, 4, 4)
+    state = game.new_initial_state()
+    state.apply("place grenade b2 r90")  # Blue
+    state.apply("place tank c2 r0")  # Red: the tank attacks b2 and flips it to red
+    blue, red = (layout.views(observation_tensor(state, seat)) for seat in (0, 1))
+    assert not blue["own_tiles"].any() and red["own_tiles"][0][cell("b2")] == 1
+    assert blue["opp_tiles"][0][cell("b2")] == 1 and blue["opp_tiles"][0][cell("c2")] == 1
+    assert blue["kind"][2][cell("b2")] == 1 and blue["kind"][0][cell("c2")] == 1  # grenade, tank
+    assert blue["rotation"][1][cell("b2")] == 1 and blue["rotation"][0][cell("c2")] == 1
+    assert blue["empty"].sum() == 14 and not blue["block"].any()
+    assert blue["own_supply"][:, 0, 0].tolist() == [0.5, 0.5, 0, 0.5, 0.5, 0.5, 0.5, 0.5, 0]
+    assert red["own_supply"][0, 0, 0] == 0 and red["opp_supply"][2, 0, 0] == 0
+    assert blue["own_turn"].all() and blue["own_first"].all() and red["opp_first"].all()
+    assert blue["phase"][:, 0, 0].tolist() == [1, 0, 0, 0]
+    assert blue["round"][0, 0, 0] == pytest.approx(1 / 9) and not blue["own_wins"].any()
+    tactical = pa.load("flipwars", mode="tactical")
+    rows = observation_layout(tactical).views(observation_tensor(tactical.new_initial_state(), 1))
+    assert rows["block"][0][cell("c3")] == 1 and rows["empty"].sum() == 24
+
+
+SCENARIOS = {
+    "stack-a-cash": stack_a_cash_scenario,
+    "coin-age": coin_age_scenario,
+    "wallet-battles": wallet_battles_scenario,
+    "flipwars": flipwars_scenario,
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(pa.GAMES))
+def test_what_a_position_looks_like(game_id: str) -> None:
+    """A few positions of each game, block by block (a new game needs a scenario here)."""
+    SCENARIOS[game_id]()
 
 
 # -- the docs say what the code does -----------------------------------------------------------

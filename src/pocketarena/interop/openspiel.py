@@ -36,6 +36,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 import pocketarena as pa
 from pocketarena.core import Game, Option, State
+from pocketarena.core.options import resolve_options
 from pocketarena.observe import observation_shape, observation_tensor
 
 from ._common import load
@@ -122,21 +123,34 @@ def _options(cls: type[Game], params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-# Games by id and resolved options, shared by every OpenSpiel game and state that uses them
-# (deserialised states included), so actions keep their identity and tables are built once.
+# Games by id and options, shared by every OpenSpiel game and state that uses them (deserialised
+# states included): OpenSpiel reloads the game from its string for every deserialisation, and
+# building a game's action table costs far more than a lookup.
 _SHARED: dict[str, Game] = {}
 
 
-def _shared(game: Game) -> Game:
-    key = json.dumps([game.ID, game.options], sort_keys=True)
-    return _SHARED.setdefault(key, game)
+def _key(game_id: str, options: Mapping[str, Any]) -> str:
+    return json.dumps([game_id, options], sort_keys=True)
+
+
+def _cached(cls: type[Game], options: dict[str, Any]) -> Game:
+    """The game with these options, built once. A game whose options resolve to something else
+    (Coin Age's map=random) is built anew each time, as its randomness asks."""
+    requested = _key(cls.ID, resolve_options(cls.ID, cls.OPTIONS, options))
+    game = _SHARED.get(requested)
+    if game is None:
+        game = load(cls.ID, options)
+        game = _SHARED.setdefault(_key(game.ID, game.options), game)
+        if _key(game.ID, game.options) == requested:
+            _SHARED[requested] = game
+    return game
 
 
 def _load_for_spiel(cls: type[Game], options: dict[str, Any]) -> Game:
-    game = load(cls.ID, options)
+    game = _cached(cls, options)
     # A value the game drew itself (Coin Age's seed for map=random) must fit OpenSpiel's
     # 32-bit parameters to be recorded in the game string; fold it, which is just as random.
-    redo = False
+    folded = dict(options)
     for option in cls.OPTIONS:
         value = game.options.get(option.name)
         if option.type is int and isinstance(value, int) and not -INT32 <= value < INT32:
@@ -144,11 +158,8 @@ def _load_for_spiel(cls: type[Game], options: dict[str, Any]) -> Game:
                 raise ValueError(
                     f"{cls.ID} option {option.name!r} must fit in 32 bits for OpenSpiel"
                 )
-            options = {**options, option.name: value % INT32}
-            redo = True
-    if redo:
-        game = load(cls.ID, options)
-    return _shared(game)
+            folded[option.name] = value % INT32
+    return game if folded == options else _cached(cls, folded)
 
 
 def _game_type(cls: type[Game]) -> pyspiel.GameType:
@@ -226,7 +237,7 @@ class _Engine:
 
 
 def _replay(game_id: str, options: str, ids: list[int]) -> _Engine:
-    game = _shared(load(game_id, json.loads(options)))
+    game = _cached(pa.GAMES[game_id], json.loads(options))
     state = game.new_initial_state()
     for i in ids:
         state.apply(game.actions[i])
