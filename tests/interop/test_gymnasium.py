@@ -173,3 +173,11 @@ def test_the_core_package_does_not_import_the_rl_libraries() -> None:
         "print(sorted(m for m in ('pyspiel', 'pettingzoo', 'gymnasium') if m in sys.modules))\n"
     )
     assert run_fresh(code) == "[]"
+
+
+def test_each_adapter_imports_only_its_library() -> None:
+    code = (
+        "import sys, pocketarena.interop.gymnasium\n"
+        "print(sorted(m for m in ('pyspiel', 'pettingzoo') if m in sys.modules))\n"
+    )
+    assert run_fresh(code) == "[]"

@@ -3,12 +3,22 @@ nodes resolved with a seeded numpy generator, and action ids checked with a clea
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 
 import pocketarena as pa
 from pocketarena.core import CHANCE, Action, Game, State, outcome_from_unit
 
-__all__ = ["action_mask", "decision", "load", "settle_chance"]
+__all__ = [
+    "action_mask",
+    "check_render_mode",
+    "decision",
+    "load",
+    "render_modes",
+    "render_state",
+    "settle_chance",
+]
 
 
 def load(game_id: str, options: dict[str, object]) -> Game:
@@ -54,3 +64,29 @@ def decision(game: Game, action: object) -> Action:
             f"action id {action} is out of range: {game.TITLE} decisions are 0..{game.num_decisions - 1}"
         )
     return game.actions[action]
+
+
+# -- rendering: "ansi" is the engine's text picture, "svg" the web board ----------------------
+def has_svg(game: Game) -> bool:
+    """Does the game have an SVG renderer (``pocketarena.render.<module>``)?"""
+    return importlib.util.find_spec(f"pocketarena.render.{game.ID.replace('-', '_')}") is not None
+
+
+def render_state(state: State, mode: str, last: Action | None) -> str:
+    if mode == "svg":
+        from pocketarena.render import svg_board
+
+        return svg_board(state, last=last)
+    return str(state)
+
+
+def render_modes(game: Game) -> list[str]:
+    return ["ansi", "svg"] if has_svg(game) else ["ansi"]
+
+
+def check_render_mode(game: Game, mode: str | None) -> None:
+    modes = render_modes(game)
+    if mode is not None and mode not in modes:
+        raise ValueError(
+            f"render_mode must be one of {', '.join(modes)} for {game.ID}, got {mode!r}"
+        )

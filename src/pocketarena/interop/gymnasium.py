@@ -41,8 +41,7 @@ from pocketarena.bots import Bot, make_bot
 from pocketarena.core import CHANCE, TERMINAL, Game, State, outcome_from_unit
 from pocketarena.observe import observation_shape, observation_tensor
 
-from ._common import action_mask, decision, load
-from .pettingzoo import check_render_mode, render_modes, render_state
+from ._common import action_mask, check_render_mode, decision, load, render_modes, render_state
 
 __all__ = ["PocketArenaEnv", "env_id", "register_all"]
 

@@ -260,7 +260,9 @@ class PocketArenaSpielState(pyspiel.State):  # type: ignore[misc]
         return self._engine.state.current_player  # CHANCE and TERMINAL are OpenSpiel's ids
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(a.id for a in self._engine.state.legal_actions())
+        ids = [a.id for a in self._engine.state.legal_actions()]
+        ids.sort()  # games list them in id order already; OpenSpiel requires it, so make sure
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return sorted((a.id, p) for a, p in self._engine.state.chance_outcomes())

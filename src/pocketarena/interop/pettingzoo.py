@@ -26,7 +26,6 @@ games that have a renderer).
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import gymnasium
@@ -34,39 +33,22 @@ import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from pocketarena.core import TERMINAL, Action, Game, State
+from pocketarena.core import TERMINAL, State
 from pocketarena.observe import observation_shape, observation_tensor
 
-from ._common import action_mask, decision, load, settle_chance
+from ._common import (
+    action_mask,
+    check_render_mode,
+    decision,
+    load,
+    render_modes,
+    render_state,
+    settle_chance,
+)
 
 __all__ = ["PocketArenaAEC", "env", "raw_env"]
 
 AGENTS = ("player_0", "player_1")
-
-
-def has_svg(game: Game) -> bool:
-    """Does the game have an SVG renderer (``pocketarena.render.<module>``)?"""
-    return importlib.util.find_spec(f"pocketarena.render.{game.ID.replace('-', '_')}") is not None
-
-
-def render_state(state: State, mode: str, last: Action | None) -> str:
-    if mode == "svg":
-        from pocketarena.render import svg_board
-
-        return svg_board(state, last=last)
-    return str(state)
-
-
-def render_modes(game: Game) -> list[str]:
-    return ["ansi", "svg"] if has_svg(game) else ["ansi"]
-
-
-def check_render_mode(game: Game, mode: str | None) -> None:
-    modes = render_modes(game)
-    if mode is not None and mode not in modes:
-        raise ValueError(
-            f"render_mode must be one of {', '.join(modes)} for {game.ID}, got {mode!r}"
-        )
 
 
 class PocketArenaAEC(AECEnv):  # type: ignore[misc]
@@ -148,8 +130,6 @@ class PocketArenaAEC(AECEnv):  # type: ignore[misc]
         self.state.apply(move)
         self.thrown += [a.text for a in settle_chance(self.state, self._rng)]
         self._after_action(agent)
-        if self.render_mode == "human":  # pragma: no cover - not a declared mode
-            self.render()
 
     def _after_action(self, mover: str) -> None:
         """Rewards, terminations and the next agent after ``mover`` changed the state."""
