@@ -1,0 +1,195 @@
+"""Drawing Stack-a-Cash: a rich picture for the terminal and an SVG card for the web and docs.
+
+Coins are drawn as concentric discs (large, medium, small), the top coin carrying its face;
+Heads coins are gold, Tails coins silver. The last move's cells are outlined, the protected
+coin is marked with a padlock.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from pocketarena.core import TERMINAL, Action, State
+from pocketarena.games.stack_a_cash import StackACashState
+from pocketarena.games.stack_a_cash.rules import CELLS, SIZE_NAMES, SIZES, stack_of
+
+__all__ = ["describe", "rich_board", "svg_board"]
+
+SIDE_NAMES = ("Heads", "Tails")
+FACE_STYLE = ("bold black on gold1", "bold black on grey82")
+FACE_FILL = ("#e0b243", "#c9d0d8")  # gold Heads, silver Tails
+FACE_EDGE = ("#8a6414", "#5f6b77")
+RADIUS = (44, 33, 22)  # L, M, S in SVG units (a cell is 100 wide)
+LAST_STYLE = "on dark_orange3"
+
+
+def _touched_cells(last: Action | None) -> set[str]:
+    if last is None:
+        return set()
+    if last.verb == "place":
+        return {last.args[1]}
+    if last.verb == "flip":
+        return {last.args[0]}
+    return {last.args[0], last.args[1]}
+
+
+def _sac(state: State) -> StackACashState:
+    if not isinstance(state, StackACashState):
+        raise TypeError(f"not a Stack-a-Cash state: {state!r}")
+    return state
+
+
+def _status(state: StackACashState) -> str:
+    if state.current_player == TERMINAL:
+        if state.winner_seat >= 0:
+            lines = " ".join("-".join(line) for line in state.lines(state.winner_seat))
+            return f"{SIDE_NAMES[state.winner_seat]} wins ({lines})"
+        return f"Draw: {state.draw}"
+    text = f"{SIDE_NAMES[state.current_player]} to move"
+    prot = state.position()["protected"]
+    return text + (f" · {prot} protected" if prot else "")
+
+
+def _supply_text(state: StackACashState) -> str:
+    left = state.supply()
+    return "Supply: " + "  ".join(f"{SIZES[s]}×{left[s]}" for s in range(3))
+
+
+def rich_board(state: State, last: Action | None = None) -> Group:
+    """The board as a rich renderable: one column per file, top coin first in each cell."""
+    sac = _sac(state)
+    touched = _touched_cells(last)
+    protected = sac.position()["protected"]
+    table = Table(show_header=True, show_lines=True, header_style="bold", padding=(0, 1))
+    table.add_column("", justify="right", style="bold")
+    for file in "abc":
+        table.add_column(file, justify="center", min_width=9)
+    for r in (2, 1, 0):
+        row: list[Text | str] = [str(r + 1)]
+        for f in range(3):
+            cell = CELLS[r * 3 + f]
+            coins = stack_of(sac.cells[r * 3 + f])
+            text = Text(justify="center")
+            for depth, (s, face) in enumerate(reversed(coins)):
+                label = f" {SIZES[s]} {'HT'[face]} "
+                if depth == 0:
+                    text.append(label, style=FACE_STYLE[face])
+                    if cell == protected:
+                        text.append("\nlocked", style="italic")
+                else:
+                    text.append("\n" + label.lower(), style="dim")
+            if not coins:
+                text.append("·", style="dim")
+            if cell in touched:
+                text.stylize(LAST_STYLE)
+            row.append(text)
+        table.add_row(*row)
+    caption = Text(f"{_status(sac)}\n{_supply_text(sac)}")
+    if last is not None:
+        caption.append(f"\nLast: {last.text}", style="dark_orange3")
+    return Group(table, caption)
+
+
+def _coin_svg(x: float, y: float, size: int, face: int, top: bool) -> str:
+    r = RADIUS[size]
+    parts = [
+        f'<circle cx="{x}" cy="{y}" r="{r}" fill="{FACE_FILL[face]}" stroke="{FACE_EDGE[face]}" '
+        f'stroke-width="2.5"/>',
+        f'<circle cx="{x}" cy="{y}" r="{r - 5}" fill="none" stroke="{FACE_EDGE[face]}" '
+        'stroke-width="1" stroke-dasharray="2 2" opacity="0.7"/>',
+    ]
+    if top:
+        font = (30, 24, 18)[size]
+        parts.append(
+            f'<text x="{x}" y="{y + font * 0.35}" text-anchor="middle" font-size="{font}" '
+            f'font-weight="bold" fill="{FACE_EDGE[face]}">{"HT"[face]}</text>'
+        )
+        parts.append(
+            f'<text x="{x}" y="{y + r - 3}" text-anchor="middle" font-size="9" '
+            f'fill="{FACE_EDGE[face]}">{SIZES[size]}</text>'
+        )
+    return "".join(parts)
+
+
+def svg_board(state: State, last: Action | None = None) -> str:
+    """A standalone SVG card of the position; each cell is a ``<g data-place="b2">``."""
+    sac = _sac(state)
+    touched = _touched_cells(last)
+    protected = sac.position()["protected"]
+    left, top, size = 30, 40, 100
+    out = [
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 440" '
+        'font-family="Helvetica, Arial, sans-serif" role="img" '
+        f'aria-label="Stack-a-Cash: {escape(_status(sac))}">',
+        '<rect x="2" y="2" width="356" height="436" rx="18" fill="#f7f1e3" stroke="#7a6a4f" '
+        'stroke-width="3"/>',
+        '<text x="180" y="27" text-anchor="middle" font-size="17" font-weight="bold" '
+        'fill="#4a3f2c">Stack-a-Cash</text>',
+    ]
+    for i, cell in enumerate(CELLS):
+        f, r = i % 3, i // 3
+        x, y = left + f * size, top + (2 - r) * size
+        cx, cy = x + size / 2, y + size / 2
+        mark = cell in touched
+        out.append(f'<g data-place="{cell}" class="cell{" last" if mark else ""}">')
+        out.append(
+            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="#efe6cf" '
+            f'stroke="{"#d9661f" if mark else "#7a6a4f"}" stroke-width="{4 if mark else 1.5}"/>'
+        )
+        coins = stack_of(sac.cells[i])
+        for depth, (s, face) in enumerate(coins):
+            out.append(_coin_svg(cx, cy, s, face, top=depth == len(coins) - 1))
+        if cell == protected:
+            out.append(
+                f'<g aria-label="protected"><rect x="{x + 78}" y="{y + 8}" width="14" height="11" '
+                f'rx="2" fill="#4a3f2c"/><path d="M{x + 81} {y + 8} v-4 a4 4 0 0 1 8 0 v4" '
+                'fill="none" stroke="#4a3f2c" stroke-width="2"/></g>'
+            )
+        out.append("</g>")
+    for f in range(3):
+        out.append(
+            f'<text x="{left + f * size + size / 2}" y="{top + 3 * size + 16}" text-anchor="middle" '
+            f'font-size="13" fill="#7a6a4f">{"abc"[f]}</text>'
+        )
+    for r in range(3):
+        out.append(
+            f'<text x="{left - 12}" y="{top + (2 - r) * size + size / 2 + 5}" text-anchor="middle" '
+            f'font-size="13" fill="#7a6a4f">{r + 1}</text>'
+        )
+    # The supply: what is left to place, largest first.
+    left_in_supply = sac.supply()
+    out.append('<text x="30" y="394" font-size="12" fill="#7a6a4f">supply</text>')
+    sx = 90.0
+    for s in range(3):
+        for k in range(left_in_supply[s]):
+            radius = RADIUS[s] * 0.42
+            out.append(
+                f'<circle cx="{sx}" cy="390" r="{radius:.1f}" fill="#ffffff" stroke="#7a6a4f" '
+                f'stroke-width="1.5" data-size="{SIZES[s]}" data-supply="{k}"/>'
+            )
+            out.append(
+                f'<text x="{sx}" y="{390 + 4}" text-anchor="middle" font-size="10" '
+                f'fill="#4a3f2c">{SIZES[s]}</text>'
+            )
+            sx += 2 * radius + 12
+    out.append(
+        f'<text x="180" y="428" text-anchor="middle" font-size="13" fill="#4a3f2c">'
+        f"{escape(_status(sac))}</text>"
+    )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def describe(action: Action) -> str:
+    """A short sentence for an action, e.g. 'moves the top coin from b2 to c3 and flips it'."""
+    if action.verb == "place":
+        size, cell = action.args
+        return f"places a {SIZE_NAMES[SIZES.index(size)]} coin on {cell}"
+    if action.verb == "flip":
+        return f"flips the coin on {action.args[0]}"
+    src, dst, turn = action.args
+    return f"moves the top coin from {src} to {dst}" + (" and flips it" if turn else "")
