@@ -81,12 +81,11 @@ class TerminalGame:
 
     def announce(self, mover: int, action: pa.Action) -> None:
         sentence = escape(drawing.describe(self.game, action))
+        said = f"  [dim]{sentence}[/]" if sentence else ""
         if action.chance:
-            console.print(f"[bold]Throw:[/] {escape(action.text)}  [dim]{sentence}[/]")
+            console.print(f"[bold]Throw:[/] {escape(action.text)}{said}")
         else:
-            console.print(
-                f"{self.who(mover)} plays [bold]{escape(action.text)}[/]  [dim]{sentence}[/]"
-            )
+            console.print(f"{self.who(mover)} plays [bold]{escape(action.text)}[/]{said}")
 
     def list_moves(self) -> None:
         legal = self.match.state.legal_actions()

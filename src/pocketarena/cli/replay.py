@@ -51,7 +51,9 @@ class Viewer:
         if last is None:
             heading = f"Start (0/{total})"
         else:
-            heading = f"Move {self.position}/{total}: [bold]{escape(last.text)}[/]  [dim]{escape(drawing.describe(self.game, last))}[/]"
+            sentence = drawing.describe(self.game, last)
+            said = f"  [dim]{escape(sentence)}[/]" if sentence else ""
+            heading = f"Move {self.position}/{total}: [bold]{escape(last.text)}[/]{said}"
         console.print(heading)
         console.print(drawing.board(state, last=last))
         console.print(scores_line(state))
