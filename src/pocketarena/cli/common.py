@@ -26,7 +26,10 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
 
 
 GameArg = Annotated[
-    str, typer.Argument(help="Game id: " + ", ".join(sorted(pa.GAMES)) + ".", show_default=False)
+    str,
+    typer.Argument(
+        metavar="GAME", help="Game id: " + ", ".join(sorted(pa.GAMES)) + ".", show_default=False
+    ),
 ]
 ModeOpt = Annotated[
     str | None,

@@ -106,7 +106,9 @@ class Viewer:
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="A record (JSON or text).", show_default=False)],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="A record (JSON or text).", show_default=False)
+    ],
     check: Annotated[
         bool,
         typer.Option(
