@@ -4,6 +4,7 @@ its options as parameters, wraps engine states faithfully, and OpenSpiel's MCTS 
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from typing import Any
 
@@ -179,3 +180,19 @@ def test_mcts_bot_finds_a_win_in_one() -> None:
     action = bot.step(state)
     state.apply_action(action)
     assert state.is_terminal() and state.returns() == [1.0, -1.0], state.action_to_string(0, action)
+
+
+@pytest.mark.parametrize("game_id", sorted(pa.GAMES))
+def test_games_and_states_pickle(game_id: str) -> None:
+    game = pyspiel.load_game(spiel_name(game_id))
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    for _ in range(6):
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    again = pickle.loads(pickle.dumps(state))
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    assert again.history() == state.history() and str(again) == str(state)
+    assert again.pocketarena == state.pocketarena

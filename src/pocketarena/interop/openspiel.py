@@ -320,7 +320,13 @@ def _game_class(cls: type[Game]) -> type[PocketArenaSpielGame]:
         PocketArenaSpielGame.__init__(self, cls, params)
 
     name = "".join(part.capitalize() for part in cls.ID.split("-")) + "SpielGame"
-    return type(name, (PocketArenaSpielGame,), {"__init__": __init__, "__module__": __name__})
+    game_class = type(
+        name,
+        (PocketArenaSpielGame,),
+        {"__init__": __init__, "__module__": __name__, "__qualname__": name},
+    )
+    globals()[name] = game_class  # found by name, so games pickle
+    return game_class
 
 
 def _register_all() -> list[str]:
