@@ -13,6 +13,9 @@ Figures:
   outcomes, then ``apply_action``), and, for our games, through the engine directly;
 - MCTS: OpenSpiel's Python ``MCTSBot`` (UCT 1.4, one random rollout per leaf) playing itself
   for whole games at ``--mcts`` simulations a move: simulations per second and seconds a game.
+
+Times are this process's CPU time (``time.process_time``), so other work on a shared machine
+disturbs the figures less than it would wall-clock time.
 """
 
 from __future__ import annotations
@@ -39,9 +42,9 @@ from pocketarena.interop.openspiel import spiel_name  # noqa: E402
 
 
 def sim_test(game: Any, sims: int) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
-    return (time.perf_counter() - start) / sims
+    return (time.process_time() - start) / sims
 
 
 def play(state: Any, rng: random.Random, choose: Callable[[Any], int]) -> tuple[int, int]:
@@ -63,22 +66,22 @@ def play(state: Any, rng: random.Random, choose: Callable[[Any], int]) -> tuple[
 def spiel_steps(game: Any, seconds: float, seed: int = 0) -> float:
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         steps += play(game.new_initial_state(), rng, lambda s: rng.choice(s.legal_actions()))[0]
-    return steps / (time.perf_counter() - start)
+    return steps / (time.process_time() - start)
 
 
 def engine_steps(game: pa.Game, seconds: float, seed: int = 0) -> float:
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             state.apply_random(rng)
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.process_time() - start)
 
 
 def mcts_games(game: Any, simulations: int, games: int) -> tuple[float, float]:
@@ -88,11 +91,11 @@ def mcts_games(game: Any, simulations: int, games: int) -> tuple[float, float]:
     bots = [mcts.MCTSBot(game, 1.4, simulations, evaluator, random_state=rng) for _ in range(2)]
     chance = random.Random(0)
     moves = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
         state = game.new_initial_state()
         moves += play(state, chance, lambda s: bots[s.current_player()].step(s))[1]
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return moves * simulations / elapsed, elapsed / games
 
 
