@@ -12,8 +12,8 @@ Importing this module registers ``pocketarena/<game id>-v0`` for every game:
 Gymnasium 1.x has no plug-in entry points any more, so without the import name the module in
 the id: ``gymnasium.make("pocketarena.interop.gymnasium:pocketarena/stack-a-cash-v0")``.
 
-- ``opponent``: a bot spec (``"random"``, ``"greedy"``, ``"mcts:2000"``… see
-  ``pocketarena.bots.make_bot``) or a ``Bot`` for this game; ``seat``: the agent's seat, 0, 1
+- ``opponent``: a bot spec (``"random"``, ``"greedy"``… see ``pocketarena.bots.make_bot``) or
+  a ``Bot`` for this game (reseeded at each reset); ``seat``: the agent's seat, 0, 1
   or ``"random"`` (drawn at each reset); other keywords are the game's options.
 - Observation: :mod:`pocketarena.observe`'s tensor for the agent's seat, in a ``Box(0, 1)``.
 - Action: a decision id, ``Discrete(num_distinct_actions)``; ``info["action_mask"]`` (int8)

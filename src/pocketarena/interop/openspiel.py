@@ -127,6 +127,7 @@ def _options(cls: type[Game], params: Mapping[str, Any]) -> dict[str, Any]:
 # states included): OpenSpiel reloads the game from its string for every deserialisation, and
 # building a game's action table costs far more than a lookup.
 _SHARED: dict[str, Game] = {}
+SHARED_LIMIT = 256  # games kept; only many map=random loads could pass it
 
 
 def _key(game_id: str, options: Mapping[str, Any]) -> str:
@@ -139,6 +140,8 @@ def _cached(cls: type[Game], options: dict[str, Any]) -> Game:
     requested = _key(cls.ID, resolve_options(cls.ID, cls.OPTIONS, options))
     game = _SHARED.get(requested)
     if game is None:
+        if len(_SHARED) >= SHARED_LIMIT:
+            _SHARED.clear()
         game = load(cls.ID, options)
         game = _SHARED.setdefault(_key(game.ID, game.options), game)
         if _key(game.ID, game.options) == requested:

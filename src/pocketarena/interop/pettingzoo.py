@@ -122,7 +122,8 @@ class PocketArenaAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self._rng is not None, "call reset() before step()"
+        if self._rng is None:
+            raise RuntimeError("call reset() before step()")
         move = decision(self.game, action)
         if move not in self.state.legal_actions():
             raise ValueError(f"{move.text!r} is not legal now (it is {agent}'s turn)")
