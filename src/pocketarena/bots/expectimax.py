@@ -157,8 +157,8 @@ class ExpectimaxBot(Bot):
             ranked.sort(key=lambda av: -av.value)
             order = {av.action.id: i for i, av in enumerate(ranked)}
             children.sort(key=lambda ac: order[ac[0].id])
-            if abs(ranked[0].value) >= HIGH or time.perf_counter() >= self.deadline:
-                break
+            if time.perf_counter() >= self.deadline or (not exact and ranked[0].value >= HIGH):
+                break  # out of time, or a certain win found (deeper search cannot beat it)
             if self.seconds is not None and self.depth is None:
                 # The next depth costs far more than this one; stop if it cannot finish.
                 spent = time.perf_counter() - start

@@ -50,13 +50,22 @@ class Level:
 
     method: str
     settings: dict[str, Any] = field(default_factory=dict)
-    endgame_cells: int = 0  # empty cells at or below which the exact endgame solver plays
+    # Empty cells at or below which the exact endgame solver plays, per FlipWars mode ("*":
+    # any other mode); empty: never.
+    endgame: dict[str, int] = field(default_factory=dict)
 
-    def describe(self) -> str:
+    def endgame_cells(self, game: Game) -> int:
+        mode = str(game.options.get("mode", ""))
+        return self.endgame.get(mode, self.endgame.get("*", 0))
+
+    def describe(self, game: Game | None = None) -> str:
         budget = ", ".join(f"{k}={v}" for k, v in self.settings.items())
         text = f"{self.method}({budget})" if budget else self.method
-        if self.endgame_cells:
-            text += f" + exact endgame at {self.endgame_cells} empty cells"
+        cells = (
+            self.endgame_cells(game) if game is not None else max(self.endgame.values(), default=0)
+        )
+        if cells:
+            text += f" + exact endgame from {cells} empty cells"
         return text
 
 
@@ -87,7 +96,9 @@ LEVELS: dict[str, dict[str, Level]] = {
     "flipwars": {
         "easy": Level("mcts", {"iterations": 60}),
         "medium": Level("mcts", {"seconds": 0.3}),
-        "hard": Level("mcts", {"seconds": 1.5}, endgame_cells=10),
+        # The solver takes about 0.1 s at 6 empty cells of a 5x5 board (up to 2 s at 7) and
+        # 0.4 s at 8 of the 4x4 board (benchmarks/bots.py measures it).
+        "hard": Level("mcts", {"seconds": 1.5}, endgame={"enclosed": 8, "*": 6}),
     },
 }
 
@@ -114,10 +125,11 @@ def build(game: Game, recipe: Level, seed: int | str | None, *, name: str | None
     """The bot a recipe describes."""
     maker = _METHODS[recipe.method]
     bot = maker(game, seed, recipe.settings)
-    if recipe.endgame_cells:
+    cells = recipe.endgame_cells(game)
+    if cells:
         from .endgame import EndgameBot
 
-        bot = EndgameBot(game, bot, empty_cells=recipe.endgame_cells, seed=seed)
+        bot = EndgameBot(game, bot, empty_cells=cells, seed=seed)
     if name is not None:
         bot.name = name  # type: ignore[misc]  # shown in records and the arena
     return bot

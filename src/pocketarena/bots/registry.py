@@ -29,10 +29,15 @@ def _plain(cls: type[Bot]) -> Factory:
     return make
 
 
-def _budget(spec: str, argument: str | None, unit: str) -> dict[str, int | float]:
-    """Read a search budget: ``2000`` (a count of ``unit``) or ``1.5s`` (seconds)."""
+# What the whole number after ``name:`` counts, per search bot: (budget name, in words).
+_COUNTS = {"mcts": ("iterations", "iterations", 2000), "expectimax": ("depth", "turns deep", 2)}
+
+
+def _budget(name: str, argument: str | None) -> dict[str, int | float]:
+    """Read a search budget: ``2000`` (a count, e.g. iterations) or ``1.5s`` (seconds)."""
     if argument is None:
         return {}
+    budget, words, example = _COUNTS[name]
     text = argument.strip()
     try:
         if text.endswith("s"):
@@ -43,11 +48,11 @@ def _budget(spec: str, argument: str | None, unit: str) -> dict[str, int | float
         count = int(text)
         if count < 1:
             raise ValueError
-        return {unit: count}
+        return {budget: count}
     except ValueError:
         raise ValueError(
-            f"bot {spec!r}: the budget after ':' must be a positive whole number of {unit} "
-            f"({spec}:{2000 if unit == 'iterations' else 2}) or seconds ({spec}:1.5s), got {argument!r}"
+            f"bot '{name}:{argument}': after '{name}:' give a positive whole number ({words}, "
+            f"e.g. {name}:{example}) or seconds up to 3600 (e.g. {name}:1.5s)"
         ) from None
 
 
@@ -55,15 +60,13 @@ def _mcts(game: Game, seed: int | str | None, argument: str | None) -> Bot:
     from .levels import mcts_settings
     from .mcts import MCTSBot
 
-    return MCTSBot(
-        game, seed=seed, **mcts_settings(game), **_budget("mcts", argument, "iterations")
-    )
+    return MCTSBot(game, seed=seed, **mcts_settings(game), **_budget("mcts", argument))
 
 
 def _expectimax(game: Game, seed: int | str | None, argument: str | None) -> Bot:
     from .expectimax import ExpectimaxBot
 
-    return ExpectimaxBot(game, seed=seed, **_budget("expectimax", argument, "depth"))
+    return ExpectimaxBot(game, seed=seed, **_budget("expectimax", argument))
 
 
 def _level(level: str) -> Factory:

@@ -1,0 +1,160 @@
+"""The ``arena``, ``balance`` and ``analyze`` commands, and their clean errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import pocketarena as pa
+from pocketarena.arena.balance import variants
+from pocketarena.records import Player, Record, load
+from tests.bots.scenarios import find, has_threat_to_block, immediate, threats
+from tests.cli.helpers import assert_clean_error, run
+
+
+def test_arena_command_prints_and_saves_everything(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = [
+        "--bots",
+        "random,greedy,mcts:30",
+        "--games",
+        "2",
+        "--jobs",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+    ]
+    result = run("arena", "stack-a-cash", *args, str(out))
+    assert result.exit_code == 0, result.output
+    assert "standings" in result.output and "pairings" in result.output
+    data = json.loads((out / "summary.json").read_text())
+    assert data["bots"] == ["random", "greedy", "mcts:30"] and data["games"] == 6
+    assert data["seed"] == 5 and data["jobs"] == 2
+    assert len(list((out / "records").iterdir())) == 6
+    for stem in ("scores", "ratings"):
+        assert (out / f"{stem}.png").is_file() and (out / f"{stem}.svg").is_file()
+
+
+@pytest.mark.parametrize(
+    "args, fragments",
+    [
+        (["--bots", "random,wizard"], ["unknown bot 'wizard'; valid bots:"]),
+        (
+            ["--bots", "random,mcts:lots"],
+            ["bot 'mcts:lots': after 'mcts:' give a positive whole number"],
+        ),
+        (["--bots", "random"], ["an arena needs at least two bots"]),
+        (["--bots", "random,random"], ["'random' is listed twice"]),
+        (
+            ["--bots", "random,perfect", "--map", "classic"],
+            ["unknown option 'map' for stack-a-cash"],
+        ),
+        (["--bots", "random,greedy", "--games", "0"], ["--games must be at least 1"]),
+        (["--bots", "random,greedy", "--jobs", "0"], ["--jobs must be at least 1"]),
+    ],
+)
+def test_arena_errors_are_one_clean_line(
+    args: list[str], fragments: list[str], tmp_path: Path
+) -> None:
+    result = run("arena", "stack-a-cash", *args, "--out", str(tmp_path / "x"))
+    assert_clean_error(result, 2, *fragments)
+    assert not (tmp_path / "x").exists()
+
+
+def test_arena_unknown_game() -> None:
+    assert_clean_error(run("arena", "chess"), 2, "unknown game 'chess'; valid games:")
+
+
+def test_balance_command_measures_each_variant(tmp_path: Path) -> None:
+    out = tmp_path / "bal"
+    args = ["--bot", "greedy", "--games", "3", "--jobs", "1", "--no-records", "--out"]
+    result = run("balance", "stack-a-cash", *args, str(out))
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "balance.json").read_text())
+    assert data["format"] == "pocketarena-balance" and data["bot"] == "greedy"
+    labels = [v["label"] for v in data["variants"]]
+    assert labels == ["protect=touched", "protect=placed"]
+    for v in data["variants"]:
+        first = v["first_seat"]
+        assert first["games"] == 3 and first["wins"] + first["draws"] + first["losses"] == 3
+        assert v["first_seat_advantage"] == pytest.approx(first["score"] - 0.5, abs=1e-4)
+        assert v["plies"]["min"] <= v["plies"]["median"] <= v["plies"]["max"]
+        assert set(v["margin"]) >= {"mean", "sd", "q1", "median", "q3"}
+    for stem in ("first-seat", "length", "margin"):
+        assert (out / f"{stem}.png").is_file() and (out / f"{stem}.svg").is_file()
+    assert not (out / "records").exists()
+
+
+def test_balance_options_narrow_the_variants() -> None:
+    assert variants("flipwars", {}) == [dict(v) for v in pa.GAMES["flipwars"].VARIANTS]
+    assert variants("flipwars", {"mode": "tactical"}) == [
+        {"mode": "tactical"},
+        {"mode": "tactical", "series": False},
+    ]
+    assert variants("flipwars", {"mode": "tactical", "series": "false"}) == [
+        {"mode": "tactical", "series": False}
+    ]
+    assert variants("coin-age", {"map": "mint-isle"}) == [{"map": "mint-isle"}]
+    with pytest.raises(ValueError, match="map='atlantis' is not valid"):
+        variants("coin-age", {"map": "atlantis"})
+
+
+@pytest.mark.parametrize(
+    "args, fragments",
+    [
+        (["--bot", "wizard"], ["unknown bot 'wizard'"]),
+        (["--map", "atlantis"], ["coin-age option map='atlantis' is not valid"]),
+        (["--games", "0"], ["--games must be at least 1"]),
+        (["-o", "nonsense"], ["option 'nonsense' must look like name=value"]),
+    ],
+)
+def test_balance_errors(args: list[str], fragments: list[str]) -> None:
+    assert_clean_error(run("balance", "coin-age", *args), 2, *fragments)
+
+
+def blunder_record(path: Path) -> tuple[Path, int]:
+    game = pa.load("stack-a-cash")
+    state = find(game, has_threat_to_block, seed=4, max_legal=40)
+    state.apply(next(m for m, loses in threats(state).items() if loses))
+    ply = state.ply
+    state.apply(next(a for a, r in immediate(state).items() if r == 1.0))
+    record = Record.from_state(state, players=[Player("ann"), Player("bob")])
+    return record.save(path), ply
+
+
+def test_analyze_marks_the_blunder_and_writes_an_annotated_record(tmp_path: Path) -> None:
+    path, ply = blunder_record(tmp_path / "game.txt")
+    out = tmp_path / "annotated.txt"
+    result = run("analyze", str(path), "--bot", "mcts:1500", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "analysis by mcts:1500" in result.output and "1 blunders" in result.output
+    annotated = load(out)
+    assert annotated.headers["Annotator"] == "mcts:1500"
+    marks = [t for n, t in annotated.comments if n == ply]
+    assert len(marks) == 1 and marks[0].startswith("? ")
+    result = run("analyze", str(path), "--bot", "mcts:1500", "--json")
+    data = json.loads(result.output)
+    assert data["decisions"][ply - 1]["mark"] == "?"
+
+
+@pytest.mark.parametrize(
+    "args, code, fragments",
+    [
+        (["--bot", "greedy"], 2, ["bot 'greedy' cannot explain its moves"]),
+        (["--bot", "wizard"], 2, ["unknown bot 'wizard'"]),
+        (["--blunder", "0.05"], 2, ["0 < inaccuracy <= blunder <= 1"]),
+    ],
+)
+def test_analyze_errors(args: list[str], code: int, fragments: list[str], tmp_path: Path) -> None:
+    path, _ = blunder_record(tmp_path / "game.txt")
+    assert_clean_error(run("analyze", str(path), *args), code, *fragments)
+
+
+def test_analyze_refuses_missing_and_broken_records(tmp_path: Path) -> None:
+    assert_clean_error(run("analyze", str(tmp_path / "none.txt")), 2, "no such record file")
+    bad = tmp_path / "bad.txt"
+    bad.write_text('[Game "stack-a-cash"]\n\nplace L b2\nplace L b2\n*\n')
+    assert_clean_error(run("analyze", str(bad)), 1, "move 2 ('place L b2') is illegal")
