@@ -58,7 +58,7 @@ def test_mcts_spec_uses_the_games_tuning() -> None:
         ("mcts:0", "positive whole number"),
         ("mcts:-2s", "or seconds"),
         ("expectimax:1.5", r"\(turns deep, e.g. expectimax:2\)"),
-        ("hard:3", "level 'hard' takes no argument"),
+        ("hard:3", "a level takes only a thinking time"),
         (
             "perfect",
             "coin-age is not solved, so it has no perfect level; its levels: easy, medium, hard",
@@ -105,3 +105,32 @@ def test_level_recipes_describe_themselves() -> None:
     assert isinstance(
         make_level(pa.load("coin-age"), "medium", seed=1), GreedyBot | MCTSBot | ExpectimaxBot
     )
+
+
+def test_a_level_with_its_thinking_time_changed() -> None:
+    game = pa.load("wallet-battles")
+    bot = make_bot("hard:0.25s", game, seed=1)
+    assert isinstance(bot, ExpectimaxBot) and bot.seconds == 0.25 and bot.name == "hard:0.25s"
+    with pytest.raises(
+        ValueError, match=r"level easy \(mcts\(iterations=60\)\) has no thinking time"
+    ):
+        make_bot("easy:1s", game)
+    with pytest.raises(
+        ValueError, match="a level takes only a thinking time in seconds, e.g. hard:0.5s"
+    ):
+        make_bot("hard:3", game)
+
+
+def test_openspiel_mcts_plays_through_the_adapter() -> None:
+    game = pa.load("coin-age")
+    bot = make_bot("openspiel-mcts:30", game, seed=2)
+    state = game.new_initial_state()
+    state.apply(state.chance_outcomes()[3][0])
+    before = json.dumps(state.to_json(), sort_keys=True)
+    assert bot.choose(state) in state.legal_actions()
+    assert json.dumps(state.to_json(), sort_keys=True) == before
+    assert bot.last_iterations == 30  # type: ignore[attr-defined]
+    timed = make_bot("openspiel-mcts:0.05s", game, seed=2)
+    timed.choose(state)
+    assert timed.last_iterations >= 1  # type: ignore[attr-defined]
+    assert timed.last_seconds < 1.0  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ where the game is solved.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pocketarena.core import Game
@@ -24,7 +24,7 @@ LEVEL_NAMES = ("easy", "medium", "hard", "perfect")
 # games; the chance games' heuristics give small differences between moves, hence smaller c.
 TUNING: dict[str, dict[str, Any]] = {
     "stack-a-cash": {"c": 1.0, "rollout_depth": 2},
-    "coin-age": {"c": 0.3, "rollout_depth": 3},
+    "coin-age": {"c": 0.3, "rollout_depth": 3, "settle": True},
     "wallet-battles": {"c": 0.3, "rollout_depth": 0},
     "flipwars": {
         "c": 0.5,
@@ -107,8 +107,11 @@ def levels_for(game: Game) -> dict[str, Level]:
     return LEVELS.get(game.ID, DEFAULT_LEVELS)
 
 
-def make_level(game: Game, level: str, seed: int | str | None) -> Bot:
-    """The bot playing ``level`` at ``game``; ValueError names the levels the game has."""
+def make_level(
+    game: Game, level: str, seed: int | str | None, *, seconds: float | None = None
+) -> Bot:
+    """The bot playing ``level`` at ``game``; ValueError names the levels the game has.
+    ``seconds`` replaces the level's thinking time (for levels that think against a clock)."""
     levels = levels_for(game)
     recipe = levels.get(level)
     if recipe is None:
@@ -118,7 +121,15 @@ def make_level(game: Game, level: str, seed: int | str | None) -> Bot:
                 f"{game.ID} is not solved, so it has no perfect level; its levels: {have}"
             )
         raise ValueError(f"{game.ID} has no level {level!r}; its levels: {have}")
-    return build(game, recipe, seed, name=level)
+    name = level
+    if seconds is not None:
+        if "seconds" not in recipe.settings:
+            raise ValueError(
+                f"{game.ID} level {level} ({recipe.describe(game)}) has no thinking time to change"
+            )
+        recipe = replace(recipe, settings={**recipe.settings, "seconds": seconds})
+        name = f"{level}:{seconds:g}s"
+    return build(game, recipe, seed, name=name)
 
 
 def build(game: Game, recipe: Level, seed: int | str | None, *, name: str | None = None) -> Bot:

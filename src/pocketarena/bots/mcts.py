@@ -157,7 +157,9 @@ class MCTSBot(Bot):
 
     # -- the public interface -------------------------------------------------------------
     def choose(self, state: State) -> Action:
-        self.legal_decisions(state)  # checks the game and the node kind
+        legal = self.legal_decisions(state)  # checks the game and the node kind
+        if len(legal) == 1:
+            return legal[0]  # nothing to think about
         root = self.search(state)
         return self._best(root).action  # type: ignore[return-value]
 

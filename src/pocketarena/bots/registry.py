@@ -1,7 +1,8 @@
 """Bots by name: ``make_bot("greedy", game)``. A spec is a name, optionally ``name:argument``
 (``mcts:2000`` iterations, ``mcts:1.5s`` seconds, ``expectimax:3`` turns deep); the argument is
 the factory's to read. The levels ``easy``, ``medium``, ``hard`` and ``perfect`` pick the
-method and budget per game (see ``levels``).
+method and budget per game (see ``levels``); ``hard:0.2s`` is a level with its thinking time
+changed. ``openspiel-mcts`` is OpenSpiel's own MCTS, for comparison (needs the rl extra).
 
 Adding a bot is one line in ``FACTORIES``: a callable ``(game, seed, argument) -> Bot``.
 """
@@ -30,7 +31,11 @@ def _plain(cls: type[Bot]) -> Factory:
 
 
 # What the whole number after ``name:`` counts, per search bot: (budget name, in words).
-_COUNTS = {"mcts": ("iterations", "iterations", 2000), "expectimax": ("depth", "turns deep", 2)}
+_COUNTS = {
+    "mcts": ("iterations", "iterations", 2000),
+    "expectimax": ("depth", "turns deep", 2),
+    "openspiel-mcts": ("iterations", "simulations", 1000),
+}
 
 
 def _budget(name: str, argument: str | None) -> dict[str, int | float]:
@@ -69,13 +74,29 @@ def _expectimax(game: Game, seed: int | str | None, argument: str | None) -> Bot
     return ExpectimaxBot(game, seed=seed, **_budget("expectimax", argument))
 
 
+def _openspiel(game: Game, seed: int | str | None, argument: str | None) -> Bot:
+    from .openspiel import OpenSpielMCTSBot
+
+    return OpenSpielMCTSBot(game, seed=seed, **_budget("openspiel-mcts", argument))
+
+
 def _level(level: str) -> Factory:
     def make(game: Game, seed: int | str | None, argument: str | None) -> Bot:
         from .levels import make_level
 
+        seconds = None
         if argument is not None:
-            raise ValueError(f"level {level!r} takes no argument (got {level}:{argument})")
-        return make_level(game, level, seed)
+            text = argument.strip()
+            try:
+                seconds = float(text[:-1]) if text.endswith("s") else -1.0
+            except ValueError:
+                seconds = -1.0
+            if not 0 < seconds <= 3600:
+                raise ValueError(
+                    f"bot '{level}:{argument}': a level takes only a thinking time in seconds, "
+                    f"e.g. {level}:0.5s"
+                )
+        return make_level(game, level, seed, seconds=seconds)
 
     return make
 
@@ -85,6 +106,7 @@ FACTORIES: dict[str, Factory] = {
     "greedy": _plain(GreedyBot),
     "mcts": _mcts,
     "expectimax": _expectimax,
+    "openspiel-mcts": _openspiel,
     "easy": _level("easy"),
     "medium": _level("medium"),
     "hard": _level("hard"),

@@ -63,7 +63,10 @@ def print_report(data: dict[str, object]) -> None:
     """The standings and the pairings as rich tables."""
     standings = Table(title=f"{data['game']}: standings ({data['games']} games)")
     for column in ("bot", "rating", "score", "95% CI", "W", "D", "L", "s/move"):
-        standings.add_column(column, justify="left" if column == "bot" else "right")
+        if column == "bot":
+            standings.add_column(column, overflow="fold")
+        else:
+            standings.add_column(column, justify="right", no_wrap=True)
     for row in data["standings"]:  # type: ignore[attr-defined]
         rating = row["rating"]
         standings.add_row(
@@ -78,8 +81,11 @@ def print_report(data: dict[str, object]) -> None:
         )
     console.print(standings)
     pairings = Table(title="pairings (first bot's view)")
-    for column in ("bot", "opponent", "score", "95% CI", "W", "D", "L", "win 95% CI", "first seat"):
-        pairings.add_column(column, justify="left" if column in ("bot", "opponent") else "right")
+    for column in ("bot", "opponent", "score", "95% CI", "W", "D", "L", "wins 95%", "1st seat"):
+        if column in ("bot", "opponent"):
+            pairings.add_column(column, overflow="fold")
+        else:
+            pairings.add_column(column, justify="right", no_wrap=True)
     for row in data["pairings"]:  # type: ignore[attr-defined]
         pairings.add_row(
             escape(row["bots"][0]),
