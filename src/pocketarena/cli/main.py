@@ -15,6 +15,8 @@ COMMANDS = (
     "rules",
     "play",
     "replay",
+    "verify",
+    "serve",
 )
 
 
