@@ -101,11 +101,15 @@ class Store:
 
     def ensure_guest(self, player_id: str) -> Player:
         """The player row for a cookie's id, created as a guest on first use."""
-        return self._get_or_create(Player(id=player_id, name=default_guest_name(player_id), kind="guest"))
+        return self._get_or_create(
+            Player(id=player_id, name=default_guest_name(player_id), kind="guest")
+        )
 
     def ensure_bot(self, spec: str, name: str) -> Player:
         """The player a bot level plays as (rated like anyone)."""
-        return self._get_or_create(Player(id=bot_player_id(spec), name=name, kind="bot", bot_spec=spec))
+        return self._get_or_create(
+            Player(id=bot_player_id(spec), name=name, kind="bot", bot_spec=spec)
+        )
 
     def _get_or_create(self, new: Player) -> Player:
         with self.sessions() as s:

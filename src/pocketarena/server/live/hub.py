@@ -759,7 +759,9 @@ class Hub:
             )
         actor = live.actor()
         seat = live.seats[actor] if actor is not None else None
-        idle = live.bot_task is None or live.bot_task.done()
+        # The bot's own task (after its move) counts as idle: it is about to end.
+        task = live.bot_task
+        idle = task is None or task.done() or task is asyncio.current_task()
         if seat is not None and seat.kind == "bot" and seat.bot and idle:
             live.bot_task = self._spawn(self._bot_turn(live, live.version, actor or 0, seat.bot))
 

@@ -134,6 +134,7 @@ function tokenOf(node) {
 
 function optionsText(options) {
   return Object.entries(options || {})
+    .filter(([, v]) => v !== null && v !== undefined)
     .map(([k, v]) => `${k}: ${typeof v === "object" ? Object.entries(v).map(([a, b]) => `${b}${a}`).join(" ") : v}`)
     .join(" · ");
 }
