@@ -263,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     output = args.output if args.output is not None else (None if args.quick else DEFAULT_OUTPUT)
 
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=200)  # a log file: no need to wrap the table
     pinned = pin_to_one_core(args.cpu)
     wanted = None if args.games is None else {g.strip().lower() for g in args.games}
     unknown = sorted((wanted or set()) - set(pa.GAMES))

@@ -20,11 +20,16 @@ class Option:
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
+    nullable: bool = False  # may also be None ("none" on a command line)
     # Extra check on a coerced value; returns an error message or None.
     check: Callable[[Any], str | None] | None = field(default=None, compare=False)
 
     def coerce(self, game_id: str, value: Any) -> Any:
         """Turn ``value`` (possibly a string from a command line) into a valid option value."""
+        if self.nullable and (
+            value is None or (isinstance(value, str) and value.strip().lower() in ("", "none"))
+        ):
+            return None
         if isinstance(value, str) and self.type is not str:
             value = self._from_text(game_id, value)
         if self.type is bool:

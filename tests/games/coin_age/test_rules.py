@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
 import pocketarena as pa
+import pocketarena.games.coin_age as coin_age
 from pocketarena.games.coin_age import CoinAgeState
 
 
@@ -425,3 +428,8 @@ def test_the_state_is_unchanged_after_every_refusal() -> None:
         with pytest.raises(pa.IllegalActionError):
             state.apply(text)
     assert state.to_json() == before
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(coin_age)
+    assert result.attempted > 0 and result.failed == 0

@@ -51,15 +51,6 @@ def coin_text(coin: int) -> str:
     return f"{COINS[coin & 3]}:{SIDES[coin >> 2]}"
 
 
-class _SeedOption(Option):
-    """An integer option that may also be None (``none`` on a command line)."""
-
-    def coerce(self, game_id: str, value: Any) -> Any:
-        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
-            return None
-        return super().coerce(game_id, value)
-
-
 class CoinAge(Game):
     """Coin Age on one of four maps; ``map="random"`` picks one from ``seed``."""
 
@@ -78,7 +69,13 @@ class CoinAge(Game):
             "which map: " + ", ".join(MAP_NAMES) + ", or random (picked from the seed)",
             choices=(*MAP_NAMES, "random"),
         ),
-        _SeedOption("seed", int, None, "seed for map=random; none draws one (and records it)"),
+        Option(
+            "seed",
+            int,
+            None,
+            "seed for map=random; none draws one (and records it)",
+            nullable=True,
+        ),
     )
     VARIANTS = tuple({"map": name} for name in MAP_NAMES)
 
@@ -558,6 +555,9 @@ class CoinAgeState(State):
         }
 
     def position(self) -> dict[str, Any]:
+        """Stacks per space (bottom coin first, each as ``Q:H``), both banks, the turn, whose
+        it is and its phase (slap, act, over), this turn's slap, matches, unused matching coins
+        and remaining allowance, and why the game ended."""
         ids = self.game.map.space_ids
         seats = self.game.SEATS
         phase = {CHANCE: "slap", TERMINAL: "over"}.get(self.current_player, "act")

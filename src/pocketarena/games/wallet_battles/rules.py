@@ -234,15 +234,12 @@ class WalletBattles(Game):
         return (("flip HT", odd), ("flip TH", odd))
 
     def _max_game_length(self) -> int:
-        # Every flip is followed by at most one decision (an act after HH/TT; two recalls
-        # follow only the third of three flips), and no flip comes after the FLIP_LIMIT-th.
+        # Never more decisions than flips (one act per HH or TT; two recalls only after a run
+        # of three odd flips), and no flip comes after the FLIP_LIMIT-th.
         return 2 * FLIP_LIMIT
 
     def new_initial_state(self) -> WalletBattlesState:
         return WalletBattlesState(self)
-
-    def location_name(self, loc: int) -> str:
-        return self.battle_map.locations[loc].name
 
     # -- messages for text that is no action at all ---------------------------------------
     def explain_unreadable(self, text: str) -> str:
