@@ -95,6 +95,7 @@ class Socket:
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
+        self.histories: dict[str, list[dict[str, Any]]] = {}
         hello = ws.receive_json()
         assert hello["type"] == "hello"
         self.player = hello["player"]
@@ -103,7 +104,17 @@ class Socket:
         self.ws.send_json(msg)
 
     def recv(self) -> dict[str, Any]:
-        return self.ws.receive_json()
+        """The next message; a state's move list is made whole from the updates (each carries
+        only the entries since the previous one, as the browser client rebuilds it)."""
+        msg: dict[str, Any] = self.ws.receive_json()
+        if msg["type"] == "state":
+            game = msg["game"]
+            known = self.histories.get(game["id"], [])
+            assert len(known) >= game["history_from"], "an update skipped entries"
+            game["history"] = known[: game["history_from"]] + game["history"]
+            assert len(game["history"]) == game["plies"]
+            self.histories[game["id"]] = game["history"]
+        return msg
 
     def until(self, kind: str, **match: Any) -> dict[str, Any]:
         """The next message of this type (and matching fields), skipping others."""

@@ -218,21 +218,20 @@ def test_coin_age_slaps_are_thrown_by_the_mover_and_follow_the_seed(client: Test
         me.send(type="move", game=gid, action="end", version=0)
         assert "thrown first" in me.until("error")["message"]
         me.send(type="throw", game=gid, version=0)
-        state = me.state(min_version=1)["game"]
+        msg = me.state(min_version=1)
+        state = msg["game"]
         assert state["history"][0]["chance"] and state["history"][0]["text"].startswith("slap ")
         assert state["events_from"] == 0
         # play on until the game is over: end every turn, throw every slap
+        legal: list[dict[str, Any]] = msg["legal"]
         while state["status"] == "active":
             if state["node"] == "chance":
                 me.send(type="throw", game=gid, version=state["version"])
             else:
-                me.send(
-                    type="move",
-                    game=gid,
-                    action=state["legal"][0]["text"],
-                    version=state["version"],
-                )
-            state = me.state(min_version=state["version"] + 1)["game"]
+                me.send(type="move", game=gid, action=legal[0]["text"], version=state["version"])
+            msg = me.state(min_version=state["version"] + 1)
+            state, legal = msg["game"], msg["legal"]
+            assert state["node"] != "decision" or legal  # the mover gets the legal actions
         seed = state["fair"]["seed"]
         assert seed and fair.commitment(seed) == state["fair"]["commitment"]
     # every slap is the one the seed gives for (game id, move number)

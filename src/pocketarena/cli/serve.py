@@ -52,6 +52,7 @@ def serve(
         port=port,
         log_level=log_level,
         ws_max_size=64 * 1024,  # the app refuses messages over 4 KB itself, with an error
+        ws_per_message_deflate=settings.ws_compression,
         proxy_headers=True,
     )
 

@@ -79,7 +79,7 @@ def markdown() -> MarkdownIt:
 
 def render(text: str) -> str:
     """Markdown to HTML. Raw HTML in the source is escaped, not passed through."""
-    return markdown().render(text)
+    return str(markdown().render(text))
 
 
 def title_and_body(text: str) -> tuple[str | None, str]:

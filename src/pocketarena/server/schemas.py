@@ -106,8 +106,14 @@ class GameView(BaseModel):
     to_move: int | None
     thrower: int | None = Field(description="At a chance node: the seat that throws in person")
     legal: list[ActionOut]
-    history: list[HistoryEntry]
-    events_from: int
+    history: list[HistoryEntry] = Field(description="The move list from history_from on")
+    history_from: int = Field(
+        0, description="0 here; over the WebSocket, updates carry only new entries"
+    )
+    plies: int = Field(description="Length of the whole move list")
+    events_from: int = Field(
+        description="Where the last change began in the move list (to animate it)"
+    )
     scores: list[float]
     position: dict[str, Any]
     winner: int | None

@@ -41,6 +41,9 @@ class Settings:
     bot_time_budget_s: float = 10.0  # a bot slower than this plays a random legal move instead
     bot_min_delay_ms: int = 400  # so people can follow a bot's moves
 
+    # Compress WebSocket messages (permessage-deflate): less traffic, more server CPU.
+    ws_compression: bool = True
+
     # Abuse limits.
     max_message_bytes: int = 4096  # larger WebSocket messages are refused (connection kept)
     ws_messages_per_s: float = 20.0

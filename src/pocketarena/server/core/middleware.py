@@ -78,9 +78,9 @@ class IdentityMiddleware:
         async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                if minted is not None or state.get("set_player") is not None:
-                    pid = state.get("set_player") or minted
-                    headers.append("set-cookie", self.cookie(pid))
+                pid = state.get("set_player") or minted
+                if pid is not None:
+                    headers.append("set-cookie", self.cookie(str(pid)))
                 headers.setdefault("x-content-type-options", "nosniff")
                 headers.setdefault("referrer-policy", "same-origin")
                 headers.setdefault("x-frame-options", "DENY")

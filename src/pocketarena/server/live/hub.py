@@ -33,6 +33,7 @@ from ..store import ConflictError, Store
 from .bots import BotRunner
 from .clock import Clock
 from .connection import Connection
+from .writer import GameWriter
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -120,7 +121,11 @@ class LiveGame:
     subscribers: dict[Connection, bool] = field(default_factory=dict)  # -> wants the SVG
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     revision: int = 0  # bumps on every broadcast; keys the view cache
-    view_cache: dict[bool, tuple[int, str]] = field(default_factory=dict)
+    view_cache: dict[tuple[bool, bool], tuple[int, str]] = field(default_factory=dict)
+    legal_cache: tuple[int, str] | None = None
+    action_json: dict[int, dict[str, Any]] = field(default_factory=dict)  # by action id
+    sent_len: int = 0  # move-list entries every watcher holds (as of the last broadcast)
+    delta_from: int = 0  # where the last broadcast's entries start
     bot_task: asyncio.Task[None] | None = None
     flag_timer: asyncio.TimerHandle | None = None
     throwers: dict[int, int | None] = field(default_factory=dict)
@@ -166,7 +171,8 @@ class Hub:
         self.lobby: set[Connection] = set()
         sqlite = store.engine.dialect.name == "sqlite"
         # SQLite has one writer at a time: one database thread keeps writes in order.
-        self._db = ThreadPoolExecutor(max_workers=1 if sqlite else 4, thread_name_prefix="db")
+        self._db = ThreadPoolExecutor(max_workers=1 if sqlite else 8, thread_name_prefix="db")
+        self.writer = GameWriter(store, self._db)
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -286,7 +292,7 @@ class Hub:
                 row.clock_increment_ms or 0,
                 [row.clock0_ms or 0, row.clock1_ms or 0],
             )
-        live.events_from = len(live.state.history)
+        live.events_from = live.sent_len = len(live.state.history)
         self.games[game_id] = live
         if live.status == "active":
             # Time spent while the server was down is not charged to anyone.
@@ -651,7 +657,7 @@ class Hub:
 
     async def _save(self, live: LiveGame, values: dict[str, Any]) -> None:
         try:
-            await self.db(self.store.save_game, live.id, live.version, values)
+            await self.writer.save(live.id, live.version, values)
         except ConflictError as e:
             raise GameError("conflict", str(e)) from None
         except Exception:
@@ -842,26 +848,63 @@ class Hub:
                 self.games.pop(gid, None)
 
     def _broadcast(self, live: LiveGame) -> None:
+        """Send every watcher the change. Watchers already hold the move list up to the last
+        broadcast, so they get only the entries added since (``history_from`` says where)."""
         live.revision += 1
+        live.delta_from, live.sent_len = live.sent_len, len(live.entries)
         for conn, svg in list(live.subscribers.items()):
-            conn.push(self.message(live, conn, svg))
+            conn.push(self.message(live, conn, svg, delta=True))
 
-    def message(self, live: LiveGame, conn: Connection | None, svg: bool) -> str:
-        """The state message for one client: the shared view plus which seats are theirs."""
+    def message(
+        self, live: LiveGame, conn: Connection | None, svg: bool, delta: bool = False
+    ) -> str:
+        """The state message for one client: the shared view, which seats are theirs, the
+        clocks, and the legal actions when it is theirs to act (nobody else needs them)."""
         you = live.seats_of(conn.player_id if conn else None)
         clock = json.dumps(live.clock.to_json()) if live.clock else "null"
-        return f'{{"type":"state","you":{json.dumps(you)},"clock":{clock},"game":{self.view_json(live, svg)}}}'
+        to_act = live.status == "active" and live.state.current_player in you
+        legal = self.legal_text(live) if to_act else "[]"
+        game = self.view_json(live, svg, delta)
+        return f'{{"type":"state","you":{json.dumps(you)},"clock":{clock},"legal":{legal},"game":{game}}}'
 
-    def view_json(self, live: LiveGame, svg: bool) -> str:
-        cached = live.view_cache.get(svg)
+    def legal_text(self, live: LiveGame) -> str:
+        cached = live.legal_cache
+        if cached is None or cached[0] != live.revision:
+            cached = live.legal_cache = (
+                live.revision,
+                json.dumps(self.legal(live), separators=(",", ":")),
+            )
+        return cached[1]
+
+    def legal(self, live: LiveGame) -> list[dict[str, Any]]:
+        """The legal decisions with their structured fields (each action's once per game)."""
+        if live.status != "active" or live.state.current_player < 0:
+            return []
+        table = live.action_json
+        out = []
+        for action in live.state.legal_actions():
+            entry = table.get(action.id)
+            if entry is None:
+                entry = table[action.id] = catalog.action_json(action)
+            out.append(entry)
+        return out
+
+    def view_json(self, live: LiveGame, svg: bool, delta: bool = False) -> str:
+        key = (svg, delta)
+        cached = live.view_cache.get(key)
         if cached is not None and cached[0] == live.revision:
             return cached[1]
-        text = json.dumps(self.view(live, svg), separators=(",", ":"))
-        live.view_cache[svg] = (live.revision, text)
+        view = self.view(live, svg, history_from=live.delta_from if delta else 0, legal=False)
+        text = json.dumps(view, separators=(",", ":"))
+        live.view_cache[key] = (live.revision, text)
         return text
 
-    def view(self, live: LiveGame, svg: bool = True) -> dict[str, Any]:
-        """The game as everyone may see it. The chance seed appears only once the game is over."""
+    def view(
+        self, live: LiveGame, svg: bool = True, history_from: int = 0, legal: bool = True
+    ) -> dict[str, Any]:
+        """The game as everyone may see it. The chance seed appears only once the game is over.
+
+        ``history`` holds the move list from ``history_from`` on (0: all of it)."""
         state = live.state
         node = (
             "terminal"
@@ -886,10 +929,10 @@ class Hub:
             if state.current_player >= 0 and live.status == "active"
             else None,
             "thrower": actor if node == "chance" else None,
-            "legal": catalog.legal_json(state)
-            if live.status == "active" and node == "decision"
-            else [],
-            "history": live.entries,
+            "legal": self.legal(live) if legal else [],
+            "history": live.entries[history_from:],
+            "history_from": history_from,
+            "plies": len(live.entries),
             "events_from": live.events_from,
             "scores": live.final_scores
             if live.final_scores is not None
@@ -922,9 +965,10 @@ class Hub:
 
     # -- the lobby -------------------------------------------------------------------------------------
     def lobby_view(self) -> dict[str, Any]:
-        seeks, live_games = [], []
+        seeks: list[dict[str, Any]] = []
+        live_games: list[dict[str, Any]] = []
         for live in self.games.values():
-            entry = {
+            entry: dict[str, Any] = {
                 "id": live.id,
                 "game": live.game.ID,
                 "title": live.game.TITLE,

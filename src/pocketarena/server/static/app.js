@@ -131,6 +131,14 @@ function tokenOf(node) {
   for (const a of CLICKABLE) if (node.hasAttribute(a)) return node.getAttribute(a);
   return null;
 }
+// A tray item that belongs to a seat (data-seat="1", or data-colour="red" naming the seat).
+function ownerOf(node, seatNames) {
+  const owned = node.closest("[data-seat], [data-colour]");
+  if (!owned) return null;
+  if (owned.hasAttribute("data-seat")) return Number(owned.getAttribute("data-seat"));
+  const i = seatNames.findIndex((n) => n.toLowerCase() === owned.getAttribute("data-colour").toLowerCase());
+  return i >= 0 ? i : null;
+}
 
 function optionsText(options) {
   return Object.entries(options || {})
@@ -190,7 +198,7 @@ class GamePage {
       navigator.clipboard?.writeText($("#invite-url").value).then(() => toast("Link copied."), () => {});
     });
     document.addEventListener("keydown", (e) => { if (e.key === "Escape") this.clearSelection(); });
-    live.on("state", (msg) => { if (msg.game.id === this.id) this.update(msg.game, msg.you, msg.clock); });
+    live.on("state", (msg) => { if (msg.game.id === this.id) this.receive(msg); });
     live.on("error", (msg) => {
       if (msg.game && msg.game !== this.id) return;
       toast(msg.message, "error");
@@ -199,6 +207,22 @@ class GamePage {
     setInterval(() => this.tickClocks(), 200);
     this.update(view, view.you, view.clock, true);
     live.watch(this.id, true);
+  }
+
+  // Updates carry only the move-list entries added since the previous one; a gap (say, after
+  // a reconnect) asks for the whole game again.
+  receive(msg) {
+    const g = msg.game;
+    if (g.history_from > 0) {
+      const have = this.view?.history;
+      if (!have || have.length !== g.history_from) {
+        this.live.send({ type: "watch", game: this.id, svg: true }, true);
+        return;
+      }
+      g.history = have.concat(g.history);
+    }
+    g.legal = msg.legal || [];
+    this.update(g, msg.you, msg.clock);
   }
 
   update(view, you, clock, first = false) {
@@ -393,7 +417,16 @@ class GamePage {
     return this.myLegal().filter((a) => sel.every((t, i) => a.tokens[i] === t));
   }
 
-  places() { return new Set($$(CLICK_SELECTOR, this.board).map(tokenOf)); }
+  // The clickable elements for the seat to move (not the opponent's tray).
+  clickables() {
+    const seat = this.view.to_move;
+    return $$(CLICK_SELECTOR, this.board).filter((n) => {
+      const owner = ownerOf(n, this.view.seat_names);
+      return owner === null || owner === seat;
+    });
+  }
+
+  places() { return new Set(this.clickables().map(tokenOf)); }
 
   refreshChoices() {
     const legal = this.myLegal();
@@ -402,8 +435,9 @@ class GamePage {
     const places = this.places();
     const next = new Set(cands.filter((a) => a.tokens.length > depth).map((a) => a.tokens[depth]));
     const complete = cands.filter((a) => a.tokens.length === depth);
+    const clickable = new Set(this.clickables());
     for (const node of $$(CLICK_SELECTOR, this.board)) {
-      const p = tokenOf(node);
+      const p = clickable.has(node) ? tokenOf(node) : null;
       node.classList.toggle("pa-target", next.has(p));
       node.classList.toggle("pa-selected", this.selection.includes(p));
     }
@@ -412,7 +446,10 @@ class GamePage {
     const prompt = $("#prompt");
     if (!legal.length) { prompt.textContent = ""; return; }
     const buttons = [];
-    const offBoard = [...next].filter((t) => !places.has(t));
+    // Pieces (a tile kind, a coin) get a button even when the tray shows them: trays are small
+    // on a phone. Cells and spaces are clicked on the board.
+    const cells = new Set(this.clickables().filter((n) => n.hasAttribute("data-place")).map(tokenOf));
+    const offBoard = [...next].filter((t) => !cells.has(t));
     const rotations = offBoard.filter((t) => ROTATION.test(t));
     for (const t of offBoard) {
       const label = TOKEN_LABELS[t] ? (ROTATION.test(t) ? TOKEN_LABELS[t] : `${t} · ${TOKEN_LABELS[t]}`) : t;
@@ -439,7 +476,7 @@ class GamePage {
   onBoardClick(e) {
     let node = e.target.closest(CLICK_SELECTOR);
     if (!node) node = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.matches?.(CLICK_SELECTOR));
-    if (!node || !this.board.contains(node)) return;
+    if (!node || !this.board.contains(node) || !this.clickables().includes(node)) return;
     const place = tokenOf(node);
     const depth = this.selection.length;
     const cands = this.candidates();
@@ -474,20 +511,26 @@ class GamePage {
     $("#prompt").textContent = "…";
   }
 
-  async preview(token) {
+  // Hovering a choice that completes a move shows the board after it (which tiles flip).
+  preview(token) {
     const cands = this.candidates().filter((a) => a.tokens[this.selection.length] === token);
     if (cands.length !== 1 || cands[0].tokens.length !== this.selection.length + 1) return;
     const action = cands[0].text;
     this.previewing = action;
-    try {
-      const res = await fetch(`/api/games/${this.id}/preview?action=${encodeURIComponent(action)}&version=${this.view.version}`);
-      if (!res.ok || this.previewing !== action) return;
-      this.board.innerHTML = await res.text();
-      this.board.classList.add("previewing");
-    } catch { /* a preview is a nicety */ }
+    this.previewTimer = setTimeout(async () => {
+      this.previewAbort = new AbortController();
+      try {
+        const res = await fetch(`/api/games/${this.id}/preview?action=${encodeURIComponent(action)}`, { signal: this.previewAbort.signal });
+        if (!res.ok || this.previewing !== action) return;
+        this.board.innerHTML = await res.text();
+        this.board.classList.add("previewing");
+      } catch { /* a preview is a nicety */ }
+    }, 120);
   }
 
   unpreview() {
+    clearTimeout(this.previewTimer);
+    this.previewAbort?.abort();
     this.previewing = null;
     if (this.board.classList.contains("previewing")) {
       this.board.classList.remove("previewing");

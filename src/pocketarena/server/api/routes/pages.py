@@ -239,16 +239,13 @@ async def rules_page(game: str, request: Request, ctx: ContextDep) -> HTMLRespon
 async def player_page(
     player_id: str, request: Request, ctx: ContextDep, store: StoreDep
 ) -> HTMLResponse:
+    if player_id == getattr(request.state, "player_id", None):
+        await run_in_threadpool(store.ensure_guest, player_id)  # your own page, even before a game
     data = await run_in_threadpool(player_json, store, player_id) if len(player_id) <= 32 else None
     if data is None:
-        if player_id == getattr(request.state, "player_id", None):
-            data = await run_in_threadpool(
-                player_json, store, (await run_in_threadpool(store.ensure_guest, player_id)).id
-            )
-        else:
-            return await page(
-                request, ctx, "error.html", status_code=404, message="there is no such player"
-            )
+        return await page(
+            request, ctx, "error.html", status_code=404, message="there is no such player"
+        )
     titles = {g: catalog.game_class(g).TITLE for g in catalog.game_ids()}
     return await page(
         request,

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 
 from pocketarena.core import RecordError
-from pocketarena.fair import verify_record
+from pocketarena.fair import VerifyReport, verify_record
 from pocketarena.records import loads
 
 from ...recording import record_of
@@ -70,7 +70,8 @@ async def verify_game(game_id: str, hub: HubDep) -> dict[str, Any]:
 )
 async def verify_upload(request: Request) -> dict[str, Any]:
     body = await read_limited(request)
-    return verify_text(body).to_json()
+    report: dict[str, Any] = verify_text(body).to_json()
+    return report
 
 
 async def read_limited(request: Request) -> str:
@@ -86,7 +87,7 @@ async def read_limited(request: Request) -> str:
         raise HTTPException(status_code=400, detail="a record must be UTF-8 text") from None
 
 
-def verify_text(text: str) -> Any:
+def verify_text(text: str) -> VerifyReport:
     try:
         return verify_record(loads(text))
     except RecordError as e:

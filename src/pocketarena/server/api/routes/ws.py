@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -135,7 +135,7 @@ async def live_socket(websocket: WebSocket) -> None:
             await writer
 
 
-async def _handle(hub: Hub, conn: Connection, message: dict[str, Any], limit: int) -> None:
+async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any], limit: int) -> None:
     raw = message.get("text")
     if raw is None:
         data = message.get("bytes") or b""
