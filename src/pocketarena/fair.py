@@ -164,6 +164,10 @@ class VerifyReport:
         if self.mismatches:
             n = len(self.mismatches)
             return f"NOT VERIFIED: {n} of {len(self.checks)} chance outcome{'s' if len(self.checks) != 1 else ''} do not match the seed"
+        if not self.checks:
+            return "VERIFIED: the revealed seed matches the commitment (no coins were thrown)"
+        if len(self.checks) == 1:
+            return "VERIFIED: the one chance outcome follows from the committed seed"
         return f"VERIFIED: all {len(self.checks)} chance outcomes follow from the committed seed"
 
     def to_json(self) -> dict[str, Any]:

@@ -204,18 +204,15 @@ def test_local_games_are_unrated_and_both_seats_are_yours(client: TestClient) ->
 
 
 def test_records_and_verification_of_a_finished_chance_game(client: TestClient) -> None:
-    gid = create(client, **SMALL_WALLET, mode="bot", bot="random", seat=0)["id"]
-    view = wait_for(
-        client,
-        gid,
-        lambda v: v["node"] == "decision" and v["to_move"] == 0 or v["status"] != "active",
-    )
+    created = create(client, **SMALL_WALLET, mode="friend", seat=0)
+    gid, invite = created["id"], created["invite_url"].split("invite=")[1]
+    view = second_client(client).post(f"/api/games/{gid}/join", json={"invite": invite}).json()
+    assert view["status"] == "active" and view["history"][-1]["chance"]  # flipped at the start
     assert view["fair"]["commitment"] and view["fair"]["seed"] is None
     early = client.get(f"/api/games/{gid}/verify").json()
     assert not early["ok"] and "not been revealed" in early["verdict"]
     assert "ChanceSeed" not in client.get(f"/api/games/{gid}/record?format=text").text
-    if view["status"] == "active":
-        client.post(f"/api/games/{gid}/resign")
+    assert client.post(f"/api/games/{gid}/resign").status_code == 200
     report = client.get(f"/api/games/{gid}/verify").json()
     assert report["ok"], report
     assert report["checks"] and all(c["ok"] for c in report["checks"])
@@ -328,3 +325,28 @@ def test_http_writes_are_rate_limited_per_client(tmp_path) -> None:  # type: ign
         # another client has its own allowance
         assert second_client(client).patch("/api/me", json={"name": "Cat"}).status_code == 200
         assert client.get("/api/me").json()["name"] == "Ann2"  # reads are not limited
+
+
+def test_no_secret_reaches_a_spectator(client: TestClient) -> None:
+    created = create(client, **SMALL_WALLET, mode="friend", seat=0)
+    gid, invite = created["id"], created["invite_url"].split("invite=")[1]
+    spectator = second_client(client)
+    assert invite in client.get(f"/g/{gid}").text  # the creator's page shows the invite link
+    assert invite not in spectator.get(f"/g/{gid}").text
+    assert invite not in spectator.get(f"/api/games/{gid}").text
+    friend = second_client(client)
+    friend.post(f"/api/games/{gid}/join", json={"invite": invite})
+    seed = client.app.state.ctx.hub.games[gid].chance.reveal()
+    for who in (spectator, friend, client):  # nobody sees the seed while the game runs
+        for path in (
+            f"/api/games/{gid}",
+            f"/g/{gid}",
+            f"/api/games/{gid}/record?format=text",
+            f"/api/games/{gid}/record",
+            f"/g/{gid}/replay",
+            "/api/lobby",
+            "/lobby",
+        ):
+            assert seed not in who.get(path).text, path
+    client.post(f"/api/games/{gid}/resign")
+    assert spectator.get(f"/api/games/{gid}?svg=false").json()["fair"]["seed"] == seed  # revealed

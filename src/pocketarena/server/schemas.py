@@ -159,6 +159,7 @@ class LobbyEntry(BaseModel):
     seats: list[SeatOut | None]
     plies: int
     created_at: str
+    idle_s: int | None = Field(None, description="Seconds since the last move (live games)")
 
 
 class LobbyOut(BaseModel):

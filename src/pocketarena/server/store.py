@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, func, or_, select, update
+from sqlalchemy import Engine, Table, and_, func, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -22,7 +22,7 @@ from pocketarena.ratings import Rating, rate
 from .core.security import default_guest_name, hash_password, needs_rehash, verify_password
 from .models import GameRecord, Player, RatingRow, utcnow
 
-_GAMES = GameRecord.__table__
+_GAMES: Table = GameRecord.__table__  # type: ignore[assignment]
 NAME_MIN, NAME_MAX = 2, 24
 USERNAME_MAX = 24
 PASSWORD_MIN = 8

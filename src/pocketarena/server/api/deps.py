@@ -60,7 +60,7 @@ def limit_writes(request: Request, ctx: ContextDep) -> None:
     if wait > 0:
         raise HTTPException(
             status_code=429,
-            detail=f"too many requests; wait {wait:.1f} s",
+            detail=f"too many requests; wait {max(wait, 0.1):.1f} s",
             headers={"Retry-After": str(max(1, round(wait)))},
         )
 

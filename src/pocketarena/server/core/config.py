@@ -48,8 +48,8 @@ class Settings:
     max_message_bytes: int = 4096  # larger WebSocket messages are refused (connection kept)
     ws_messages_per_s: float = 20.0
     ws_burst: int = 40
-    http_writes_per_s: float = 5.0  # per client, POST/PATCH/DELETE
-    http_burst: int = 20
+    http_writes_per_s: float = 10.0  # per client, POST/PATCH/DELETE
+    http_burst: int = 30
     max_live_games: int = 5000
 
     @classmethod

@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MODES = ("bot", "friend", "seek", "local")
+LOBBY_IDLE_S = 30 * 60  # a game nobody moved in for this long leaves the lobby's live list
 MAX_CLOCK_MS = 3 * 3600 * 1000
 MAX_INCREMENT_MS = 180 * 1000
 
@@ -129,6 +131,7 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     flag_timer: asyncio.TimerHandle | None = None
     throwers: dict[int, int | None] = field(default_factory=dict)
+    last_activity: float = field(default_factory=time.monotonic)  # for the lobby's live list
 
     def seats_of(self, player_id: str | None) -> list[int]:
         if player_id is None:
@@ -686,6 +689,7 @@ class Hub:
         live.state = new
         live.events_from = start
         live.version += 1
+        live.last_activity = time.monotonic()
 
     async def _finish(
         self, live: LiveGame, new: State, winner: int | None, termination: str
@@ -965,6 +969,7 @@ class Hub:
 
     # -- the lobby -------------------------------------------------------------------------------------
     def lobby_view(self) -> dict[str, Any]:
+        now = time.monotonic()
         seeks: list[dict[str, Any]] = []
         live_games: list[dict[str, Any]] = []
         for live in self.games.values():
@@ -982,10 +987,11 @@ class Hub:
             }
             if live.status == "waiting" and live.mode == "seek":
                 seeks.append(entry)
-            elif live.status == "active":
+            elif live.status == "active" and now - live.last_activity < LOBBY_IDLE_S:
+                entry["idle_s"] = round(now - live.last_activity)
                 live_games.append(entry)
         seeks.sort(key=lambda e: e["created_at"], reverse=True)
-        live_games.sort(key=lambda e: e["created_at"], reverse=True)
+        live_games.sort(key=lambda e: e["idle_s"])  # the liveliest first
         return {"seeks": seeks[:100], "live": live_games[:100]}
 
     def _lobby_changed(self) -> None:

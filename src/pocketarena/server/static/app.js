@@ -639,9 +639,11 @@ class ReplayPage {
   }
 
   toggle() {
-    if (this.timer) { clearInterval(this.timer); this.timer = null; $("#rp-play").textContent = "▶"; return; }
+    const play = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l12-7z"/></svg>';
+    const pause = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h4v14H6zM14 5h4v14h-4z"/></svg>';
+    if (this.timer) { clearInterval(this.timer); this.timer = null; $("#rp-play").innerHTML = play; return; }
     if (this.ply >= this.n) this.go(0);
-    $("#rp-play").textContent = "⏸";
+    $("#rp-play").innerHTML = pause;
     this.timer = setInterval(() => this.go(this.ply + 1), 900);
   }
 }
