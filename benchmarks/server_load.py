@@ -287,9 +287,19 @@ def start_server(args: argparse.Namespace, port: int, data_dir: str) -> subproce
     ]
     if args.database_url:
         cmd += ["--database-url", args.database_url]
+        env["POCKETARENA_DATABASE_SCHEMA"] = args.schema  # its own tables, dropped afterwards
     return subprocess.Popen(
         cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
+
+
+def drop_schema(url: str, schema: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    engine.dispose()
 
 
 def wait_ready(base: str, proc: subprocess.Popen[str]) -> None:
@@ -379,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     args.game = args.game or list(GAMES)
+    args.schema = f"load_{os.getpid()}"
     try:
         import uvloop
 
@@ -400,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 proc.terminate()
                 proc.wait(timeout=15)
+                if args.database_url:
+                    drop_schema(args.database_url, args.schema)
     print(
         f"{result['games']} games, {result['seconds']} s: {result['moves']:,} moves, {result['moves_per_s']:,.0f} moves/s"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated
 
 import typer
@@ -46,8 +47,15 @@ def serve(
     console.print(
         f"Pocket Arena on [bold]http://{shown}:{port}[/]  (database: {settings.database_url})"
     )
+    app = create_app(settings)
+    # Everything loaded so far (code, games, templates) lives as long as the process: keep it out
+    # of the garbage collector's full sweeps, and sweep less often, so a collection never stalls
+    # the event loop for long.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
     uvicorn.run(
-        create_app(settings),
+        app,
         host=host,
         port=port,
         log_level=log_level,

@@ -12,13 +12,15 @@ import html
 import importlib
 import json
 import logging
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pocketarena as pa
 from pocketarena.bots import Bot
 from pocketarena.bots import make_bot as _make_bot
 from pocketarena.core import CHANCE, Action, Game, Option, State
+from pocketarena.core.options import resolve_options
 from pocketarena.match import deciders_after_throw
 
 log = logging.getLogger(__name__)
@@ -167,9 +169,32 @@ def max_plies(game: Game) -> int:
     return max(1, game.info.max_game_length)
 
 
+_GAME_CACHE: OrderedDict[tuple[str, str], Game] = OrderedDict()
+_GAME_CACHE_SIZE = 128
+
+
+def load_game(game_id: str, options: Mapping[str, Any]) -> Game:
+    """``pa.load`` with the games shared: a Game is read-only once built, and building one
+    (its action table) takes milliseconds that every new game would otherwise spend on the
+    event loop. Options a game resolves by chance (``map="random"``) build a new one each time,
+    which is then shared under the options it resolved to."""
+    cls = game_class(game_id)
+    filled = resolve_options(cls.ID, cls.OPTIONS, dict(options))  # ValueError names the problem
+    key = (cls.ID, json.dumps(filled, sort_keys=True, default=str))
+    game = _GAME_CACHE.get(key)
+    if game is None:
+        game = pa.load(cls.ID, **dict(options))
+        key = (cls.ID, json.dumps(game.options, sort_keys=True, default=str))
+        game = _GAME_CACHE.setdefault(key, game)
+    _GAME_CACHE.move_to_end(key)
+    while len(_GAME_CACHE) > _GAME_CACHE_SIZE:
+        _GAME_CACHE.popitem(last=False)
+    return game
+
+
 def load_state(game_id: str, options: dict[str, Any], history: Sequence[str]) -> State:
     """Rebuild a stored game (used when a game is resumed after a restart)."""
-    game = pa.load(game_id, **options)
+    game = load_game(game_id, options)
     state = game.new_initial_state()
     for text in history:
         state.apply(text)

@@ -21,7 +21,6 @@ from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
-import pocketarena as pa
 from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State
 from pocketarena.fair import SCHEME, FairChance
 from pocketarena.ratings import Rating
@@ -256,7 +255,7 @@ class Hub:
                 rating = await self.db(self.store.rating, pid, row.game)
                 seats.append(self._seat(players[pid], rating))
         try:
-            game = pa.load(row.game, **row.options)
+            game = catalog.load_game(row.game, row.options)
         except ValueError as e:
             raise GameError("unavailable", f"game {game_id} cannot be loaded: {e}") from None
         live = LiveGame(
@@ -329,7 +328,9 @@ class Hub:
         if mode not in MODES:
             raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         try:
-            game = pa.load(game_id, **options)
+            if not isinstance(game_id, str):
+                raise ValueError("the game must be named by its id, e.g. 'flipwars'")
+            game = catalog.load_game(game_id.strip().lower().replace("_", "-"), options)
         except ValueError as e:
             raise GameError("bad_request", str(e)) from None
         if seat not in (None, 0, 1):

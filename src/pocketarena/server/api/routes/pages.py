@@ -10,7 +10,6 @@ from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-import pocketarena as pa
 from pocketarena.core import RecordError
 from pocketarena.fair import verify_record
 from pocketarena.records import loads
@@ -62,7 +61,7 @@ async def page(
 
 @functools.cache
 def thumbnail(game_id: str) -> str:
-    return catalog.svg_board(pa.load(game_id).new_initial_state())
+    return catalog.svg_board(catalog.load_game(game_id, {}).new_initial_state())
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -205,7 +204,7 @@ def diagrams(game_id: str) -> list[dict[str, str]]:
     seen: set[str] = set()
     out = []
     for options in catalog.game_class(game_id).VARIANTS:
-        svg = catalog.svg_board(pa.load(game_id, **dict(options)).new_initial_state())
+        svg = catalog.svg_board(catalog.load_game(game_id, options).new_initial_state())
         if svg in seen:
             continue
         seen.add(svg)
