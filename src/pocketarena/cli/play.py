@@ -11,6 +11,7 @@ from typing import Annotated
 
 import platformdirs
 import typer
+from rich.columns import Columns
 from rich.markup import escape
 
 import pocketarena as pa
@@ -36,7 +37,7 @@ from .common import (
 
 HELP = """\
 Type a move in notation (e.g. the first listed by `moves`), or its number from the list.
-  moves   list the legal moves, numbered
+  moves   list the legal moves, numbered (moves grenade c3: only those with these words)
   board   draw the board again
   undo    take back your last move (and the bot's reply)
   resign  give up the game
@@ -88,11 +89,24 @@ class TerminalGame:
         else:
             say(f"{self.who(mover)} plays [bold]{escape(action.text)}[/]{said}")
 
-    def list_moves(self) -> None:
+    def list_moves(self, words: str = "") -> None:
+        """The legal moves, numbered; ``words`` keeps those whose notation contains them all
+        (``moves grenade c3``), numbers unchanged. Long lists are laid out in columns."""
         legal = self.match.state.legal_actions()
+        wanted = words.lower().split()
         width = len(str(len(legal)))
-        for number, action in enumerate(legal, start=1):
-            say(f"  {number:>{width}}. {escape(action.text)}")
+        entries = [
+            f"{number:>{width}}. {escape(action.text)}"
+            for number, action in enumerate(legal, start=1)
+            if all(w in action.text.lower() for w in wanted)
+        ]
+        if not entries:
+            say(f"No legal move contains {words!r}.")
+        elif len(entries) <= 20:
+            for entry in entries:
+                say(f"  {entry}")
+        else:
+            console.print(Columns(entries, padding=(0, 3)))
 
     # -- the loop -----------------------------------------------------------------------
     def run(self) -> None:
@@ -126,11 +140,11 @@ class TerminalGame:
         command = text.lower()
         if command in ("help", "?", "h"):
             say(escape(HELP))
-        elif command in ("moves", "m"):
+        elif command.split()[:1] in (["moves"], ["m"]):
             if match.state.is_chance_node():
                 say("The coins must be thrown first: press Enter.")
             else:
-                self.list_moves()
+                self.list_moves(text.partition(" ")[2])
         elif command == "board":
             self.draw(force=True)
         elif command == "undo":
