@@ -455,7 +455,7 @@ class GamePage {
       const label = TOKEN_LABELS[t] ? (ROTATION.test(t) ? TOKEN_LABELS[t] : `${t} · ${TOKEN_LABELS[t]}`) : t;
       buttons.push(el("button", {
         class: `btn token${ROTATION.test(t) ? " rot" : ""}`, type: "button", "data-token": t, text: label,
-        onclick: () => this.choose(t),
+        onclick: (e) => this.tapToken(e.currentTarget, t),
         onmouseenter: () => this.preview(t), onmouseleave: () => this.unpreview(),
       }));
     }
@@ -469,8 +469,23 @@ class GamePage {
     box.append(...buttons);
     const onBoard = [...next].filter((t) => places.has(t)).length;
     if (depth === 0) prompt.textContent = this.you.length === 2 ? `${this.view.seat_names[this.view.to_move]}: choose a move` : "Your move: click a highlighted place or choose below";
-    else if (rotations.length && rotations.length === offBoard.length && !onBoard) prompt.textContent = `${this.selection.join(" ")} — choose a rotation (hover to preview)`;
+    else if (rotations.length && rotations.length === offBoard.length && !onBoard) prompt.textContent = `${this.selection.join(" ")} — choose a rotation (${matchMedia("(hover: none)").matches ? "tap" : "hover"} to preview)`;
     else prompt.textContent = `${this.selection.join(" ")} — ${onBoard ? "click a highlighted place" : "choose"}${complete.length ? " or play it" : ""}`;
+  }
+
+  // On a touch screen nothing hovers: the first tap on a choice that completes a move shows
+  // the board after it, the second plays it.
+  tapToken(button, token) {
+    const completes = this.candidates().some((a) => a.tokens[this.selection.length] === token && a.tokens.length === this.selection.length + 1);
+    if (completes && matchMedia("(hover: none)").matches && this.armed !== token) {
+      this.armed = token;
+      for (const b of $$("#choices .btn.token")) b.classList.toggle("armed", b === button);
+      button.textContent = `${button.textContent} — tap again to play`;
+      this.preview(token);
+      return;
+    }
+    this.armed = null;
+    this.choose(token);
   }
 
   onBoardClick(e) {
@@ -499,7 +514,7 @@ class GamePage {
     this.refreshChoices();
   }
 
-  clearSelection() { this.unpreview(); this.selection = []; this.refreshChoices(); }
+  clearSelection() { this.unpreview(); this.armed = null; this.selection = []; this.refreshChoices(); }
 
   submit(text) {
     this.unpreview();
