@@ -3,8 +3,8 @@
 Starts ``pocketarena serve`` on a free loopback port (a fresh SQLite database in a temporary
 folder, or ``--database-url``), then:
 
-1. the anchor: as many connections as players, each sending ``ping`` and waiting for its
-   ``pong`` in a closed loop (a trivial echo through the same server, sockets and JSON);
+1. the anchor: one connection per game, each sending ``ping`` at the games' pace and timing
+   its ``pong`` (a trivial echo through the same server, sockets, JSON and machine);
 2. the games: N games at once between pairs of API clients (guests), each player answering
    every position where it is to act with a random legal action (or the throw) the moment the
    state arrives. A finished game is replaced by a new one, so N stay in play.
@@ -184,16 +184,20 @@ async def game_slot(
 
 
 async def echo_anchor(
-    base: str, ws_url: str, connections: int, seconds: float
+    base: str, ws_url: str, connections: int, seconds: float, think: float, seed: int = 7
 ) -> tuple[list[float], float]:
-    """Closed-loop ping/pong on ``connections`` sockets: round-trip times (ms) and pings/s."""
+    """Ping/pong on ``connections`` sockets paced like the games (one message in flight per
+    socket, ``think`` seconds apart on average): round-trip times (ms) and pings per second."""
     players = [Player(base) for _ in range(connections)]
     await asyncio.gather(*(p.connect(ws_url) for p in players))
     rtts: list[float] = []
     deadline = time.perf_counter() + seconds
+    rng = random.Random(seed)
 
     async def loop(p: Player) -> None:
         while time.perf_counter() < deadline:
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             t0 = time.perf_counter()
             await p.ws.send('{"type":"ping"}')
             while json.loads(await p.ws.recv())["type"] != "pong":
@@ -222,7 +226,9 @@ def cpu_seconds(pid: int | None) -> float:
 async def run(
     args: argparse.Namespace, base: str, ws_url: str, server_pid: int | None
 ) -> dict[str, Any]:
-    rtts, pings_per_s = await echo_anchor(base, ws_url, 2 * args.games, args.echo_seconds)
+    load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+    # One socket per game: in a game one move at a time is in flight, as one ping is here.
+    rtts, pings_per_s = await echo_anchor(base, ws_url, args.games, args.echo_seconds, args.think)
     stats = Stats()
     stop = asyncio.Event()
     state = {"record": False}
@@ -233,11 +239,21 @@ async def run(
         for i in range(args.games)
     ]
     await asyncio.sleep(args.warmup)  # games get going before the clock starts
+    lags: list[float] = []
+
+    async def lag_monitor() -> None:  # is the measuring side itself keeping up?
+        while True:
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append((time.perf_counter() - t0 - 0.01) * 1000)
+
+    monitor = asyncio.create_task(lag_monitor())
     state["record"] = True
     started = time.perf_counter()
     cpu0 = (cpu_seconds(server_pid), cpu_seconds(None))
     await asyncio.sleep(args.seconds)
     state["record"] = False
+    monitor.cancel()
     elapsed = time.perf_counter() - started
     cpu1 = (cpu_seconds(server_pid), cpu_seconds(None))
     stop.set()
@@ -248,6 +264,7 @@ async def run(
     return {
         "games": args.games,
         "think": args.think,
+        "load": load,
         "seconds": round(elapsed, 1),
         "moves": stats.moves,
         "moves_per_s": stats.moves / elapsed,
@@ -259,6 +276,7 @@ async def run(
         "echo_p50_ms": percentile(rtts, 0.50),
         "echo_p99_ms": percentile(rtts, 0.99),
         "echo_per_s": pings_per_s,
+        "client_lag_p99_ms": percentile(lags, 0.99),
         "server_cpu": (cpu1[0] - cpu0[0]) / elapsed,  # cores busy
         "client_cpu": (cpu1[1] - cpu0[1]) / elapsed,
     }
@@ -328,11 +346,14 @@ def section(result: dict[str, Any], command: str, database: str) -> str:
             "",
             f"`{command}` — {result['games']} concurrent bot-vs-bot games over the WebSocket API on "
             f"loopback, {database}, one Uvicorn worker; {cpus} CPU cores shared by the server and the "
-            f"clients (Python {platform.python_version()}).",
+            f"clients (Python {platform.python_version()}); load average {result['load']} when the run "
+            f"began (other work on the machine). Each bot thinks {result['think']} s on average "
+            "(untimed); during the measurement the server kept "
+            f"{result['server_cpu']:.2f} cores busy and the clients {result['client_cpu']:.2f}.",
             "",
             "| measure | games | echo anchor (same server, same sockets) | ratio |",
             "| --- | --- | --- | --- |",
-            f"| throughput | {result['moves_per_s']:,.0f} moves/s | {result['echo_per_s']:,.0f} pings/s | "
+            f"| messages | {result['moves_per_s']:,.0f} moves/s | {result['echo_per_s']:,.0f} pings/s | "
             f"{result['moves_per_s'] / result['echo_per_s']:.2f} |",
             f"| p50 latency | {result['p50_ms']:.1f} ms | {result['echo_p50_ms']:.1f} ms | {ratio50:.1f}× |",
             f"| p99 latency | {result['p99_ms']:.1f} ms | {result['echo_p99_ms']:.1f} ms | {ratio99:.1f}× |",
@@ -363,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time (default 20)")
     parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured start (default 3)")
-    parser.add_argument("--echo-seconds", type=float, default=5.0, help="anchor time (default 5)")
+    parser.add_argument("--echo-seconds", type=float, default=10.0, help="anchor time (default 10)")
     parser.add_argument(
         "--game", action="append", choices=GAMES, help="game(s) to play (default: all, in turn)"
     )
@@ -423,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
         f"echo anchor   p50 {result['echo_p50_ms']:.1f} ms  p99 {result['echo_p99_ms']:.1f} ms  ({result['echo_per_s']:,.0f} pings/s)"
     )
     print(f"games finished {result['games_finished']}, errors {result['errors'] or 'none'}")
+    print(f"client event-loop lag p99 {result['client_lag_p99_ms']:.1f} ms")
     print(
         f"cores busy: server {result['server_cpu']:.2f}, clients {result['client_cpu']:.2f} (of {os.cpu_count()})"
     )

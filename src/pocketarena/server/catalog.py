@@ -171,22 +171,35 @@ def max_plies(game: Game) -> int:
 
 _GAME_CACHE: OrderedDict[tuple[str, str], Game] = OrderedDict()
 _GAME_CACHE_SIZE = 128
+_BY_CHANCE: set[tuple[str, str]] = set()  # option sets that resolve differently each time
+
+
+def _key(game_id: str, options: Mapping[str, Any]) -> tuple[str, str]:
+    return (game_id, json.dumps(options, sort_keys=True, default=str))
 
 
 def load_game(game_id: str, options: Mapping[str, Any]) -> Game:
     """``pa.load`` with the games shared: a Game is read-only once built, and building one
     (its action table) takes milliseconds that every new game would otherwise spend on the
-    event loop. Options a game resolves by chance (``map="random"``) build a new one each time,
-    which is then shared under the options it resolved to."""
+    event loop. A game may resolve its options further (FlipWars' ``series`` follows its
+    mode); options it resolves by chance (``map="random"``) build a new game every time,
+    shared afterwards under the options it resolved to."""
     cls = game_class(game_id)
-    filled = resolve_options(cls.ID, cls.OPTIONS, dict(options))  # ValueError names the problem
-    key = (cls.ID, json.dumps(filled, sort_keys=True, default=str))
-    game = _GAME_CACHE.get(key)
+    asked = _key(cls.ID, resolve_options(cls.ID, cls.OPTIONS, dict(options)))  # ValueError if bad
+    game = _GAME_CACHE.get(asked)
     if game is None:
         game = pa.load(cls.ID, **dict(options))
-        key = (cls.ID, json.dumps(game.options, sort_keys=True, default=str))
-        game = _GAME_CACHE.setdefault(key, game)
-    _GAME_CACHE.move_to_end(key)
+        resolved = _key(cls.ID, game.options)
+        game = _GAME_CACHE.setdefault(resolved, game)
+        if resolved != asked and asked not in _BY_CHANCE:
+            # Resolved by rule or by chance? Building once more tells.
+            if _key(cls.ID, pa.load(cls.ID, **dict(options)).options) == resolved:
+                _GAME_CACHE[asked] = game
+            else:
+                _BY_CHANCE.add(asked)
+    for key in (asked, _key(cls.ID, game.options)):
+        if key in _GAME_CACHE:
+            _GAME_CACHE.move_to_end(key)
     while len(_GAME_CACHE) > _GAME_CACHE_SIZE:
         _GAME_CACHE.popitem(last=False)
     return game

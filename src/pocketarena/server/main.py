@@ -18,7 +18,7 @@ import pocketarena as pa
 from .api.routes import auth, catalog, games, lobby, pages, players, records, ws
 from .context import AppContext
 from .core.config import Settings
-from .core.db import make_engine, run_migrations, session_factory
+from .core.db import SqliteCheckpointer, make_engine, run_migrations, session_factory
 from .core.middleware import IdentityMiddleware
 from .core.ratelimit import RateLimiter
 from .core.security import SessionSigner
@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings)
         run_migrations(engine)
+        checkpointer = SqliteCheckpointer(engine).start()
         store = Store(engine, session_factory(engine))
         bots = BotRunner(settings.bot_executor, settings.bot_workers, settings.bot_time_budget_s)
         hub = Hub(store, settings, bots)
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await hub.close()
             bots.close()
+            checkpointer.stop()
             engine.dispose()
 
     app = FastAPI(

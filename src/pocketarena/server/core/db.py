@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from sqlalchemy.pool import StaticPool
 
 from .config import Settings
 
+log = logging.getLogger(__name__)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
@@ -74,7 +77,47 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    # Checkpoints (copying the WAL into the database file, with a disk flush) run in the
+    # background (SqliteCheckpointer), not inside whichever move's commit crosses the limit.
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
+
+
+class SqliteCheckpointer:
+    """Checkpoints an SQLite WAL every few seconds from a thread of its own. PASSIVE mode never
+    waits for (or blocks) the writers, so a move's commit never pays for a checkpoint."""
+
+    def __init__(self, engine: Engine, interval_s: float = 2.0) -> None:
+        self.engine = engine
+        self.interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
+
+    def start(self) -> SqliteCheckpointer:
+        if self.engine.dialect.name == "sqlite" and self.engine.url.database not in (
+            None,
+            "",
+            ":memory:",
+        ):
+            self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            self.checkpoint("PASSIVE")
+
+    def checkpoint(self, mode: str) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+        except Exception:  # a busy or closing database: the next round will do it
+            log.debug("WAL checkpoint skipped", exc_info=True)
+
+    def stop(self) -> None:
+        if self._thread.is_alive():
+            self._stop.set()
+            self._thread.join(timeout=10)
+            self.checkpoint("TRUNCATE")  # leave a small WAL behind
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
