@@ -361,7 +361,9 @@ def section(result: dict[str, Any], command: str, database: str) -> str:
             f"{result['moves']:,} moves in {result['seconds']} s, {result['games_finished']} games finished, "
             f"errors: {result['errors'] or 'none'}. A move's latency runs from sending it to receiving the "
             "state that contains it (checked by the engine, saved to the database, broadcast); the bots' "
-            "pick is not timed. Goal (200 concurrent games, p99 under 100 ms): "
+            f"pick is not timed; the clients' own event-loop lag (p99 {result['client_lag_p99_ms']:.0f} ms) "
+            "is part of it. The anchor paces one socket per game like the games. "
+            "Goal (200 concurrent games, p99 under 100 ms): "
             f"**{goal}**.",
             END,
         ]
