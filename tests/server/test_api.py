@@ -350,3 +350,17 @@ def test_no_secret_reaches_a_spectator(client: TestClient) -> None:
             assert seed not in who.get(path).text, path
     client.post(f"/api/games/{gid}/resign")
     assert spectator.get(f"/api/games/{gid}?svg=false").json()["fair"]["seed"] == seed  # revealed
+
+
+def test_rules_pages_show_their_diagrams(client: TestClient) -> None:
+    page = client.get("/rules/coin-age").text
+    assert 'src="/rules/files/maps/coin-age-classic.svg"' in page
+    assert 'href="#the-maps"' in page and 'id="the-maps"' in page
+    image = client.get("/rules/files/maps/coin-age-classic.svg")
+    assert image.status_code == 200 and image.headers["content-type"] == "image/svg+xml"
+    assert "<svg" in image.text
+    for bad in ["../README.md", "maps/../../pyproject.toml", "coin-age.md", "maps/nope.svg"]:
+        assert client.get(f"/rules/files/{bad}").status_code == 404, bad
+    assert (
+        "data-place" in client.get("/rules/flipwars").text
+    )  # starting boards drawn beside the rules

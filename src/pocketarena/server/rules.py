@@ -14,7 +14,9 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-ASSET = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.(svg|png|jpg|jpeg|gif|webp)")
+ASSET = re.compile(
+    r"(?:[A-Za-z0-9][A-Za-z0-9_-]*/)*[A-Za-z0-9][A-Za-z0-9._-]*\.(svg|png|jpg|jpeg|gif|webp)"
+)
 ASSET_TYPES = {
     "svg": "image/svg+xml",
     "png": "image/png",
@@ -35,7 +37,7 @@ def _image(
     token = tokens[idx]
     src = str(token.attrGet("src") or "")
     if _is_relative(src):
-        token.attrSet("src", "/rules/files/" + posixpath.basename(src))
+        token.attrSet("src", "/rules/files/" + posixpath.normpath(src).lstrip("./"))
     token.attrSet("loading", "lazy")
     return self.image(tokens, idx, options, env)
 
@@ -49,8 +51,8 @@ def _link_open(
         path, _, anchor = href.partition("#")
         if path.endswith(".md"):
             href = "/rules/" + posixpath.basename(path)[:-3] + (f"#{anchor}" if anchor else "")
-        elif ASSET.fullmatch(posixpath.basename(path)):
-            href = "/rules/files/" + posixpath.basename(path)
+        elif ASSET.fullmatch(posixpath.normpath(path)):
+            href = "/rules/files/" + posixpath.normpath(path)
         token.attrSet("href", href)
     return self.renderToken(tokens, idx, options, env)
 
@@ -91,11 +93,14 @@ def title_and_body(text: str) -> tuple[str | None, str]:
 
 
 def asset(name: str) -> tuple[bytes, str] | None:
-    """An image kept beside the rules (docs/rules/<name>), if the name is a plain image file."""
+    """An image kept with the rules (docs/rules/<name>, folders allowed), if ``name`` is a plain
+    relative path to an image file (no '..', no absolute path)."""
     match = ASSET.fullmatch(name)
-    if not match:
+    if not match or ".." in name.split("/"):
         return None
-    path: Any = resources.files("pocketarena") / "rulebook" / name
+    path: Any = resources.files("pocketarena") / "rulebook"
+    for part in name.split("/"):
+        path = path / part
     try:
         return path.read_bytes(), ASSET_TYPES[match.group(1).lower()]
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):

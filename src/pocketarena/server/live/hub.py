@@ -192,6 +192,9 @@ class Hub:
 
     async def start(self) -> None:
         """Resume every unfinished game from the database (untimed games survive restarts)."""
+        # Which bot levels each game offers is found by building each bot once: do it now, on a
+        # worker thread, rather than on the event loop when the first page asks.
+        await asyncio.to_thread(lambda: [catalog.bot_levels(g) for g in catalog.game_ids()])
         ids = await self.db(self.store.unfinished_game_ids)
         for gid in ids[: self.settings.max_live_games]:
             try:

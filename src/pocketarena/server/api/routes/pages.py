@@ -189,7 +189,7 @@ async def rules_index(request: Request, ctx: ContextDep) -> HTMLResponse:
     return await page(request, ctx, "rules_index.html", games=games, title="Rules")
 
 
-@router.get("/rules/files/{name}")
+@router.get("/rules/files/{name:path}")
 def rules_file(name: str) -> Response:
     found = rules.asset(name)
     if found is None:
