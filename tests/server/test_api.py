@@ -364,3 +364,17 @@ def test_rules_pages_show_their_diagrams(client: TestClient) -> None:
     assert (
         "data-place" in client.get("/rules/flipwars").text
     )  # starting boards drawn beside the rules
+
+
+def test_the_lobby_forgets_seeks_and_games_left_idle(client: TestClient) -> None:
+    seek = create(client, **SAC, mode="seek")["id"]
+    live_id = create(client, **SAC, mode="bot", bot="random")["id"]
+    lobby = client.get("/api/lobby").json()
+    assert seek in [s["id"] for s in lobby["seeks"]] and live_id in [g["id"] for g in lobby["live"]]
+    for gid in (seek, live_id):
+        client.app.state.ctx.hub.games[gid].last_activity -= 31 * 60
+    lobby = client.get("/api/lobby").json()
+    assert not lobby["seeks"] and not lobby["live"]
+    assert (
+        client.get(f"/api/games/{seek}?svg=false").json()["status"] == "waiting"
+    )  # still joinable

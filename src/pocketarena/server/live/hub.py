@@ -39,7 +39,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MODES = ("bot", "friend", "seek", "local")
-LOBBY_IDLE_S = 30 * 60  # a game nobody moved in for this long leaves the lobby's live list
+# A game nobody moved in (or a seek nobody took) for this long leaves the lobby's lists; it
+# stays playable by its link.
+LOBBY_IDLE_S = 30 * 60
 MAX_CLOCK_MS = 3 * 3600 * 1000
 MAX_INCREMENT_MS = 180 * 1000
 
@@ -990,7 +992,8 @@ class Hub:
                 "created_at": live.created_at.isoformat(),
             }
             if live.status == "waiting" and live.mode == "seek":
-                seeks.append(entry)
+                if now - live.last_activity < LOBBY_IDLE_S:  # an old seek's creator has gone
+                    seeks.append(entry)
             elif live.status == "active" and now - live.last_activity < LOBBY_IDLE_S:
                 entry["idle_s"] = round(now - live.last_activity)
                 live_games.append(entry)
