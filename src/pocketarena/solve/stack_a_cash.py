@@ -371,7 +371,7 @@ def _state_key(cells: list[int], protected: int, to_move: int) -> int:
     return best
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays inside: identity is the only sensible equality
 class Solution:
     """Every reachable Stack-a-Cash position for one ``protect`` option, solved.
 
