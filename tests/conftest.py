@@ -19,4 +19,9 @@ def variant_id(variant: tuple[str, dict[str, Any]]) -> str:
     game_id, options = variant
     if not options:
         return game_id
-    return game_id + "[" + ",".join(f"{k}={json.dumps(v, sort_keys=True)}" for k, v in sorted(options.items())) + "]"
+    return (
+        game_id
+        + "["
+        + ",".join(f"{k}={json.dumps(v, sort_keys=True)}" for k, v in sorted(options.items()))
+        + "]"
+    )

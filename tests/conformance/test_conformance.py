@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+
 import pytest
 
 import pocketarena as pa
@@ -211,4 +212,3 @@ def test_seeded_playouts_are_reproducible(game: pa.Game) -> None:
     a = _playout_states(game, 99)[-1]
     b = _playout_states(game, 99)[-1]
     assert [x.text for x in a.history] == [x.text for x in b.history]
-

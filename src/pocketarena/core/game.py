@@ -51,7 +51,9 @@ class Game(ABC):
     PITCH: ClassVar[str] = ""
 
     def __init__(self, **options: Any) -> None:
-        self.options: dict[str, Any] = self._resolve(resolve_options(self.ID, self.OPTIONS, options))
+        self.options: dict[str, Any] = self._resolve(
+            resolve_options(self.ID, self.OPTIONS, options)
+        )
         decisions, outcomes = self._build_actions()
         self.actions: tuple[Action, ...] = tuple(decisions) + tuple(outcomes)
         self.num_decisions = len(decisions)
@@ -99,7 +101,10 @@ class Game(ABC):
         if words[0] not in verbs:
             return f"{text.strip()!r} starts with an unknown word {words[0]!r}; actions start with: {', '.join(verbs)}"
         shapes = sorted({self._shape(a) for a in self.actions if a.verb == words[0]})
-        return f"{text.strip()!r} is not a {self.TITLE} action; {words[0]!r} is written: " + " or ".join(shapes)
+        return (
+            f"{text.strip()!r} is not a {self.TITLE} action; {words[0]!r} is written: "
+            + " or ".join(shapes)
+        )
 
     def _shape(self, action: Action) -> str:
         return action.text
@@ -119,7 +124,9 @@ class Game(ABC):
     def parse_action(self, text: str) -> Action:
         """Read notation (any case, any spacing) as one of this game's actions."""
         if not isinstance(text, str):
-            raise NotationError(f"an action must be notation text or an Action, got {type(text).__name__}")
+            raise NotationError(
+                f"an action must be notation text or an Action, got {type(text).__name__}"
+            )
         action = self._by_key.get(normalize_notation(text))
         if action is None:
             raise NotationError(self.explain_unreadable(text))
@@ -132,11 +139,17 @@ class Game(ABC):
             if own is None or own.text != ref.text:
                 raise IllegalActionError(f"{ref.text!r} is not a {self.TITLE} action")
             return own
+        if isinstance(ref, str):
+            return self.parse_action(ref)
         if isinstance(ref, int) and not isinstance(ref, bool):
             if not 0 <= ref < len(self.actions):
-                raise IllegalActionError(f"action id {ref} is out of range 0..{len(self.actions) - 1}")
+                raise IllegalActionError(
+                    f"action id {ref} is out of range 0..{len(self.actions) - 1}"
+                )
             return self.actions[ref]
-        return self.parse_action(ref)
+        raise NotationError(
+            f"an action must be notation text or an Action, got {type(ref).__name__}"
+        )
 
     @property
     def decisions(self) -> tuple[Action, ...]:

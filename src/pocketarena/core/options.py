@@ -20,19 +20,28 @@ class Option:
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
+    nullable: bool = False  # may also be None ("none" on a command line)
     # Extra check on a coerced value; returns an error message or None.
     check: Callable[[Any], str | None] | None = field(default=None, compare=False)
 
     def coerce(self, game_id: str, value: Any) -> Any:
         """Turn ``value`` (possibly a string from a command line) into a valid option value."""
+        if self.nullable and (
+            value is None or (isinstance(value, str) and value.strip().lower() in ("", "none"))
+        ):
+            return None
         if isinstance(value, str) and self.type is not str:
             value = self._from_text(game_id, value)
         if self.type is bool:
             if not isinstance(value, bool):
-                raise ValueError(f"{game_id} option {self.name!r} must be true or false, got {value!r}")
+                raise ValueError(
+                    f"{game_id} option {self.name!r} must be true or false, got {value!r}"
+                )
         elif self.type is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"{game_id} option {self.name!r} must be an integer, got {value!r}")
+                raise ValueError(
+                    f"{game_id} option {self.name!r} must be an integer, got {value!r}"
+                )
         elif not isinstance(value, self.type):
             raise ValueError(
                 f"{game_id} option {self.name!r} must be a {self.type.__name__}, got {value!r}"
@@ -41,7 +50,9 @@ class Option:
             value = value.strip().lower()
         if self.choices is not None and value not in self.choices:
             valid = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"{game_id} option {self.name}={value!r} is not valid; choose one of: {valid}")
+            raise ValueError(
+                f"{game_id} option {self.name}={value!r} is not valid; choose one of: {valid}"
+            )
         if self.check is not None:
             problem = self.check(value)
             if problem:
@@ -73,7 +84,9 @@ class Option:
         return t
 
 
-def resolve_options(game_id: str, declared: tuple[Option, ...], given: dict[str, Any]) -> dict[str, Any]:
+def resolve_options(
+    game_id: str, declared: tuple[Option, ...], given: dict[str, Any]
+) -> dict[str, Any]:
     """Validate ``given`` against ``declared``; fill defaults. Unknown names raise ValueError."""
     by_name = {o.name: o for o in declared}
     unknown = [k for k in given if k not in by_name]
@@ -82,8 +95,10 @@ def resolve_options(game_id: str, declared: tuple[Option, ...], given: dict[str,
         raise ValueError(f"unknown option {unknown[0]!r} for {game_id}; valid options: {valid}")
     resolved: dict[str, Any] = {}
     for option in declared:
-        value = given[option.name] if option.name in given else option.default
-        resolved[option.name] = option.coerce(game_id, value) if option.name in given else value
+        if option.name in given:
+            resolved[option.name] = option.coerce(game_id, given[option.name])
+        else:
+            resolved[option.name] = option.default
     return resolved
 
 

@@ -187,7 +187,9 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         raise ValueError(f"this JSON is a {data.get('game')!r} state, not {game.ID!r}")
     options = data.get("options")
     if options is not None and dict(options) != game.options:
-        raise ValueError(f"this JSON was made with options {dict(options)}, the game has {game.options}")
+        raise ValueError(
+            f"this JSON was made with options {dict(options)}, the game has {game.options}"
+        )
     history = data.get("history", [])
     if not isinstance(history, list):
         raise ValueError("'history' must be a list of actions in notation")

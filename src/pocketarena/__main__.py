@@ -1,0 +1,5 @@
+"""``python -m pocketarena``: the same program as the ``pocketarena`` command."""
+
+from pocketarena.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""The ``pocketarena`` command line: one module per command, wired together in ``main.py``."""

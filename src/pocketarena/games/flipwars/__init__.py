@@ -1,0 +1,35 @@
+"""FlipWars: place a tile, flip every tile it attacks (even your own); most tiles of your colour
+wins. Modes standard, enclosed, flag (Capture the Flag) and tactical (a series with the block).
+"""
+
+from .rules import (
+    COLOURS,
+    FLAG,
+    KIND_BY_NAME,
+    KINDS,
+    MODES,
+    SERIES_MAX_ROUNDS,
+    SERIES_TARGET,
+    FlipWars,
+    FlipWarsState,
+    Mode,
+    Placements,
+    TileKind,
+    rotate,
+)
+
+__all__ = [
+    "COLOURS",
+    "FLAG",
+    "KINDS",
+    "KIND_BY_NAME",
+    "MODES",
+    "SERIES_MAX_ROUNDS",
+    "SERIES_TARGET",
+    "FlipWars",
+    "FlipWarsState",
+    "Mode",
+    "Placements",
+    "TileKind",
+    "rotate",
+]

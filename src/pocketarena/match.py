@@ -1,0 +1,253 @@
+"""Running a game: where chance outcomes come from, and a match between players.
+
+The code that runs a game owns its randomness. ``SeededChance`` derives every throw from the
+seed and the ply alone, so taking moves back and playing them again throws the same coins, and
+a record that keeps the seed replays bit for bit. The server's fair coins follow the same
+``ChanceSource`` protocol.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol, runtime_checkable
+
+from .bots.base import Bot
+from .core import CHANCE, TERMINAL, Action, Game, IllegalActionError, State, sample_outcome
+from .records import Player, Record, now_utc, result_of
+
+
+@runtime_checkable
+class ChanceSource(Protocol):
+    """Where a chance node's outcome comes from. ``state`` is at a chance node."""
+
+    def outcome(self, state: State) -> Action: ...
+
+
+class SeededChance:
+    """Throws derived from (seed, ply) only: the same state always gets the same throw."""
+
+    def __init__(self, seed: int | str) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise TypeError(f"a seed is an integer or text, got {seed!r}")
+        self.seed = seed
+
+    def outcome(self, state: State) -> Action:
+        if state.current_player != CHANCE:
+            raise ValueError(f"no coins to throw: {state!r} is not at a chance node")
+        # A string seed goes through SHA-512 in random.Random, so it is stable across runs
+        # and Python processes (unlike hash()).
+        return sample_outcome(state.chance_outcomes(), random.Random(f"{self.seed}:{state.ply}"))
+
+    def __repr__(self) -> str:
+        return f"SeededChance({self.seed!r})"
+
+
+def deciders_after_throw(state: State) -> set[int]:
+    """The seats that may decide right after this chance node's throw, i.e. whose throw it is.
+
+    In Coin Age the slap starts the mover's turn (one seat); in Wallet Battles both flip and
+    either may act (both seats). Empty when every outcome leads to more chance or the end."""
+    seats: set[int] = set()
+    for action, _ in state.chance_outcomes():
+        player = state.child(action).current_player
+        if player >= 0:
+            seats.add(player)
+    return seats
+
+
+class Match:
+    """A game in progress between two seats, each a ``Bot`` or ``None`` (a person).
+
+    It owns the chance source, knows who made each move (for ``undo``) and ends in a Record.
+    The terminal ``play`` command drives one; so can a server or a test.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Bot | None],
+        chance: ChanceSource,
+        *,
+        players: Sequence[Player] | None = None,
+        seed: int | str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        if len(seats) != 2:
+            raise ValueError(f"a match has 2 seats, got {len(seats)}")
+        self.game = game
+        self.seats = tuple(seats)
+        self.chance = chance
+        self.state = game.new_initial_state()
+        self.players = (
+            list(players)
+            if players is not None
+            else [
+                Player(name=bot.name, kind="bot")
+                if bot is not None
+                else Player(name="human", kind="human")
+                for bot in self.seats
+            ]
+        )
+        self.seed = seed if seed is not None else getattr(chance, "seed", None)
+        self.headers = dict(headers or {})
+        if isinstance(chance, SeededChance):
+            self.headers.setdefault("Chance", "seeded")
+        self.started = now_utc()
+        self.movers: list[int] = []  # who acted at each ply: a seat, or CHANCE for a throw
+        self.resigned: int | None = None  # the seat that resigned
+        self.abandoned = False
+
+    # -- where the game stands -----------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal() or self.resigned is not None or self.abandoned
+
+    @property
+    def last(self) -> Action | None:
+        return self.state.history[-1] if self.state.history else None
+
+    def is_human(self, seat: int) -> bool:
+        return 0 <= seat < 2 and self.seats[seat] is None
+
+    def human_to_act(self) -> bool:
+        """A person must act now: decide, or throw the coins of their turn."""
+        player = self.state.current_player
+        if player == CHANCE:
+            return self.human_throws()
+        return player != TERMINAL and self.is_human(player)
+
+    def human_throws(self) -> bool:
+        """At a chance node: is it (also) a person's throw, so they press Enter for it?"""
+        if not any(bot is None for bot in self.seats):
+            return False
+        deciders = deciders_after_throw(self.state)
+        return not deciders or any(self.is_human(seat) for seat in deciders)
+
+    # -- acting --------------------------------------------------------------------------
+    def throw(self) -> Action:
+        """Throw the coins at a chance node (from the match's chance source)."""
+        if self.state.current_player != CHANCE:
+            raise IllegalActionError("there are no coins to throw now")
+        action = self.chance.outcome(self.state)
+        self._apply(action, CHANCE)
+        return action
+
+    def play(self, action: Action | str | int) -> Action:
+        """A person's decision: notation, an Action, or the 1-based number of a listed move."""
+        player = self.state.current_player
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if player == CHANCE:
+            raise IllegalActionError("the coins must be thrown first (press Enter)")
+        if not self.is_human(player):
+            raise IllegalActionError(
+                f"it is {self.game.SEATS[player]}'s turn, and a bot plays that seat"
+            )
+        if isinstance(action, int):
+            legal = self.state.legal_actions()
+            if not 1 <= action <= len(legal):
+                raise IllegalActionError(
+                    f"there is no move {action}; moves are numbered 1 to {len(legal)}"
+                )
+            action = legal[action - 1]
+        return self._apply(action, player)
+
+    def bot_move(self) -> Action:
+        player = self.state.current_player
+        bot = self.seats[player] if player >= 0 else None
+        if bot is None:
+            raise IllegalActionError("no bot is to move now")
+        return self._apply(bot.choose(self.state), player)
+
+    def step(self) -> Action:
+        """One automatic step: a throw, or the bot to move deciding."""
+        if self.state.current_player == CHANCE:
+            return self.throw()
+        return self.bot_move()
+
+    def _apply(self, action: Action | str, mover: int) -> Action:
+        self.state.apply(action)
+        self.movers.append(mover)
+        return self.state.history[-1]
+
+    def undo(self, seat: int | None = None) -> int:
+        """Take back ``seat``'s last decision and everything after it (the bot's reply, the
+        throws: they are re-derived identically when played again). With no seat, the last
+        decision of anyone. Returns how many plies were taken back."""
+        if self.resigned is not None or self.abandoned:
+            raise IllegalActionError("the game has ended; nothing can be taken back")
+        cut = None
+        for ply in range(len(self.movers) - 1, -1, -1):
+            mover = self.movers[ply]
+            if mover >= 0 and (seat is None or mover == seat):
+                cut = ply
+                break
+        if cut is None:
+            raise IllegalActionError("there is no move of yours to take back")
+        taken = len(self.movers) - cut
+        history = self.state.history[:cut]
+        state = self.game.new_initial_state()
+        for action in history:
+            state.apply(action)
+        self.state = state
+        del self.movers[cut:]
+        for bot in self.seats:
+            if bot is not None:
+                bot.reset()
+        return taken
+
+    def resign(self, seat: int) -> None:
+        if self.over:
+            raise IllegalActionError("the game is already over")
+        self.resigned = seat
+
+    def abandon(self) -> None:
+        if not self.over:
+            self.abandoned = True
+
+    # -- the outcome ------------------------------------------------------------------------
+    @property
+    def result(self) -> str:
+        if self.resigned is not None:
+            return "0-1" if self.resigned == 0 else "1-0"
+        return result_of(self.state)
+
+    @property
+    def termination(self) -> str:
+        if self.resigned is not None:
+            return "resignation"
+        if self.state.is_terminal():
+            return "normal"
+        return "abandoned" if self.abandoned else "unterminated"
+
+    def record(self) -> Record:
+        return Record.from_state(
+            self.state,
+            players=self.players,
+            result=self.result,
+            termination=self.termination,
+            started=self.started,
+            seed=self.seed,
+            headers=self.headers,
+        )
+
+
+def play_match(
+    game: Game,
+    bots: Sequence[Bot],
+    chance: ChanceSource,
+    *,
+    players: Sequence[Player] | None = None,
+    headers: Mapping[str, str] | None = None,
+    on_action: Callable[[State, Action], None] | None = None,
+) -> Record:
+    """Play ``game`` between two bots to the end and return its record.
+
+    ``on_action(state, action)`` is called after each action (the state already has it)."""
+    match = Match(game, bots, chance, players=players, headers=headers)
+    while not match.state.is_terminal():
+        action = match.step()
+        if on_action is not None:
+            on_action(match.state, action)
+    return match.record()

@@ -1,0 +1,533 @@
+"""Game records: who played what, move by move, in JSON or a plain-text form in the spirit of PGN.
+
+A record holds the game id and options, the players per seat, every action in notation (chance
+outcomes included, so a game with coins in the air replays bit for bit), the result, the final
+scores, dates, an optional seed and free headers. The text form reads like this::
+
+    [Game "stack-a-cash"]
+    [Options "{\\"protect\\": \\"touched\\"}"]
+    [Heads "alice"]
+    [HeadsKind "human"]
+    [Tails "greedy"]
+    [TailsKind "bot"]
+    [Result "1-0"]
+
+    place L b2
+    # a comment about the next move
+    place M a1
+    ...
+    1-0
+
+``Record.replay()`` rebuilds the final state and checks the stated result against it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .core import CHANCE, GAMES, Game, IllegalActionError, RecordError, State
+from .core import load as load_game
+
+if TYPE_CHECKING:
+    from .match import SeededChance
+
+FORMAT = "pocketarena-record"
+VERSION = 1
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+# Why a game stopped. "normal": the rules ended it; the others leave the replay unfinished
+# (or, for "unterminated", still running) with a result decided off the board.
+TERMINATIONS = ("normal", "resignation", "time forfeit", "abandoned", "agreement", "unterminated")
+
+# Header names the text form gives a meaning to; everything else is a free header.
+_RESERVED = ("Game", "Options", "Result", "Termination", "Scores", "Start", "End", "Seed")
+_HEADER = re.compile(r'^\[([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+
+
+def now_utc() -> str:
+    """The current moment as ISO 8601 UTC, to the second (``2024-05-01T12:00:00Z``)."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def result_of(state: State) -> str:
+    """The result string for a state: ``1-0``/``0-1``/``1/2-1/2`` once over, ``*`` before."""
+    if not state.is_terminal():
+        return "*"
+    winner = state.winner()
+    return "1-0" if winner == 0 else "0-1" if winner == 1 else "1/2-1/2"
+
+
+def _check_date(name: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise RecordError(f"record {name} date must be ISO 8601 text, got {value!r}")
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise RecordError(
+            f"record {name} date {value!r} is not ISO 8601 (e.g. {now_utc()})"
+        ) from None
+    return value
+
+
+def _number(value: float) -> float | int:
+    """Scores as ints when whole, so records read naturally and compare after JSON."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+@dataclass
+class Player:
+    """Who sat in a seat: a display name and a kind (``human``, ``bot``…)."""
+
+    name: str = "?"
+    kind: str = "human"
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "kind": self.kind}
+
+
+@dataclass
+class Record:
+    """One game, as data. Build it with ``Record.from_state`` or load it from a file."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    players: list[Player] = field(default_factory=lambda: [Player(), Player()])
+    moves: list[str] = field(default_factory=list)
+    result: str = "*"
+    termination: str | None = None
+    scores: tuple[float, float] | None = None
+    started: str | None = None
+    ended: str | None = None
+    seed: int | str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    # (number of moves played before the comment, text): kept in place by both forms.
+    comments: list[tuple[int, str]] = field(default_factory=list)
+
+    # -- building -----------------------------------------------------------------------
+    @classmethod
+    def from_state(
+        cls,
+        state: State,
+        *,
+        players: tuple[Player, Player] | list[Player] | None = None,
+        result: str | None = None,
+        termination: str | None = None,
+        started: str | None = None,
+        ended: str | None = None,
+        seed: int | str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Record:
+        """The record of ``state``'s history. ``result`` defaults to what the state says;
+        give it (with a ``termination``) for a game decided off the board, e.g. a resignation."""
+        game = state.game
+        if result is None:
+            result = result_of(state)
+        if termination is None:
+            termination = "normal" if state.is_terminal() else "unterminated"
+        record = cls(
+            game=game.ID,
+            options=dict(game.options),
+            players=list(players) if players is not None else [Player(), Player()],
+            moves=[a.text for a in state.history],
+            result=result,
+            termination=termination,
+            scores=(_number(state.scores()[0]), _number(state.scores()[1])),
+            started=started,
+            ended=ended if ended is not None else now_utc(),
+            seed=seed,
+            headers=dict(headers or {}),
+        )
+        record.validate()
+        return record
+
+    def load_game(self) -> Game:
+        """The game this record was played in, with its options."""
+        if self.game not in GAMES:
+            raise RecordError(
+                f"record is for an unknown game {self.game!r}; known games: {', '.join(sorted(GAMES))}"
+            )
+        try:
+            return load_game(self.game, **self.options)
+        except ValueError as e:
+            raise RecordError(f"record has bad options: {e}") from None
+
+    def validate(self) -> None:
+        """Check the fields (not the moves: that is ``replay``); raise RecordError saying what."""
+        self.load_game()
+        if len(self.players) != 2:
+            raise RecordError(f"record must name 2 players, it names {len(self.players)}")
+        if self.result not in RESULTS:
+            raise RecordError(f"record result {self.result!r} is not one of {', '.join(RESULTS)}")
+        if self.termination is not None and self.termination not in TERMINATIONS:
+            raise RecordError(
+                f"record termination {self.termination!r} is not one of {', '.join(TERMINATIONS)}"
+            )
+        if not all(isinstance(m, str) for m in self.moves):
+            raise RecordError("record moves must all be notation text")
+        if self.scores is not None and (
+            len(self.scores) != 2
+            or not all(isinstance(s, int | float) and not isinstance(s, bool) for s in self.scores)
+        ):
+            raise RecordError(f"record scores must be two numbers, got {self.scores!r}")
+        _check_date("start", self.started)
+        _check_date("end", self.ended)
+        for before, _ in self.comments:
+            if not 0 <= before <= len(self.moves):
+                raise RecordError(
+                    f"record comment placed after move {before}, which does not exist"
+                )
+
+    @property
+    def seat_names(self) -> tuple[str, str]:
+        return GAMES[self.game].SEATS if self.game in GAMES else ("First", "Second")
+
+    # -- replaying ----------------------------------------------------------------------
+    def walk(self) -> Iterator[State]:
+        """The initial state, then the state after each move (each a fresh object).
+
+        Raises RecordError naming the move number, the move and the engine's reason at the
+        first illegal move (after yielding every state before it)."""
+        state = self.load_game().new_initial_state()
+        yield state.clone()
+        for number, text in enumerate(self.moves, start=1):
+            try:
+                state.apply(text)
+            except IllegalActionError as e:
+                raise RecordError(f"move {number} ({text!r}) is illegal: {e}") from None
+            yield state.clone()
+
+    def replay(self, *, check_result: bool = True) -> State:
+        """Rebuild the final state; check the stated result (and scores) against it."""
+        self.validate()
+        seeded = self._seeded_chance()
+        state = self.load_game().new_initial_state()
+        for number, text in enumerate(self.moves, start=1):
+            if seeded is not None and state.current_player == CHANCE:
+                expected = seeded.outcome(state)
+                if expected != text:
+                    raise RecordError(
+                        f"move {number} ({text!r}) is not the throw seed {self.seed!r} gives ({expected})"
+                    )
+            try:
+                state.apply(text)
+            except IllegalActionError as e:
+                raise RecordError(f"move {number} ({text!r}) is illegal: {e}") from None
+        if check_result:
+            self._check_outcome(state)
+        return state
+
+    def _seeded_chance(self) -> SeededChance | None:
+        """The chance source a ``Chance: seeded`` record claims, to check its throws against."""
+        if self.headers.get("Chance") != "seeded":
+            return None
+        if self.seed is None:
+            raise RecordError("record says its throws are seeded, but it has no seed")
+        from .match import SeededChance
+
+        return SeededChance(self.seed)
+
+    def _check_outcome(self, state: State) -> None:
+        played = result_of(state)
+        if state.is_terminal():
+            if self.result != played:
+                raise RecordError(
+                    f"record states the result {self.result}, but its moves end the game {played}"
+                )
+            if self.termination not in (None, "normal"):
+                raise RecordError(
+                    f"record says the game ended by {self.termination}, but its moves finish it normally"
+                )
+        elif self.result != "*" and self.termination in (None, "normal", "unterminated"):
+            raise RecordError(
+                f"record states the result {self.result}, but the game is not over after its "
+                f"{len(self.moves)} moves (and no resignation or forfeit is recorded)"
+            )
+        if self.scores is not None:
+            actual = tuple(_number(s) for s in state.scores())
+            if tuple(self.scores) != actual:
+                raise RecordError(
+                    f"record states the scores {_scores_text(self.scores)}, but its moves give "
+                    f"{_scores_text(actual)}"
+                )
+
+    # -- JSON ---------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        seats = self.seat_names
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "options": dict(self.options),
+            "players": [{"seat": seats[i], **p.to_json()} for i, p in enumerate(self.players)],
+            "moves": list(self.moves),
+            "result": self.result,
+            "termination": self.termination,
+            "scores": list(self.scores) if self.scores is not None else None,
+            "started": self.started,
+            "ended": self.ended,
+            "seed": self.seed,
+            "headers": dict(self.headers),
+            "comments": [{"after": n, "text": t} for n, t in self.comments],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        """A record from ``to_json()`` data (or JSON text); RecordError says what is wrong."""
+        if isinstance(data, str | bytes):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as e:
+                raise RecordError(f"record is not valid JSON: {e.msg} (line {e.lineno})") from None
+        if not isinstance(data, dict):
+            raise RecordError("a JSON record must be an object")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"not a Pocket Arena record (its 'format' is not {FORMAT!r})")
+        if data.get("version") != VERSION:
+            raise RecordError(
+                f"record version {data.get('version')!r} is not supported (this program reads {VERSION})"
+            )
+        for name in ("game", "moves"):
+            if name not in data:
+                raise RecordError(f"record has no {name!r} field")
+        if not isinstance(data["game"], str):
+            raise RecordError("record 'game' must be a game id")
+        if not isinstance(data["moves"], list):
+            raise RecordError("record 'moves' must be a list of moves in notation")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise RecordError("record 'options' must be an object")
+        players_data = data.get("players") or [{}, {}]
+        if not isinstance(players_data, list) or not all(isinstance(p, dict) for p in players_data):
+            raise RecordError("record 'players' must be a list of {name, kind} objects")
+        players = [
+            Player(name=str(p.get("name", "?")), kind=str(p.get("kind", "human")))
+            for p in players_data
+        ]
+        scores = data.get("scores")
+        if scores is not None and (not isinstance(scores, list) or len(scores) != 2):
+            raise RecordError(f"record 'scores' must be a list of two numbers, got {scores!r}")
+        headers = data.get("headers") or {}
+        if not isinstance(headers, dict):
+            raise RecordError("record 'headers' must be an object")
+        comments_data = data.get("comments") or []
+        try:
+            comments = [(int(c["after"]), str(c["text"])) for c in comments_data]
+        except (TypeError, KeyError, ValueError):
+            raise RecordError("record 'comments' must be a list of {after, text} objects") from None
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+            raise RecordError(f"record 'seed' must be an integer or text, got {seed!r}")
+        record = cls(
+            game=data["game"],
+            options=options,
+            players=players,
+            moves=list(data["moves"]),
+            result=data.get("result", "*"),
+            termination=data.get("termination"),
+            scores=(scores[0], scores[1]) if scores is not None else None,
+            started=data.get("started"),
+            ended=data.get("ended"),
+            seed=seed,
+            headers={str(k): str(v) for k, v in headers.items()},
+            comments=comments,
+        )
+        record.validate()
+        return record
+
+    def dumps_json(self) -> str:
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+    # -- the text form ----------------------------------------------------------------------
+    def to_text(self) -> str:
+        seats = [s.replace(" ", "") for s in self.seat_names]
+        tags: list[tuple[str, str]] = [
+            ("Game", self.game),
+            ("Options", json.dumps(self.options, sort_keys=True)),
+        ]
+        for seat, player in zip(seats, self.players, strict=True):
+            tags += [(seat, player.name), (f"{seat}Kind", player.kind)]
+        tags.append(("Result", self.result))
+        if self.termination is not None:
+            tags.append(("Termination", self.termination))
+        if self.scores is not None:
+            tags.append(("Scores", " ".join(str(_number(s)) for s in self.scores)))
+        if self.started is not None:
+            tags.append(("Start", self.started))
+        if self.ended is not None:
+            tags.append(("End", self.ended))
+        if self.seed is not None:
+            tags.append(("Seed", json.dumps(self.seed)))
+        tags += list(self.headers.items())
+        lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
+        lines.append("")
+        comments: dict[int, list[str]] = {}
+        for before, text in self.comments:
+            comments.setdefault(before, []).append(text)
+        for i, move in enumerate(self.moves):
+            lines += [f"# {c}" for c in comments.get(i, [])]
+            lines.append(move)
+        lines += [f"# {c}" for c in comments.get(len(self.moves), [])]
+        lines.append(self.result)
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> Record:
+        """A record from its text form; RecordError names the line that is wrong."""
+        tags: dict[str, str] = {}
+        moves: list[str] = []
+        comments: list[tuple[int, str]] = []
+        result: str | None = None
+        in_moves = False
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not in_moves:
+                if not line:
+                    if tags:
+                        in_moves = True
+                    continue
+                if line.startswith("#"):
+                    continue
+                match = _HEADER.match(line)
+                if match is not None:
+                    tags[match.group(1)] = _unescape(match.group(2))
+                    continue
+                if not tags:
+                    raise RecordError(
+                        "not a Pocket Arena record: it must start with headers like "
+                        '[Game "stack-a-cash"] (or be a JSON record)'
+                    )
+                if line.startswith("["):
+                    raise RecordError(
+                        f'record line {number}: {line!r} is not a header like [Name "value"]'
+                    )
+                in_moves = True  # moves right after the headers, without the blank line
+            if not line:
+                continue
+            if line.startswith("#"):
+                comments.append((len(moves), line[1:].strip()))
+                continue
+            if result is not None:
+                raise RecordError(
+                    f"record line {number}: {line!r} comes after the result {result!r}, which must be last"
+                )
+            if line in RESULTS:
+                result = line
+                continue
+            moves.append(line)
+        if "Game" not in tags:
+            raise RecordError('record has no [Game "..."] header')
+        try:
+            options = json.loads(tags.get("Options", "{}"))
+        except json.JSONDecodeError as e:
+            raise RecordError(f"record Options header is not JSON: {e.msg}") from None
+        if not isinstance(options, dict):
+            raise RecordError("record Options header must be a JSON object")
+        game_id = tags["Game"]
+        seats = [s.replace(" ", "") for s in GAMES[game_id].SEATS] if game_id in GAMES else []
+        players = [
+            Player(name=tags.get(seat, "?"), kind=tags.get(f"{seat}Kind", "human"))
+            for seat in seats
+        ] or [Player(), Player()]
+        stated = tags.get("Result", result or "*")
+        if result is not None and stated != result:
+            raise RecordError(f"record Result header says {stated} but its last line says {result}")
+        scores: tuple[float, float] | None = None
+        if "Scores" in tags:
+            try:
+                parts = [float(p) for p in tags["Scores"].split()]
+            except ValueError:
+                parts = []
+            if len(parts) != 2:
+                raise RecordError(
+                    f"record Scores header must be two numbers, got {tags['Scores']!r}"
+                )
+            scores = (_number(parts[0]), _number(parts[1]))
+        seed: int | str | None = None
+        if "Seed" in tags:
+            try:
+                seed = json.loads(tags["Seed"])
+            except json.JSONDecodeError:
+                seed = tags["Seed"]
+            if isinstance(seed, bool) or not isinstance(seed, int | str):
+                seed = tags["Seed"]
+        player_tags = {seat for seat in seats} | {f"{seat}Kind" for seat in seats}
+        headers = {k: v for k, v in tags.items() if k not in _RESERVED and k not in player_tags}
+        record = cls(
+            game=game_id,
+            options=options,
+            players=players,
+            moves=moves,
+            result=stated,
+            termination=tags.get("Termination"),
+            scores=scores,
+            started=tags.get("Start"),
+            ended=tags.get("End"),
+            seed=seed,
+            headers=headers,
+            comments=comments,
+        )
+        record.validate()
+        return record
+
+    # -- files ------------------------------------------------------------------------------
+    def save(self, path: str | Path) -> Path:
+        """Write the record: JSON for a ``.json`` path, the text form otherwise."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = self.dumps_json() if path.suffix.lower() == ".json" else self.to_text()
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        return load(path)
+
+
+def loads(text: str) -> Record:
+    """A record from text in either form (detected: JSON starts with ``{``)."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped:
+        raise RecordError("the record is empty")
+    if stripped.startswith("{"):
+        return Record.from_json(stripped)
+    return Record.from_text(stripped)
+
+
+def load(path: str | Path) -> Record:
+    """Read a record file in either form; RecordError (one line) says what is wrong with it."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise RecordError(f"no such record file: {path}") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a folder, not a record file") from None
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file, so not a Pocket Arena record") from None
+    try:
+        return loads(text)
+    except RecordError as e:
+        raise RecordError(f"{path}: {e}") from None
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _scores_text(scores: tuple[float, ...] | list[float]) -> str:
+    return "-".join(str(_number(s)) for s in scores)

@@ -1,0 +1,505 @@
+"""Drawing Coin Age: the map as a diagram (regions as coloured territories, adjacency as roads,
+each space with its stack, top coin first), the banks, the slap and the scores.
+
+``svg_board`` is what the web pages and docs show; ``rich_board`` is the terminal picture (a
+compact map from the card's coordinates, a table of spaces with their stacks and neighbours,
+the regions' majorities, the banks and the scores); ``svg_map`` draws an empty map with its
+flavour for the rules page.
+"""
+
+from __future__ import annotations
+
+import itertools
+import textwrap
+from xml.sax.saxutils import escape
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from pocketarena.core import CHANCE, TERMINAL, Action, State
+from pocketarena.games.coin_age import (
+    COINS,
+    MAX_TURNS,
+    SLAP_ORDER,
+    CoinAgeMap,
+    CoinAgeState,
+    allowance_text,
+    coin_text,
+)
+
+COIN_NAMES = {"Q": "quarter", "N": "nickel", "P": "penny", "D": "dime"}
+SEAT_FILL = ("#e8b923", "#40566e")  # Heads gold, Tails slate
+SEAT_INK = ("#3b2a00", "#ffffff")
+SEAT_TINT = ("#fbeab0", "#cfdae6")  # a space's fill when that seat controls it
+SEAT_STYLE = ("bold black on yellow3", "bold white on steel_blue")
+MARK = "#e03131"  # the last move
+COIN_RADIUS = (11, 13, 15, 18)  # by kind D P N Q: bigger coins rank higher
+
+# The card: map coordinates 0..100 are drawn inside this box.
+WIDTH = 640
+MAP_LEFT, MAP_TOP, MAP_W, MAP_H = 56, 92, 528, 400
+NODE_R = 25
+LEGEND_TOP = MAP_TOP + MAP_H + 48  # first row of the region legend
+
+
+def _xy(game_map: CoinAgeMap, space_id: str) -> tuple[float, float]:
+    space = game_map.spaces[game_map.index(space_id)]
+    return MAP_LEFT + space.x * MAP_W / 100, MAP_TOP + space.y * MAP_H / 100
+
+
+def _attr(text: str) -> str:
+    return escape(text, {'"': "&quot;"})
+
+
+def _as_coin_age(state: State) -> CoinAgeState:
+    if not isinstance(state, CoinAgeState):
+        raise TypeError(f"expected a Coin Age state, got {state.game.ID}")
+    return state
+
+
+# -- words --------------------------------------------------------------------------------------
+def describe(action: Action, state: State | None = None) -> str:
+    """A sentence for ``action``; with ``state`` (the state it is played in) it names the mover,
+    the spaces by name and what a slap allows them."""
+    game_map = state.game.map if isinstance(state, CoinAgeState) else None
+
+    def name(space_id: str) -> str:
+        return game_map.spaces[game_map.index(space_id)].name if game_map else space_id
+
+    who = state.game.SEATS[state.mover] if isinstance(state, CoinAgeState) else None
+    subject = who or "the mover"
+    if action.verb == "slap":
+        return _describe_slap(action, state if isinstance(state, CoinAgeState) else None)
+    if action.verb == "place":
+        coin, space = action.args
+        text = f"{subject} places a {COIN_NAMES[coin]} on {name(space)}"
+        if isinstance(state, CoinAgeState):
+            top = state.tops[state.game.map.index(space)]
+            if top >= 0:
+                owner = state.game.SEATS[top >> 2]
+                text += f", covering {owner}'s {COIN_NAMES[COINS[top & 3]]}"
+        return text
+    if action.verb == "pay":
+        return f"{subject} pays a {COIN_NAMES[action.args[0]]} into the opponent's bank to place a third coin"
+    if action.verb == "move":
+        a, b = action.args
+        return f"{subject} moves the stack on {name(a)} to {name(b)}"
+    if action.verb == "capture":
+        return f"{subject} captures the top coin of {name(action.args[0])} into their bank"
+    return f"{subject} ends the turn"
+
+
+def _describe_slap(action: Action, state: CoinAgeState | None) -> str:
+    thrown = [w.split(":") for w in action.text.split()[1:]]
+    if not thrown:
+        return "no coins thrown"
+    heads = [COIN_NAMES[c] for c, f in thrown if f == "H"]
+    tails = [COIN_NAMES[c] for c, f in thrown if f == "T"]
+    landed = "; ".join(
+        f"{_and(coins)} landed {side}"
+        for coins, side in ((heads, "heads"), (tails, "tails"))
+        if coins
+    )
+    if state is None:
+        return (
+            f"{landed}: {len(heads)} match{'es' * (len(heads) != 1)} for Heads "
+            f"({allowance_text(len(heads))}), {len(tails)} for Tails ({allowance_text(len(tails))})"
+        )
+    side = "H" if state.mover == 0 else "T"
+    matching = [c for c, f in thrown if f == side]
+    m = len(matching)
+    who = state.game.SEATS[state.mover]
+    usable = f" with {' or '.join(matching)}" if matching and m < 4 else ""
+    if m == 4:
+        usable = " with any of them"
+    return f"{who} slaps {len(thrown)} coin{'s' * (len(thrown) != 1)}: {landed}. {m} match{'es' * (m != 1)}: {allowance_text(m)}{usable}"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def status_line(state: CoinAgeState) -> str:
+    """Whose turn, the slap and what is left of it, or the result."""
+    seats = state.game.SEATS
+    who = seats[state.mover]
+    if state.current_player == CHANCE:
+        kinds = " ".join(COINS[k] for k in SLAP_ORDER if state.banks[state.mover][k])
+        return f"{who} to slap: throws {kinds}"
+    if state.current_player == TERMINAL:
+        heads, tails = state.scores()
+        winner = state.winner()
+        if winner is None:
+            result = f"a draw, {heads}-{tails}"
+        else:
+            result = f"{seats[winner]} wins {max(heads, tails)}-{min(heads, tails)}"
+            if heads == tails:
+                result += (
+                    f" on bank value ({state.bank_value(winner)} to {state.bank_value(1 - winner)})"
+                )
+        return f"game over ({state.end_reason()}): {result}"
+    assert state.slap is not None
+    left = [f"{k} {v}" for k, v in state.allowance().items() if v]
+    unused = " ".join(COINS[k] for k in SLAP_ORDER if state.unused >> k & 1)
+    tail = f"; left: {', '.join(left)}" + (f" (coins {unused})" if unused else "")
+    return f"{who}: {state.slap.text}, {state.matches} match{'es' * (state.matches != 1)}{tail}"
+
+
+def region_summary(state: CoinAgeState) -> list[tuple[str, int, int, int, str]]:
+    """Per region: name, size, spaces Heads holds, spaces Tails holds, and who doubles."""
+    game_map = state.game.map
+    out = []
+    for region in game_map.regions:
+        held = [0, 0]
+        for space_id in region.spaces:
+            top = state.tops[game_map.index(space_id)]
+            if top >= 0:
+                held[top >> 2] += 1
+        doubles = "Heads" if held[0] > held[1] else "Tails" if held[1] > held[0] else "-"
+        out.append((region.name, len(region.spaces), held[0], held[1], doubles))
+    return out
+
+
+# -- the terminal -----------------------------------------------------------------------------
+def _coin_rich(coin: int) -> Text:
+    return Text(coin_text(coin), style=SEAT_STYLE[coin >> 2])
+
+
+def _compact_map(state: CoinAgeState, width: int = 60, height: int = 13) -> Text:
+    """The map from the card's coordinates: each space as its number and top coin, in its
+    region's colour."""
+    game_map = state.game.map
+    grid: list[list[tuple[str, str]]] = [[(" ", "")] * width for _ in range(height)]
+    for i, space in enumerate(game_map.spaces):
+        colour = game_map.region_of(space.id).colour
+        top = state.tops[i]
+        label = f"{i + 1}" + (coin_text(top) if top >= 0 else "")
+        row = round(space.y / 100 * (height - 1))
+        col = min(round(space.x / 100 * (width - 7)), width - len(label) - 2)
+        style = f"bold black on {colour}"
+        cells = [(ch, style) for ch in f"[{label}]"]
+        if top >= 0:
+            # The coin part carries its owner's colours.
+            for j in range(len(str(i + 1)) + 1, len(cells) - 1):
+                cells[j] = (cells[j][0], SEAT_STYLE[top >> 2])
+        for j, cell in enumerate(cells):
+            grid[row][col + j] = cell
+    text = Text()
+    for r, line in enumerate(grid):
+        for ch, style in line:
+            text.append(ch, style=style or None)
+        if r < height - 1:
+            text.append("\n")
+    return text
+
+
+def rich_board(state: State, last: Action | None = None) -> RenderableType:
+    st = _as_coin_age(state)
+    game = st.game
+    game_map = game.map
+    heads, tails = st.scores()
+    header = Text.assemble(
+        (f"Coin Age - {game_map.title}", "bold"),
+        f"   turn {st.turn}/{MAX_TURNS}   ",
+        (f" Heads {heads} ", SEAT_STYLE[0]),
+        " ",
+        (f" Tails {tails} ", SEAT_STYLE[1]),
+    )
+    marked = _marked_spaces(last)
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("space")
+    table.add_column("region")
+    table.add_column("stack, top first")
+    table.add_column("next to")
+    for i, space in enumerate(game_map.spaces):
+        region = game_map.region_of(space.id)
+        stack = Text(" ").join(_coin_rich(c) for c in reversed(st.stacks[i])) or Text(
+            "empty", "dim"
+        )
+        neighbours = " ".join(str(game_map.index(t) + 1) for t in game_map.neighbours(space.id))
+        name = Text(space.id, style="bold underline" if space.id in marked else "")
+        if space.id in marked:
+            name.append(" <", style="bold red")
+        table.add_row(
+            str(i + 1),
+            name,
+            Text(region.name, style=f"black on {region.colour}"),
+            stack,
+            neighbours,
+        )
+    regions = Text("regions: ")
+    for region_name, size, h, t, doubles in region_summary(st):
+        regions.append(f"{region_name} {h}-{t} of {size}")
+        regions.append(f" (x2 {doubles})" if doubles != "-" else "", style="bold")
+        regions.append("  ")
+    banks = Text()
+    for seat in (0, 1):
+        counts = " ".join(f"{COINS[k]}{st.banks[seat][k]}" for k in SLAP_ORDER)
+        banks.append(f" {game.SEATS[seat]} bank ", style=SEAT_STYLE[seat])
+        banks.append(f" {counts}  ({sum(st.banks[seat])} coins, value {st.bank_value(seat)})   ")
+    lines: list[RenderableType] = [header, _compact_map(st), table, regions, banks]
+    if last is not None:
+        lines.append(Text(f"last: {last.text}", style="bold red"))
+    lines.append(Text(status_line(st), style="bold"))
+    return Group(*lines)
+
+
+def _marked_spaces(last: Action | None) -> tuple[str, ...]:
+    """The spaces the last action touched."""
+    if last is None:
+        return ()
+    if last.verb == "place":
+        return (last.args[1],)
+    if last.verb in ("move", "capture"):
+        return tuple(last.args)
+    return ()
+
+
+# -- SVG ----------------------------------------------------------------------------------------
+def _svg_territories(game_map: CoinAgeMap) -> list[str]:
+    out = []
+    for region in game_map.regions:
+        parts = [
+            f'<g class="region" data-region="{region.id}" opacity="0.42" fill="{region.colour}" stroke="{region.colour}">'
+        ]
+        for a, b in game_map.adjacent:
+            if a in region.spaces and b in region.spaces:
+                (x1, y1), (x2, y2) = _xy(game_map, a), _xy(game_map, b)
+                parts.append(
+                    f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke-width="76" stroke-linecap="round"/>'
+                )
+        # Triangles of mutually adjacent spaces, so the territory has no holes.
+        linked = {frozenset(p) for p in game_map.adjacent}
+        for trio in itertools.combinations(region.spaces, 3):
+            if all(frozenset(p) in linked for p in itertools.combinations(trio, 2)):
+                points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (_xy(game_map, s) for s in trio))
+                parts.append(f'<polygon points="{points}" stroke="none"/>')
+        for space_id in region.spaces:
+            x, y = _xy(game_map, space_id)
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="44" stroke="none"/>')
+        parts.append("</g>")
+        out.append("".join(parts))
+    return out
+
+
+def _svg_roads(game_map: CoinAgeMap) -> str:
+    lines = ['<g class="adjacency" stroke="#6b5a3e" stroke-width="3" stroke-linecap="round">']
+    for a, b in game_map.adjacent:
+        (x1, y1), (x2, y2) = _xy(game_map, a), _xy(game_map, b)
+        lines.append(
+            f'<line data-adjacent="{a} {b}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
+        )
+    lines.append("</g>")
+    return "".join(lines)
+
+
+def _svg_coin(coin: int, x: float, y: float, scale: float = 1.0, extra: str = "") -> str:
+    kind, owner = coin & 3, coin >> 2
+    r = COIN_RADIUS[kind] * scale
+    return (
+        f'<g class="coin"{extra}><circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{SEAT_FILL[owner]}" '
+        f'stroke="#1f1f1f" stroke-width="1.5"/>'
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r - 3 * scale:.1f}" fill="none" stroke="{SEAT_INK[owner]}" '
+        f'stroke-opacity="0.35" stroke-width="1"/>'
+        f'<text x="{x:.1f}" y="{y + 4.5 * scale:.1f}" font-size="{13 * scale:.1f}" font-weight="bold" '
+        f'text-anchor="middle" fill="{SEAT_INK[owner]}">{COINS[kind]}</text></g>'
+    )
+
+
+def _svg_space(game_map: CoinAgeMap, state: CoinAgeState | None, i: int, marked: bool) -> str:
+    space = game_map.spaces[i]
+    region = game_map.region_of(space.id)
+    x, y = _xy(game_map, space.id)
+    stack = state.stacks[i] if state is not None else ()
+    top = stack[-1] if stack else -1
+    fill = SEAT_TINT[top >> 2] if top >= 0 else "#fffdf6"
+    listing = " ".join(coin_text(c) for c in reversed(stack)) or "empty"
+    control = f", held by {('Heads', 'Tails')[top >> 2]}" if top >= 0 else ""
+    parts = [
+        f'<g class="space" data-place="{space.id}">',
+        f"<title>{escape(space.name)} ({escape(region.name)}){control}: {listing}</title>",
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE_R}" fill="{fill}" stroke="{region.colour}" stroke-width="5"/>',
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE_R + 2.5}" fill="none" stroke="#4a3b22" stroke-width="1"/>',
+    ]
+    # Covered coins peek out behind the top one, lowest furthest back.
+    depth = len(stack) - 1
+    for j, coin in enumerate(stack[:-1]):
+        offset = 5 * (depth - j)
+        parts.append(_svg_coin(coin, x + offset, y - offset, 0.8))
+    if top >= 0:
+        parts.append(_svg_coin(top, x, y))
+    parts.append(
+        f'<text class="label" x="{x:.1f}" y="{y + NODE_R + 15:.1f}" font-size="12" text-anchor="middle" '
+        f'fill="#2b2113" stroke="#fffdf6" stroke-width="3" paint-order="stroke">{escape(space.name)}</text>'
+    )
+    if len(stack) > 1:
+        parts.append(
+            f'<text class="stack" x="{x:.1f}" y="{y + NODE_R + 28:.1f}" font-size="10" text-anchor="middle" '
+            f'fill="#2b2113" stroke="#fffdf6" stroke-width="3" paint-order="stroke">{listing}</text>'
+        )
+    if marked:
+        parts.append(
+            f'<circle class="last" cx="{x:.1f}" cy="{y:.1f}" r="{NODE_R + 7}" fill="none" stroke="{MARK}" '
+            f'stroke-width="3.5" stroke-dasharray="6 4"/>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _svg_map_body(
+    game_map: CoinAgeMap, state: CoinAgeState | None, last: Action | None
+) -> tuple[list[str], float]:
+    """The card: territories, roads, spaces, compass and legend; and the card's bottom edge."""
+    legend, rows = _legend(game_map, state)
+    bottom = LEGEND_TOP + 20 * (rows - 1) + 14
+    parts = [
+        f'<rect x="12" y="{MAP_TOP - 46}" width="{WIDTH - 24}" height="{bottom - MAP_TOP + 46}" rx="18" '
+        f'fill="#f6efd9" stroke="#8a7450" stroke-width="3"/>',
+        *_svg_territories(game_map),
+        _svg_roads(game_map),
+    ]
+    marked = _marked_spaces(last)
+    if last is not None and last.verb == "move":
+        (x1, y1), (x2, y2) = _xy(game_map, last.args[0]), _xy(game_map, last.args[1])
+        # Stop the arrow at the target's ring, so its head shows.
+        length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+        x2 -= (x2 - x1) * (NODE_R + 9) / length
+        y2 -= (y2 - y1) * (NODE_R + 9) / length
+        parts.append(
+            f'<line class="last" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{MARK}" '
+            f'stroke-width="4" marker-end="url(#arrow)"/>'
+        )
+    for i, space in enumerate(game_map.spaces):
+        parts.append(_svg_space(game_map, state, i, space.id in marked))
+    # Compass rose, as on the card.
+    parts.append(
+        f'<g class="compass" font-size="11" text-anchor="middle" fill="#6b5a3e">'
+        f'<path d="M{WIDTH - 40},{MAP_TOP - 30} l6,16 l-6,-4 l-6,4 z" fill="#6b5a3e"/>'
+        f'<text x="{WIDTH - 40}" y="{MAP_TOP - 2}">N</text></g>'
+    )
+    parts.extend(legend)
+    return parts, bottom
+
+
+def _legend(game_map: CoinAgeMap, state: CoinAgeState | None) -> tuple[list[str], int]:
+    """The region legend (below the map, inside the card) and how many rows it takes."""
+    parts = []
+    x, row = 24.0, 0
+    summary = region_summary(state) if state is not None else None
+    for n, region in enumerate(game_map.regions):
+        label = f"{region.name} ({len(region.spaces)})"
+        if summary is not None:
+            _, _, h, t, doubles = summary[n]
+            label += f" {h}-{t}" + (f" x2 {doubles}" if doubles != "-" else "")
+        width = 30 + 6.6 * len(label)
+        if x + width > WIDTH - 20 and x > 24:
+            x, row = 24.0, row + 1
+        y = LEGEND_TOP + 20 * row
+        parts.append(
+            f'<g class="legend" data-region="{region.id}"><rect x="{x:.0f}" y="{y - 11:.0f}" width="14" height="14" rx="3" '
+            f'fill="{region.colour}" stroke="#4a3b22"/><text x="{x + 19:.0f}" y="{y:.0f}" font-size="12" '
+            f'fill="#2b2113">{escape(label)}</text></g>'
+        )
+        x += width
+    return parts, row + 1
+
+
+def _svg_open(height: float, title: str) -> list[str]:
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" width="100%" '
+        f'font-family="Georgia, \'DejaVu Serif\', serif" role="img" aria-label="{_attr(title)}">',
+        f"<title>{escape(title)}</title>",
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" '
+        f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{MARK}"/></marker></defs>',
+    ]
+
+
+def svg_map(game_map: CoinAgeMap) -> str:
+    """An empty map with its title, flavour and regions: the drawings on the rules page."""
+    flavour = textwrap.wrap(game_map.flavour, 92)
+    top = 60 + 16 * len(flavour)
+    shift = top - (MAP_TOP - 52)
+    body, bottom = _svg_map_body(game_map, None, None)
+    parts = _svg_open(bottom + shift + 12, f"Coin Age map: {game_map.title}")
+    parts.append(
+        f'<text x="24" y="32" font-size="22" font-weight="bold" fill="#2b2113">{escape(game_map.title)}</text>'
+    )
+    for n, line in enumerate(flavour):
+        parts.append(
+            f'<text x="24" y="{54 + 16 * n}" font-size="12" font-style="italic" fill="#4a3b22">{escape(line)}</text>'
+        )
+    parts.append(f'<g transform="translate(0 {shift:.0f})">')
+    parts.extend(body)
+    parts.append("</g></svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _svg_bank(state: CoinAgeState, seat: int, y: float, last: Action | None) -> list[str]:
+    name = state.game.SEATS[seat]
+    bank = state.banks[seat]
+    parts = [
+        f'<g class="bank" data-seat="{seat}"><rect x="16" y="{y - 20}" width="76" height="32" rx="8" fill="{SEAT_FILL[seat]}"/>'
+        f'<text x="54" y="{y + 1}" font-size="14" font-weight="bold" text-anchor="middle" fill="{SEAT_INK[seat]}">{name}</text>'
+    ]
+    x = 112.0
+    for k in SLAP_ORDER:
+        for _ in range(bank[k]):
+            parts.append(_svg_coin(seat << 2 | k, x, y - 4, 0.9, extra=f' data-coin="{COINS[k]}"'))
+            x += 2 * COIN_RADIUS[k] * 0.9 + 3
+        x += 8
+    paid = last is not None and last.verb == "pay" and seat == 1 - state.mover
+    parts.append(
+        f'<text x="{WIDTH - 20}" y="{y + 1}" font-size="12" text-anchor="end" fill="#2b2113">'
+        f"{sum(bank)} coins, value {state.bank_value(seat)}{' (paid ' + last.args[0] + ')' if paid and last else ''}</text></g>"
+    )
+    return parts
+
+
+def _svg_slap(state: CoinAgeState, y: float) -> list[str]:
+    if state.slap is None:
+        return []
+    side = "H" if state.mover == 0 else "T"
+    parts = [f'<g class="slap"><text x="24" y="{y + 4}" font-size="12" fill="#2b2113">slap:</text>']
+    x = 80.0
+    for word in state.slap.text.split()[1:]:
+        coin, face = word.split(":")
+        k = COINS.index(coin)
+        owner = 0 if face == "H" else 1
+        if face == side:
+            parts.append(
+                f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{COIN_RADIUS[k] + 4}" fill="none" stroke="#2f9e44" stroke-width="3"/>'
+            )
+        parts.append(_svg_coin(owner << 2 | k, x, y))
+        x += 44
+    parts.append("</g>")
+    return parts
+
+
+def svg_board(state: State, last: Action | None = None) -> str:
+    st = _as_coin_age(state)
+    game_map = st.game.map
+    body, bottom = _svg_map_body(game_map, st, last)
+    bottom += 6
+    parts = _svg_open(bottom + 170, f"Coin Age on {game_map.title}, turn {st.turn}")
+    parts.append(
+        f'<text x="24" y="34" font-size="22" font-weight="bold" fill="#2b2113">Coin Age · {escape(game_map.title)}</text>'
+        f'<text x="24" y="56" font-size="12" fill="#4a3b22">turn {st.turn} of {MAX_TURNS}</text>'
+    )
+    for seat, score, x in zip((0, 1), st.scores(), (WIDTH - 206, WIDTH - 106), strict=True):
+        parts.append(
+            f'<g class="score" data-seat="{seat}"><rect x="{x}" y="12" width="92" height="34" rx="8" fill="{SEAT_FILL[seat]}"/>'
+            f'<text x="{x + 46}" y="35" font-size="16" font-weight="bold" text-anchor="middle" fill="{SEAT_INK[seat]}">'
+            f"{st.game.SEATS[seat]} {score}</text></g>"
+        )
+    parts.extend(body)
+    parts.extend(_svg_bank(st, 0, bottom + 34, last))
+    parts.extend(_svg_bank(st, 1, bottom + 74, last))
+    parts.extend(_svg_slap(st, bottom + 112))
+    parts.append(
+        f'<text class="status" x="{WIDTH - 20}" y="{bottom + 150}" font-size="13" text-anchor="end" '
+        f'font-weight="bold" fill="#2b2113">{escape(status_line(st))}</text>'
+    )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"

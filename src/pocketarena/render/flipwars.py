@@ -1,0 +1,319 @@
+"""Drawing FlipWars: a rich grid for the terminal and an SVG card for the web and docs.
+
+Tiles are rounded squares in the colour they show, with the tile's name and a small map of its
+attack pattern (the tile a white square, attacked cells white dots), turned as it was placed.
+The last placement is outlined in gold and the tiles it flipped carry a gold corner mark.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from pocketarena.core import TERMINAL, Action, State
+from pocketarena.games.flipwars import KIND_BY_NAME, FlipWarsState
+
+__all__ = ["describe", "rich_board", "svg_board"]
+
+SHORT = {
+    "tank": "TNK",
+    "rocket": "RKT",
+    "grenade": "GRN",
+    "paratrooper": "PAR",
+    "sniper": "SNP",
+    "foxhole": "FOX",
+    "twin": "TWN",
+    "trex": "REX",
+    "flag": "FLG",
+}
+DISPLAY = {"twin": "twin-rifle", "trex": "T-rex"}
+FILL = ("#2f6fd6", "#d64045")  # blue, red
+EDGE = ("#173f85", "#82201f")
+STYLE = ("bold white on #2f6fd6", "bold white on #d64045")
+GOLD = "#f5b700"
+CELL = 100
+
+
+def _fw(state: State) -> FlipWarsState:
+    if not isinstance(state, FlipWarsState):
+        raise TypeError(f"expected a FlipWars state, got {state.game.ID}")
+    return state
+
+
+def _arrow(kind: str, degrees: int) -> str:
+    """Which way a turned tile points, for the asymmetric patterns."""
+    rotations = KIND_BY_NAME[kind].rotations
+    if len(rotations) == 1:
+        return ""
+    if kind == "tank":
+        return "↔" if degrees in (0, 180) else "↕"
+    q = degrees // 90
+    if kind == "paratrooper":
+        return "↖↗↘↙"[q]
+    return "←↑→↓"[q]
+
+
+def _direction(dx: int, dy: int) -> str:
+    steps = max(abs(dx), abs(dy))
+    vertical = "up" if dy > 0 else "down" if dy < 0 else ""
+    horizontal = "right" if dx > 0 else "left" if dx < 0 else ""
+    word = "-".join(w for w in (vertical, horizontal) if w)
+    return word if steps == 1 else f"{steps} {word}"
+
+
+def _last_marks(state: FlipWarsState, last: Action | None) -> tuple[int, set[int]]:
+    """The cell of the last placement and the cells it flipped (-1 and none otherwise)."""
+    if last is None or last.verb != "place":
+        return -1, set()
+    try:
+        info = state.game.placement(state.game.action(last))
+    except ValueError:
+        return -1, set()
+    if info is None:
+        return -1, set()
+    cell, _, targets, _ = info
+    if state.tile_at(cell) is None:
+        return -1, set()
+    occupied = state.blue | state.red
+    return cell, {c for c in range(len(state.tiles)) if (targets & occupied) >> c & 1}
+
+
+def _status(state: FlipWarsState) -> str:
+    game = state.game
+    blue, red = state.round_scores()
+    score = f"Blue {blue} - Red {red}"
+    if game.series:
+        wins = f"round {state.round}, round wins Blue {state.wins[0]} - Red {state.wins[1]}"
+    else:
+        wins = ""
+    player = state.current_player
+    if player == TERMINAL:
+        winner = state.winner()
+        result = "a draw" if winner is None else f"{game.SEATS[winner]} wins"
+        what = "the series" if game.series else "the game"
+        head = f"{score}: {result}" if not game.series else f"{wins}: {result} {what}"
+        return head
+    phase = state.position()["phase"]
+    who = game.SEATS[player]
+    if phase == "block":
+        doing = f"{who} chooses where the block goes"
+    elif phase == "first":
+        doing = f"{who} chooses who starts round {state.round}"
+    elif state.position()["must_place_flag"]:
+        doing = f"{who} to place the flag"
+    else:
+        doing = f"{who} to place"
+    return "; ".join(x for x in (wins, score, doing) if x)
+
+
+def _supply_line(state: FlipWarsState, seat: int) -> str:
+    left = state.supply(seat)
+    parts = [f"{DISPLAY.get(k, k)} {n}" for k, n in left.items() if n]
+    return f"{state.game.SEATS[seat]}: " + (", ".join(parts) if parts else "nothing left")
+
+
+# -- terminal -----------------------------------------------------------------------------------
+def rich_board(state: State, last: Action | None = None) -> Group:
+    """The board as a rich table: each tile in its colour with its short name and direction."""
+    fw = _fw(state)
+    game = fw.game
+    n = game.size
+    placed, flipped = _last_marks(fw, last)
+    table = Table(show_header=True, show_lines=True, header_style="bold", padding=(0, 0))
+    table.add_column("", justify="right", style="bold")
+    for f in range(n):
+        table.add_column("abcdefgh"[f], justify="center", min_width=6)
+    for rank in range(n - 1, -1, -1):
+        row: list[Text | str] = [f"{rank + 1} "]
+        for f in range(n):
+            cell = rank * n + f
+            tile = fw.tile_at(cell)
+            if cell == fw.block:
+                text = Text("▓▓▓▓", style="grey50")
+            elif tile is None:
+                text = Text("·", style="dim")
+            else:
+                kind, degrees, colour = tile
+                mark = "*" if cell == placed else "↻" if cell in flipped else " "
+                text = Text(
+                    f"{SHORT[kind]}{_arrow(kind, degrees) or ' '}{mark}", style=STYLE[colour]
+                )
+                if cell == placed:
+                    text.stylize("underline")
+            row.append(text)
+        table.add_row(*row)
+    lines = Text(_status(fw))
+    lines.append("\n" + _supply_line(fw, 0), style="#2f6fd6")
+    lines.append("\n" + _supply_line(fw, 1), style="#d64045")
+    if placed >= 0 and last is not None:
+        lines.append(f"\nLast: {last.text} (* placed, ↻ flipped)", style="dark_orange3")
+    return Group(table, lines)
+
+
+# -- SVG ----------------------------------------------------------------------------------------
+def _pattern_svg(kind: str, degrees: int, cx: float, cy: float, step: float) -> str:
+    """The attack pattern as a small map: the tile a white square, attacked cells dots (a flag,
+    which attacks nothing, is drawn as a flag)."""
+    if kind == "flag":
+        return (
+            f'<path d="M{cx - step * 1.5:.1f} {cy + step * 2.5:.1f} v{-step * 5:.1f} '
+            f'l{step * 3.5:.1f} {step * 1.2:.1f} l{-step * 3.5:.1f} {step * 1.2:.1f}" '
+            f'fill="#ffffff" stroke="#ffffff" stroke-width="{step * 0.35:.1f}" '
+            'stroke-linejoin="round"/>'
+        )
+    parts = [
+        f'<rect x="{cx - step * 0.45:.1f}" y="{cy - step * 0.45:.1f}" width="{step * 0.9:.1f}" '
+        f'height="{step * 0.9:.1f}" fill="#ffffff"/>'
+    ]
+    for dx, dy in sorted(KIND_BY_NAME[kind].offsets(degrees // 90)):
+        parts.append(
+            f'<circle cx="{cx + dx * step:.1f}" cy="{cy - dy * step:.1f}" r="{step * 0.36:.1f}" '
+            'fill="#ffffff" fill-opacity="0.85"/>'
+        )
+    return "".join(parts)
+
+
+def _tile_svg(kind: str, degrees: int, colour: int, x: float, y: float, size: float) -> str:
+    inset = size * 0.06
+    label = "flag (2)" if kind == "flag" else DISPLAY.get(kind, kind)
+    font = size * (0.13 if len(label) <= 8 else 0.115)
+    return (
+        f'<rect x="{x + inset:.1f}" y="{y + inset:.1f}" width="{size - 2 * inset:.1f}" '
+        f'height="{size - 2 * inset:.1f}" rx="{size * 0.12:.1f}" fill="{FILL[colour]}" '
+        f'stroke="{EDGE[colour]}" stroke-width="{size * 0.03:.1f}"/>'
+        + _pattern_svg(kind, degrees, x + size / 2, y + size * 0.4, size * 0.08)
+        + f'<text x="{x + size / 2:.1f}" y="{y + size * 0.86:.1f}" text-anchor="middle" '
+        f'font-size="{font:.1f}" font-weight="bold" fill="#ffffff">{escape(label)}</text>'
+    )
+
+
+def svg_board(state: State, last: Action | None = None) -> str:
+    """A standalone SVG card: each cell is a ``<g data-place="c3">``; each supply tile a
+    ``<g data-tile="grenade" data-colour="blue">``."""
+    fw = _fw(state)
+    game = fw.game
+    n = game.size
+    placed, flipped = _last_marks(fw, last)
+    left, top = 40, 56
+    board = n * CELL
+    width = left + board + 24
+    supply_top = top + board + 40
+    height = supply_top + 2 * 64 + 44
+    status = _status(fw)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        'font-family="Helvetica, Arial, sans-serif" role="img" '
+        f'aria-label="FlipWars: {escape(status, {chr(34): "&quot;"})}">',
+        f'<rect x="2" y="2" width="{width - 4}" height="{height - 4}" rx="22" fill="#f4efe4" '
+        'stroke="#6d6250" stroke-width="3"/>',
+        f'<text x="{width / 2}" y="36" text-anchor="middle" font-size="22" font-weight="bold" '
+        f'fill="#3d352a">FlipWars · {escape(game.mode.name)}</text>',
+        f'<rect x="{left - 6}" y="{top - 6}" width="{board + 12}" height="{board + 12}" rx="10" '
+        'fill="#6d6250"/>',
+    ]
+    for cell, name in enumerate(game.cell_names):
+        f, rank = cell % n, cell // n
+        x, y = left + f * CELL, top + (n - 1 - rank) * CELL
+        classes = ["cell"]
+        if cell == placed:
+            classes.append("last")
+        if cell in flipped:
+            classes.append("flipped")
+        out.append(f'<g data-place="{name}" class="{" ".join(classes)}">')
+        out.append(
+            f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" rx="8" '
+            'fill="#e6dcc7"/>'
+        )
+        tile = fw.tile_at(cell)
+        if cell == fw.block:
+            out.append(
+                f'<rect x="{x + 6}" y="{y + 6}" width="{CELL - 12}" height="{CELL - 12}" rx="10" '
+                'fill="#3a3a3a"/>'
+                f'<path d="M{x + 20} {y + 80} L{x + 80} {y + 20} M{x + 20} {y + 50} L{x + 50} {y + 20} '
+                f'M{x + 50} {y + 80} L{x + 80} {y + 50}" stroke="#6b6b6b" stroke-width="6"/>'
+                f'<text x="{x + 50}" y="{y + 94}" text-anchor="middle" font-size="10" '
+                'fill="#f4efe4">block</text>'
+            )
+        elif tile is not None:
+            out.append(_tile_svg(tile[0], tile[1], tile[2], x, y, CELL))
+        if cell == placed:
+            out.append(
+                f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" rx="10" '
+                f'fill="none" stroke="{GOLD}" stroke-width="6"/>'
+            )
+        elif cell in flipped:
+            out.append(
+                f'<path d="M{x + CELL - 30} {y + 6} h22 v22 z" fill="{GOLD}" aria-label="flipped"/>'
+            )
+        out.append("</g>")
+    for f in range(n):
+        out.append(
+            f'<text x="{left + f * CELL + CELL / 2}" y="{top + board + 24}" text-anchor="middle" '
+            f'font-size="15" fill="#6d6250">{"abcdefgh"[f]}</text>'
+        )
+    for rank in range(n):
+        out.append(
+            f'<text x="{left - 20}" y="{top + (n - 1 - rank) * CELL + CELL / 2 + 5}" '
+            f'text-anchor="middle" font-size="15" fill="#6d6250">{rank + 1}</text>'
+        )
+    # Each player's supply: one small tile per kind with the number left.
+    for seat, colour in enumerate(("blue", "red")):
+        sy: float = supply_top + seat * 64
+        out.append(
+            f'<text x="{left}" y="{sy + 30}" font-size="14" font-weight="bold" '
+            f'fill="{EDGE[seat]}">{game.SEATS[seat]}</text>'
+        )
+        sx: float = left + 48.0
+        step = (width - sx - 20) / len(game.kinds)
+        for kind_name, count in fw.supply(seat).items():
+            small = min(step - 8, 52)
+            opacity = "1" if count else "0.3"
+            bx, by = sx + small - 4, sy + 4
+            out.append(
+                f'<g data-tile="{kind_name}" data-colour="{colour}" data-left="{count}" '
+                f'opacity="{opacity}">'
+                + _tile_svg(kind_name, 0, seat, sx, sy, small)
+                + f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="9" fill="#ffffff" '
+                f'stroke="{EDGE[seat]}" stroke-width="1.5"/>'
+                f'<text x="{bx:.1f}" y="{by + 4:.1f}" text-anchor="middle" font-size="11" '
+                f'font-weight="bold" fill="{EDGE[seat]}">{count}</text></g>'
+            )
+            sx += step
+    out.append(
+        f'<text x="{width / 2}" y="{height - 18}" text-anchor="middle" font-size="15" '
+        f'fill="#3d352a">{escape(status)}</text>'
+    )
+    out.append("</svg>")
+    return "".join(out)
+
+
+# -- words --------------------------------------------------------------------------------------
+def describe(action: Action, state: State | None = None) -> str:
+    """A sentence for an action; with ``state`` (the state it is played in) it names the mover
+    and the tiles it flips."""
+    if action.verb == "block":
+        return f"puts the block on {action.args[0]} for the next round"
+    if action.verb == "first":
+        return f"{action.args[0].capitalize()} starts the next round"
+    kind, cell, degrees = action.args
+    article = "an" if kind[0] in "aeiou" else "a"
+    name = DISPLAY.get(kind, kind)
+    turned = f", turned {degrees}° clockwise" if degrees else ""
+    offsets = sorted(KIND_BY_NAME[kind].offsets(degrees // 90), key=lambda o: (-o[1], o[0]))
+    if not offsets:
+        attacks = "it attacks nothing"
+    else:
+        attacks = "attacking " + ", ".join(_direction(dx, dy) for dx, dy in offsets)
+    who = "places"
+    flips = ""
+    if isinstance(state, FlipWarsState) and state.current_player >= 0:
+        who = f"{state.game.SEATS[state.current_player]} places"
+        info = state.game.placement(state.game.action(action))
+        if info is not None:
+            hit = info[2] & (state.blue | state.red)
+            names = [state.game.cell_names[c] for c in range(len(state.tiles)) if hit >> c & 1]
+            flips = f"; flips {', '.join(names)}" if names else "; flips nothing"
+    return f"{who} {article} {name} on {cell}{turned} ({attacks}){flips}"

@@ -1,0 +1,409 @@
+"""Drawing Wallet Battles: the battlefield with every location's stack (top coin first), who
+holds it and what it is worth; both piles, the scores so far, whose flip or act it is, and the
+last move marked. Used by the terminal (``rich_board``), the web pages and the docs (``svg_board``).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from pocketarena.core import CHANCE, TERMINAL, Action, State
+from pocketarena.games.wallet_battles import (
+    COIN_NAMES,
+    COINS,
+    BattleMap,
+    WalletBattlesState,
+    flip_seat,
+    location_names,
+)
+
+SIDES = ("Union", "Confederacy")
+FACES = ("Heads", "Tails")
+SHORT = ("U", "C")
+# Terminal colours: Union blue, Confederate grey (bright enough on dark and light terminals).
+RICH_SIDE = ("bold bright_blue", "bold grey62")
+RICH_FEATURE = {
+    "road": ("·", "dim yellow"),
+    "creek": ("~", "blue"),
+    "ridge": ("^", "dim"),
+    "woods": ("♣", "dim green"),
+    "town": ("▒", "dim"),
+}
+# SVG colours.
+INK = "#3b2f1e"
+SVG_SIDE = ("#27497f", "#55585e")
+SVG_TINT = ("#d6e0f0", "#e3e1dc")
+SVG_LAST = "#d99a00"
+METAL = {  # face fill, rim: copper pennies, silver the rest
+    "Q": ("#d3d6da", "#7d838b"),
+    "N": ("#c6c9cc", "#777d84"),
+    "P": ("#c8804a", "#87502a"),
+    "D": ("#dadde0", "#858b92"),
+}
+# Coin radii in SVG units, in proportion to the real diameters (24.26, 21.21, 19.05, 17.91 mm).
+RADIUS = {"Q": 11.0, "N": 9.6, "P": 8.6, "D": 8.1}
+
+
+def _board(state: State) -> WalletBattlesState:
+    if not isinstance(state, WalletBattlesState):
+        raise TypeError(f"a Wallet Battles state is needed, got {type(state).__name__}")
+    return state
+
+
+def _last_location(last: Action | None) -> str | None:
+    if last is not None and last.verb in ("place", "capture", "recall"):
+        return str(last.args[-1])
+    return None
+
+
+def _status(state: WalletBattlesState) -> str:
+    """One line: whose flip or act it is, or how the game ended."""
+    cp = state.current_player
+    if cp == TERMINAL:
+        a, b = state.scores()
+        w = state.winner()
+        result = "a draw" if w is None else f"the {SIDES[w]} wins"
+        return f"Game over after {state.flips} flips: {result}, {a:g} to {b:g}"
+    odd = f", {state.odd} odd in a row" if state.odd else ""
+    if cp == CHANCE:
+        return f"Flip {state.flips + 1}: both players flip{odd}"
+    if state.recalling:
+        return f"Recall: the {SIDES[cp]} returns one own top coin to the pile"
+    return f"The {SIDES[cp]} acts: place, capture or pass"
+
+
+def describe(action: Action) -> str:
+    """A short sentence for an action or flip; a flip says who may act."""
+    names = location_names()
+    if action.verb == "flip":
+        seat = flip_seat(action)
+        if seat is None:
+            return "Odd (one heads, one tails): nobody acts; flip again. A third odd in a row forces a recall."
+        faces = "heads" if seat == 0 else "tails"
+        return f"Both coins land {faces}: the {SIDES[seat]} may act."
+    if action.verb == "pass":
+        return "Pass: do nothing this round."
+    where = names.get(str(action.args[-1]), str(action.args[-1]))
+    if action.verb == "place":
+        coin = str(action.args[0])
+        return f"Place a {COIN_NAMES[COINS.index(coin)]} ({coin}) on {where}."
+    if action.verb == "capture":
+        return f"Capture the enemy's top coin on {where} into your pile."
+    if action.verb == "recall":
+        return f"Recall your top coin on {where} to your pile."
+    return action.text
+
+
+# -- terminal -------------------------------------------------------------------------
+MAP_COLUMNS = 72
+MAP_ROWS = 21
+
+
+def location_label(state: WalletBattlesState, loc: int) -> tuple[str, str]:
+    """The two lines a location shows: its name, and its stack top first with its value."""
+    name = state.game.battle_map.locations[loc].name
+    stack = state.stacks[loc]
+    if not stack:
+        return name, "(empty)"
+    coins = " ".join(COINS[c] for c in reversed(stack))
+    return name, f"{SHORT[state.holder[loc]]}: {coins} ={state.location_value(loc)}"
+
+
+def label_boxes(state: WalletBattlesState) -> list[tuple[int, int, int]]:
+    """(row, first column, width) of each location's two-line label on the terminal map."""
+    boxes = []
+    for loc, place in enumerate(state.game.battle_map.locations):
+        width = max(len(line) for line in location_label(state, loc)) + 2  # a space each side
+        row = round(place.y / 100 * (MAP_ROWS - 2))
+        col = round(place.x / 100 * (MAP_COLUMNS - 1)) - width // 2
+        boxes.append((row, max(0, min(MAP_COLUMNS - width, col)), width))
+    return boxes
+
+
+class _Canvas:
+    """A grid of styled characters: scenery first, then the labels on top."""
+
+    def __init__(self, rows: int, columns: int) -> None:
+        self.chars = [[" "] * columns for _ in range(rows)]
+        self.styles: list[list[str]] = [[""] * columns for _ in range(rows)]
+
+    def put(self, row: int, col: int, text: str, style: str) -> None:
+        if not 0 <= row < len(self.chars):
+            return
+        line = self.chars[row]
+        for i, ch in enumerate(text):
+            if 0 <= col + i < len(line):
+                line[col + i] = ch
+                self.styles[row][col + i] = style
+
+    def text(self) -> Text:
+        out = Text()
+        for r, (chars, styles) in enumerate(zip(self.chars, self.styles, strict=True)):
+            if r:
+                out.append("\n")
+            start = 0
+            for i in range(1, len(chars) + 1):  # one span per run of one style
+                if i == len(chars) or styles[i] != styles[start]:
+                    out.append("".join(chars[start:i]), style=styles[start] or None)
+                    start = i
+        return out
+
+
+def _cell(x: float, y: float) -> tuple[int, int]:
+    return round(y / 100 * (MAP_ROWS - 1)), round(x / 100 * (MAP_COLUMNS - 1))
+
+
+def _draw_scenery(canvas: _Canvas, battle_map: BattleMap) -> None:
+    for feature in battle_map.features:
+        glyph, style = RICH_FEATURE.get(feature.kind, ("·", "dim"))
+        pts = feature.points
+        if feature.kind in ("town", "woods"):
+            rows = [_cell(x, y)[0] for x, y in pts]
+            cols = [_cell(x, y)[1] for x, y in pts]
+            for r in range(min(rows), max(rows) + 1):
+                for c in range(min(cols), max(cols) + 1):
+                    if (r + c) % 2 == 0:  # a light hatch keeps labels on top readable
+                        canvas.put(r, c, glyph, style)
+            continue
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+            (r0, c0), (r1, c1) = _cell(x0, y0), _cell(x1, y1)
+            steps = max(abs(r1 - r0), abs(c1 - c0), 1)
+            for i in range(steps + 1):
+                canvas.put(
+                    round(r0 + (r1 - r0) * i / steps),
+                    round(c0 + (c1 - c0) * i / steps),
+                    glyph,
+                    style,
+                )
+
+
+def rich_board(state: State, last: Action | None = None) -> Any:
+    """The battlefield for the terminal: scenery, each location with its stack (top coin
+    first), holder and value; then both piles and the scores so far."""
+    board = _board(state)
+    game = board.game
+    canvas = _Canvas(MAP_ROWS, MAP_COLUMNS)
+    _draw_scenery(canvas, game.battle_map)
+    marked = _last_location(last)
+    for loc, (row, col, width) in enumerate(label_boxes(board)):
+        holder = board.holder[loc]
+        name, line2 = location_label(board, loc)
+        style = RICH_SIDE[holder] if holder >= 0 else "bold"
+        if game.location_ids[loc] == marked:
+            style += " reverse"
+        canvas.put(row, col, " " + name.center(width - 2) + " ", style)
+        canvas.put(
+            row + 1, col, " " + line2.center(width - 2) + " ", style if holder >= 0 else "dim"
+        )
+
+    piles = Table(box=None, pad_edge=False, show_edge=False)
+    piles.add_column("")
+    for coin in COINS:
+        piles.add_column(coin, justify="right")
+    piles.add_column("pile", justify="right")
+    piles.add_column("held", justify="right")
+    piles.add_column("score", justify="right", style="bold")
+    scores = board.scores()
+    for seat in (0, 1):
+        pile = board.pile(seat)
+        to_move = " ◀" if board.current_player == seat else ""
+        piles.add_row(
+            Text(f"{SIDES[seat]} ({FACES[seat]}){to_move}", style=RICH_SIDE[seat]),
+            *(str(pile[c]) for c in COINS),
+            str(board.pile_total[seat]),
+            str(board.held[seat]),
+            f"{scores[seat]:g}",
+        )
+    lines: list[Any] = [Text(_status(board), style="bold"), canvas.text(), piles]
+    if last is not None:
+        lines.append(Text("Last: " + describe(last), style="italic"))
+    title = (
+        f"Wallet Battles · {game.battle_map.title} ({game.battle_map.date}) · stacks top coin first"
+    )
+    return Panel(Group(*lines), title=title, expand=False)
+
+
+# -- SVG ----------------------------------------------------------------------------------
+WIDTH = 400
+MAP_TOP = 48
+MAP_HEIGHT = 312
+PANEL_TOP = MAP_TOP + MAP_HEIGHT + 8
+HEIGHT = PANEL_TOP + 104
+SITE_R = 21
+
+
+def _xy(x: float, y: float) -> tuple[float, float]:
+    return round(28 + x * (WIDTH - 56) / 100, 1), round(
+        MAP_TOP + 14 + y * (MAP_HEIGHT - 50) / 100, 1
+    )
+
+
+def _coin(cx: float, cy: float, coin: str, letter: bool, extra: str = "") -> str:
+    fill, rim = METAL[coin]
+    r = RADIUS[coin]
+    out = f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}" stroke="{rim}" stroke-width="1.4"{extra}/>'
+    if letter:
+        out += (
+            f'<text x="{cx}" y="{cy + 3.6}" text-anchor="middle" font-size="{r * 0.95:.1f}" '
+            f'font-weight="700" fill="{INK}">{coin}</text>'
+        )
+    return out
+
+
+def _scenery(battle_map: BattleMap) -> list[str]:
+    out = []
+    names = {loc.name for loc in battle_map.locations}
+    for f in battle_map.features:
+        pts = " ".join(f"{x},{y}" for x, y in (_xy(px, py) for px, py in f.points))
+        label = f"<title>{escape(f.name)}</title>"
+        if f.kind == "woods":
+            out.append(f'<polygon points="{pts}" fill="#8fae7c" opacity="0.45">{label}</polygon>')
+        elif f.kind == "town":
+            out.append(f'<polygon points="{pts}" fill="#c9b79a" opacity="0.7">{label}</polygon>')
+            if f.name in names:
+                continue  # a location of that name labels it already
+            x = sum(p[0] for p in f.points) / len(f.points)
+            y = max(p[1] for p in f.points)
+            tx, ty = _xy(x, y)
+            out.append(
+                f'<text x="{tx}" y="{ty + 9}" text-anchor="middle" font-size="8" font-style="italic" '
+                f'fill="#7a6648">{escape(f.name)}</text>'
+            )
+        elif f.kind == "creek":
+            out.append(
+                f'<polyline points="{pts}" fill="none" stroke="#7fa6c8" stroke-width="3" '
+                f'stroke-linecap="round" stroke-linejoin="round">{label}</polyline>'
+            )
+        elif f.kind == "ridge":
+            out.append(
+                f'<polyline points="{pts}" fill="none" stroke="#a38c5c" stroke-width="7" opacity="0.35" '
+                f'stroke-linecap="round" stroke-linejoin="round">{label}</polyline>'
+            )
+        else:
+            out.append(
+                f'<polyline points="{pts}" fill="none" stroke="#c2a878" stroke-width="2" '
+                f'stroke-dasharray="5 3">{label}</polyline>'
+            )
+    return out
+
+
+def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
+    place = board.game.battle_map.locations[loc]
+    cx, cy = _xy(place.x, place.y)
+    holder = board.holder[loc]
+    stack = [COINS[c] for c in board.stacks[loc]]
+    parts = [f'<g class="location" data-place="{place.id}">']
+    parts.append(f"<title>{escape(place.name)}</title>")
+    if last:
+        parts.append(
+            f'<circle cx="{cx}" cy="{cy}" r="{SITE_R + 5}" fill="none" stroke="{SVG_LAST}" '
+            'stroke-width="3" class="last-move"/>'
+        )
+    if holder < 0:
+        parts.append(
+            f'<circle cx="{cx}" cy="{cy}" r="{SITE_R}" fill="#f8f2e2" stroke="{INK}" '
+            'stroke-width="1.2" stroke-dasharray="3 3"/>'
+        )
+    else:
+        parts.append(
+            f'<circle cx="{cx}" cy="{cy}" r="{SITE_R}" fill="{SVG_TINT[holder]}" '
+            f'stroke="{SVG_SIDE[holder]}" stroke-width="2.6"/>'
+        )
+    # The stack seen slightly from the side: each higher coin drawn 4.5 units up, the top
+    # coin last with its letter, so the order reads bottom to top.
+    lift = 4.5
+    base = cy + lift * (len(stack) - 1) / 2
+    for i, coin in enumerate(stack):
+        parts.append(_coin(cx, round(base - i * lift, 1), coin, letter=i == len(stack) - 1))
+    name_y = cy + SITE_R + 11
+    halo = 'stroke="#f3ead2" stroke-width="3" paint-order="stroke"'
+    colour = SVG_SIDE[holder] if holder >= 0 else INK
+    parts.append(
+        f'<text x="{cx}" y="{name_y}" text-anchor="middle" font-size="10" font-weight="700" '
+        f'fill="{colour}" {halo}>{escape(place.name)}</text>'
+    )
+    if stack:
+        n = len(stack)
+        doubled = " ×2" if n >= 3 else ""
+        info = f"{SHORT[holder]} · {' '.join(reversed(stack))} · {board.location_value(loc)} pts{doubled}"
+        parts.append(
+            f'<text x="{cx}" y="{name_y + 11}" text-anchor="middle" font-size="8.5" fill="{colour}" '
+            f"{halo}>{escape(info)}</text>"
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _pile_panel(board: WalletBattlesState, seat: int, scores: tuple[float, float]) -> str:
+    x0 = 14 if seat == 0 else WIDTH / 2 + 4
+    w = WIDTH / 2 - 18
+    acting = board.current_player == seat
+    colour = SVG_SIDE[seat]
+    parts = [
+        f'<g class="pile" data-seat="{seat}">',
+        f'<rect x="{x0}" y="{PANEL_TOP}" width="{w}" height="92" rx="9" fill="{SVG_TINT[seat]}" '
+        f'stroke="{colour}" stroke-width="{3.2 if acting else 1.2}"/>',
+        f'<text x="{x0 + 10}" y="{PANEL_TOP + 17}" font-size="11.5" font-weight="700" fill="{colour}">'
+        f"{SIDES[seat]} ({FACES[seat]})</text>",
+        f'<text x="{x0 + w - 10}" y="{PANEL_TOP + 17}" text-anchor="end" font-size="11.5" '
+        f'font-weight="700" fill="{INK}">{scores[seat]:g} pts</text>',
+    ]
+    pile = board.pile(seat)
+    for i, coin in enumerate(COINS):
+        cx = round(x0 + 22 + i * (w - 30) / 4, 1)
+        cy = PANEL_TOP + 44
+        opacity = "" if pile[coin] else ' opacity="0.35"'
+        parts.append(f'<g data-coin="{coin}" data-seat="{seat}"{opacity}>')
+        parts.append(_coin(cx, cy, coin, letter=True))
+        parts.append(
+            f'<text x="{cx + 13}" y="{cy + 4}" font-size="10" fill="{INK}">×{pile[coin]}</text></g>'
+        )
+    parts.append(
+        f'<text x="{x0 + 10}" y="{PANEL_TOP + 80}" font-size="9.5" fill="{INK}">'
+        f"pile {board.pile_total[seat]} · holds {board.held[seat]} location"
+        f"{'' if board.held[seat] == 1 else 's'}</text>"
+    )
+    if acting:
+        parts.append(
+            f'<text x="{x0 + w - 10}" y="{PANEL_TOP + 80}" text-anchor="end" font-size="10" '
+            f'font-weight="700" fill="{colour}">{"recalls" if board.recalling else "to act"} ◀</text>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def svg_board(state: State, last: Action | None = None) -> str:
+    """A standalone SVG of the card: map, locations (``data-place``), piles and scores."""
+    board = _board(state)
+    game = board.game
+    marked = _last_location(last)
+    status = _status(board)
+    if last is not None and last.verb == "flip":
+        status = f"{last.text} → {status}"
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        'font-family="Georgia, \'Times New Roman\', serif" role="img" '
+        f'aria-label="Wallet Battles on {escape(game.battle_map.title)}">',
+        f'<rect x="2" y="2" width="{WIDTH - 4}" height="{HEIGHT - 4}" rx="18" fill="#f3ead2" '
+        'stroke="#6b5a3a" stroke-width="3"/>',
+        f'<rect x="10" y="{MAP_TOP - 6}" width="{WIDTH - 20}" height="{MAP_HEIGHT + 6}" rx="10" '
+        'fill="#efe3c4" stroke="#cbb88f" stroke-width="1"/>',
+        f'<text x="{WIDTH / 2}" y="22" text-anchor="middle" font-size="15" font-weight="700" '
+        f'fill="{INK}">{escape(game.battle_map.title)} · {escape(game.battle_map.date)}</text>',
+        f'<text x="{WIDTH / 2}" y="37" text-anchor="middle" font-size="9.5" fill="{INK}" '
+        f'class="status">{escape(status)}</text>',
+    ]
+    parts.extend(_scenery(game.battle_map))
+    for loc, lid in enumerate(game.location_ids):
+        parts.append(_location(board, loc, last=lid == marked))
+    scores = board.scores()
+    parts.append(_pile_panel(board, 0, scores))
+    parts.append(_pile_panel(board, 1, scores))
+    parts.append("</svg>")
+    return "\n".join(parts)

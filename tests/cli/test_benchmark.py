@@ -1,0 +1,57 @@
+"""The engine benchmark runs (``--quick``, a tiny budget) and writes only its own section.
+Nothing here times anything: speed is the benchmark's business, not a test's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pocketarena as pa
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "engine.py"
+REAL_GAMES = dict(pa.GAMES)  # taken before the tests register Coin Race in this process
+
+
+def test_quick_benchmark_writes_its_section(tmp_path: Path) -> None:
+    output = tmp_path / "benchmarks.md"
+    output.write_text("# Benchmarks\n\nSomeone else's section.\n")
+    command = [sys.executable, str(SCRIPT), "--quick", "--seconds", "0.01", "--output", str(output)]
+    for _ in range(2):  # the second run replaces the section instead of adding one
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+    text = output.read_text()
+    assert text.startswith("# Benchmarks\n\nSomeone else's section.\n")
+    assert text.count("<!-- engine:start -->") == 1 and text.count("<!-- engine:end -->") == 1
+    section = text.split("<!-- engine:start -->")[1].split("<!-- engine:end -->")[0]
+    assert "- Command: `python benchmarks/engine.py --quick --seconds 0.01 --output" in section
+    assert "- Machine: " in section and "- Date: " in section and "pinned to CPU" in section
+    assert "Wallet Battles >= 40,000" in section
+    for game_id, cls in REAL_GAMES.items():
+        for options in cls.VARIANTS:
+            label = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "default"
+            assert f"| {game_id} | {label} |" in section
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        assert "Anchors missing: OpenSpiel is not installed" in section
+    else:
+        for anchor in ("Python tic-tac-toe", "C++ tic-tac-toe", "C++ backgammon"):
+            assert f"| OpenSpiel {anchor} |" in section
+
+
+def test_quick_benchmark_writes_nothing_by_default(tmp_path: Path) -> None:
+    command = [
+        sys.executable,
+        str(SCRIPT),
+        "--quick",
+        "--seconds",
+        "0.01",
+        "--no-anchors",
+        "--games",
+        "nope",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 2 and "unknown game 'nope'" in done.stdout

@@ -1,0 +1,99 @@
+"""``pocketarena rules`` and ``games``, the program as a module, and its help."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pocketarena as pa
+from pocketarena.cli import rules as rules_module
+from pocketarena.cli.main import COMMANDS
+
+from .helpers import assert_clean_error, run
+
+ROOT = Path(__file__).resolve().parents[2]
+RULEBOOK = ROOT / "docs" / "rules"
+REAL_GAMES = sorted(pa.GAMES)  # collected before Coin Race is registered
+
+
+@pytest.mark.parametrize("game_id", REAL_GAMES)
+def test_rules_of_every_game(game_id: str) -> None:
+    page = RULEBOOK / f"{game_id}.md"
+    assert page.is_file(), f"{game_id} has no rules page at docs/rules/{game_id}.md"
+    result = run("rules", game_id.upper().replace("-", "_"))
+    assert result.exit_code == 0, result.output
+    first_heading = next(line for line in page.read_text().splitlines() if line.startswith("#"))
+    assert first_heading.lstrip("# ").strip() in result.output
+    assert "#" not in result.output.splitlines()[1], "Markdown is rendered, not printed raw"
+
+
+def test_rules_are_read_through_the_package_rulebook() -> None:
+    rulebook = Path(str(rules_module.files("pocketarena") / "rulebook"))
+    assert rulebook.resolve() == RULEBOOK.resolve()
+
+
+def test_rules_render_markdown(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "rulebook").mkdir()
+    long_item = "- " + "a long line that the terminal must wrap, not cut " * 3 + "zebra"
+    (tmp_path / "rulebook" / "coin-race.md").write_text(
+        f"# Coin Race\n\nFirst to **ten** wins.\n\n- flip\n- add\n{long_item}\n"
+    )
+    monkeypatch.setattr(rules_module, "files", lambda package: tmp_path)
+    result = run("rules", "coin-race")
+    assert result.exit_code == 0
+    assert "Coin Race" in result.output and "First to ten wins." in result.output
+    assert "**" not in result.output and "• flip" in result.output
+    assert "zebra" in result.output
+
+
+def test_rules_of_a_game_without_a_page(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(rules_module, "files", lambda package: tmp_path)
+    assert_clean_error(run("rules", "coin-race"), 1, "coin-race has no rules page yet")
+    assert_clean_error(run("rules", "monopoly"), 2, "unknown game 'monopoly'; valid games:")
+
+
+def test_games_lists_games_options_and_variants() -> None:
+    result = run("games")
+    assert result.exit_code == 0
+    out = result.output
+    assert "coin-race  Coin Race  (with chance)" in out
+    assert "goal=10  points to reach" in out
+    assert "variants: defaults" in out
+    for game_id, cls in pa.GAMES.items():
+        assert game_id in out and cls.TITLE in out
+        for option in cls.OPTIONS:
+            assert f"{option.name}=" in out
+
+
+def test_every_command_is_registered_and_documented() -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    for name in COMMANDS:
+        assert name in result.output
+    assert run().exit_code in (0, 2)  # no command: the help, never a traceback
+
+
+def test_python_dash_m_runs_the_program() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    ok = subprocess.run(
+        [sys.executable, "-m", "pocketarena", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert ok.returncode == 0 and "replay" in ok.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "pocketarena", "play", "chess"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert bad.returncode == 2
+    assert bad.stdout == "" and bad.stderr.count("\n") == 1
+    assert bad.stderr.startswith("error: unknown game 'chess'")

@@ -1,0 +1,237 @@
+"""``pocketarena play``, driven with scripted keyboard input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pocketarena as pa
+from pocketarena.records import load
+from tests.conftest import all_variants, variant_id
+
+from .helpers import assert_clean_error, keep_pressing, run, saved_path
+
+CASES = [("coin-race", {}), *all_variants()]
+
+
+def _option_args(options: dict[str, Any]) -> list[str]:
+    """Options as a person types them: ``--option name=value``."""
+    args: list[str] = []
+    for name, value in options.items():
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, dict | list):
+            text = json.dumps(value)
+        else:
+            text = str(value)
+        args += ["--option", f"{name}={text}"]
+    return args
+
+
+@pytest.mark.parametrize("variant", CASES, ids=[variant_id(v) for v in CASES])
+def test_a_whole_game_against_random(variant: tuple[str, dict[str, Any]], tmp_path: Path) -> None:
+    game_id, options = variant
+    game = pa.load(game_id, **options)
+    save = tmp_path / "game.json"
+    result = run(
+        "play",
+        game_id,
+        *_option_args(options),
+        "--vs",
+        "random",
+        "--seed",
+        "7",
+        "--save",
+        str(save),
+        input=keep_pressing(game),
+    )
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert " wins, " in result.output or "Draw, 1/2-1/2" in result.output
+    assert saved_path(result.output) == save
+    record = load(save)
+    final = record.replay()
+    assert final.is_terminal()
+    assert (
+        record.seed == 7 and record.players[1].kind == "bot" and record.players[1].name == "random"
+    )
+    assert record.players[0].kind == "human"
+    check = run("replay", str(save), "--check")
+    assert check.exit_code == 0 and check.output.startswith(f"ok: {game_id}: ")
+
+
+def test_the_same_seed_gives_the_same_game(tmp_path: Path, coin_race: pa.Game) -> None:
+    moves = []
+    for name in ("a.txt", "b.txt"):
+        run(
+            "play",
+            "coin-race",
+            "--vs",
+            "random",
+            "--seed",
+            "5",
+            "--save",
+            str(tmp_path / name),
+            input=keep_pressing(coin_race),
+        )
+        moves.append(load(tmp_path / name).moves)
+    assert moves[0] == moves[1]
+
+
+def test_bad_entries_get_one_line_and_the_prompt_again(tmp_path: Path) -> None:
+    script = "\n".join(["hello", "", "moves", "xyzzy", "add 3", "9", "help", "1", "quit"]) + "\n"
+    result = run(
+        "play",
+        "coin-race",
+        "--vs",
+        "random",
+        "--seed",
+        "3",
+        "--save",
+        str(tmp_path / "g.txt"),
+        input=script,
+    )
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Traceback" not in out
+    assert "Press Enter to throw the coins (or type help)." in out
+    assert "Throw: flip T" in out  # seed 3 throws tails first
+    assert "  1. add 1\n  2. add 2\n" in out
+    assert "'xyzzy' starts with an unknown word 'xyzzy'; actions start with: add, flip" in out
+    assert "add 3 needs heads on this turn's flip" in out
+    assert "there is no move 9; moves are numbered 1 to 2" in out
+    assert "undo    take back your last move" in out
+    assert "Heads (you) plays add 1" in out
+    assert "Game stopped unfinished." in out
+    record = load(saved_path(out))
+    assert record.moves[:2] == ["flip T", "add 1"]
+    assert (record.result, record.termination) == ("*", "abandoned")
+    record.replay()
+
+
+def test_undo_takes_back_the_move_and_the_reply(tmp_path: Path) -> None:
+    # Throw, play add 1, let the bot reply, then take both back and play add 2 instead.
+    script = "\n".join(["", "1", "undo", "undo", "2", "resign"]) + "\n"
+    save = tmp_path / "g.json"
+    result = run(
+        "play", "coin-race", "--vs", "random", "--seed", "3", "--save", str(save), input=script
+    )
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Took back 3 moves." in out
+    assert "there is no move of yours to take back" in out
+    record = load(save)
+    assert record.moves[:2] == ["flip T", "add 2"]
+    assert record.moves[2] == "flip T", "the bot's throw is the same after undo"
+    assert (record.result, record.termination) == ("0-1", "resignation")
+    assert "Heads (you) resigns: Tails (random) wins, 0-1." in out
+    assert run("replay", str(save), "--check").exit_code == 0
+
+
+def test_playing_second_lets_the_bot_throw_and_move_first(tmp_path: Path) -> None:
+    result = run(
+        "play",
+        "coin-race",
+        "--seat",
+        "second",
+        "--vs",
+        "random",
+        "--seed",
+        "3",
+        "--save",
+        str(tmp_path / "g.txt"),
+        input="",
+    )
+    out = result.output
+    assert "Heads (random) vs Tails (you)" in out
+    assert out.index("Throw: flip T") < out.index("Heads (random) plays")
+    assert "Press Enter to throw the coins>" in out  # then the person's own throw
+    assert load(saved_path(out)).players[0].kind == "bot"
+
+
+def test_both_seats_on_one_screen(tmp_path: Path, coin_race: pa.Game) -> None:
+    result = run(
+        "play",
+        "coin-race",
+        "--vs",
+        "human",
+        "--seed",
+        "1",
+        "--name",
+        "kim",
+        "--save",
+        str(tmp_path / "g.txt"),
+        input=keep_pressing(coin_race),
+    )
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Heads (kim (Heads)) to move>" in out and "Tails (kim (Tails)) to move>" in out
+    record = load(saved_path(out))
+    assert [p.kind for p in record.players] == ["human", "human"]
+    assert record.replay().is_terminal()
+
+
+def test_default_record_goes_to_the_user_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    result = run("play", "coin-race", "--seed", "2", "--vs", "random", input="\n1\nresign\n")
+    path = saved_path(result.output)
+    assert path.parent == tmp_path / "pocketarena" / "games"
+    assert path.name.startswith("coin-race-") and path.suffix == ".txt"
+    assert load(path).termination == "resignation"
+
+
+def test_nothing_saved_when_nothing_was_played(tmp_path: Path) -> None:
+    result = run(
+        "play", "coin-race", "--vs", "random", "--save", str(tmp_path / "g.txt"), input="quit\n"
+    )
+    assert "No moves were played; nothing saved." in result.output
+    assert not (tmp_path / "g.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["play", "chess"], ["unknown game 'chess'; valid games:", "coin-race"]),
+        (
+            ["play", "coin-race", "--mode", "tactical"],
+            ["unknown option 'mode' for coin-race; valid options: goal"],
+        ),
+        (["play", "coin-race", "-o", "goal=ten"], ["option 'goal' must be an integer, got 'ten'"]),
+        (["play", "coin-race", "--option", "goal"], ["option 'goal' must look like name=value"]),
+        (
+            ["play", "coin-race", "--vs", "clever"],
+            ["unknown bot 'clever'; valid bots:", "(or human)"],
+        ),
+        (
+            ["play", "coin-race", "--vs", "greedy"],
+            ["the greedy bot needs a heuristic for coin-race"],
+        ),
+    ],
+)
+def test_bad_requests_are_one_clean_line(args: list[str], fragments: list[str]) -> None:
+    assert_clean_error(run(*args), 2, *fragments)
+
+
+def test_moves_can_be_filtered_by_words(tmp_path: Path) -> None:
+    script = "\n".join(["", "moves 2", "moves ADD", "moves jump"]) + "\n"
+    out = run(
+        "play",
+        "coin-race",
+        "--vs",
+        "random",
+        "--seed",
+        "3",
+        "--save",
+        str(tmp_path / "g.txt"),
+        input=script,
+    ).output
+    assert "  2. add 2\n" in out and "  1. add 1\n  2. add 2\n" in out
+    assert "No legal move contains 'jump'." in out
+    assert out.count("1. add 1") == 1, (
+        "the filter on '2' keeps only move 2, numbered as in the full list"
+    )

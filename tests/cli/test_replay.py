@@ -1,0 +1,109 @@
+"""``pocketarena replay``: scripted navigation and ``--check``."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import pocketarena as pa
+from pocketarena.bots.simple import RandomBot
+from pocketarena.match import SeededChance, play_match
+from pocketarena.records import load
+
+from .helpers import assert_clean_error, run
+
+
+@pytest.fixture
+def record_file(tmp_path: Path, coin_race: pa.Game) -> Path:
+    bots = [RandomBot(coin_race, seed=1), RandomBot(coin_race, seed=2)]
+    return play_match(coin_race, bots, SeededChance(8)).save(tmp_path / "game.txt")
+
+
+def test_stepping_through_a_record(record_file: Path) -> None:
+    moves = load(record_file).moves
+    total = len(moves)
+    script = "\n".join(["", "n", "b", "j 3", "e", "n", "s", "b", "j 999", "what", "4", "q"]) + "\n"
+    result = run("replay", str(record_file), input=script)
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Traceback" not in out
+    assert f"Start (0/{total})" in out
+    assert f"Move 1/{total}: {moves[0]}" in out
+    assert f"Move 2/{total}: {moves[1]}" in out
+    assert f"Move 3/{total}: {moves[2]}" in out
+    assert f"Move 4/{total}: {moves[3]}" in out
+    assert f"Move {total}/{total}: {moves[-1]}" in out
+    assert "End of the record: " in out
+    assert "Already at the end." in out and "Already at the start." in out
+    assert f"There is no move 999; the record goes to move {total}." in out
+    assert "n or Enter: next · b: back" in out
+    # The order the positions were shown in: start, 1, 2, 1, 3, end, start, 4.
+    shown = re.findall(r"Start \(0/\d+\)|Move \d+/\d+", out)
+    start = f"Start (0/{total})"
+    expected = [
+        start,
+        *(f"Move {n}/{total}" for n in (1, 2, 1, 3, total)),
+        start,
+        f"Move 4/{total}",
+    ]
+    assert shown == expected
+
+
+def test_end_of_input_quits(record_file: Path) -> None:
+    result = run("replay", str(record_file), input="n\n")
+    assert result.exit_code == 0 and "Move 1/" in result.output
+
+
+def test_check_a_good_record(record_file: Path) -> None:
+    record = load(record_file)
+    result = run("replay", str(record_file), "--check")
+    assert result.exit_code == 0, result.output
+    a, b = record.scores or (0, 0)
+    assert (
+        result.output.strip()
+        == f"ok: coin-race: {len(record.moves)} moves, result {record.result}, scores {a}-{b}"
+    )
+
+
+def test_check_a_tampered_record(record_file: Path, tmp_path: Path) -> None:
+    text = record_file.read_text().splitlines()
+    blank = text.index("")
+    # Move 2 is the first decision; make it "add 3" after a tails throw, or tamper a throw.
+    first_throw = text[blank + 1]
+    text[blank + 2] = "add 3" if first_throw == "flip T" else "add 9"
+    tampered = tmp_path / "tampered.txt"
+    tampered.write_text("\n".join(text) + "\n")
+    result = run("replay", str(tampered), "--check")
+    reason = (
+        "add 3 needs heads on this turn's flip" if first_throw == "flip T" else "'add 9' is not"
+    )
+    assert_clean_error(result, 1, "tampered.txt: move 2 (", "is illegal: ", reason)
+
+    wrong_result = tmp_path / "wrong.json"
+    data = load(record_file).to_json()
+    data["result"] = "0-1" if data["result"] == "1-0" else "1-0"
+    wrong_result.write_text(json.dumps(data))
+    assert_clean_error(run("replay", str(wrong_result), "--check"), 1, "states the result")
+
+
+def test_viewer_shows_where_a_bad_record_stops(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text('[Game "coin-race"]\n\nflip T\nadd 3\n*\n')
+    result = run("replay", str(path), input="e\nq\n")
+    assert result.exit_code == 0
+    assert "The record stops here: move 2 ('add 3') is illegal: add 3 needs heads" in result.output
+
+
+@pytest.mark.parametrize("check", [[], ["--check"]])
+def test_unreadable_files(tmp_path: Path, check: list[str]) -> None:
+    assert_clean_error(run("replay", str(tmp_path / "nope.json"), *check), 2, "no such record file")
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_text("just some words\n")
+    code = 1 if check else 2
+    assert_clean_error(run("replay", str(garbage), *check), code, "not a Pocket Arena record")
+    unknown = tmp_path / "go.txt"
+    unknown.write_text('[Game "go"]\n\n*\n')
+    assert_clean_error(run("replay", str(unknown), *check), code, "unknown game 'go'")
