@@ -27,11 +27,15 @@ def solution(protect: str) -> Solution:
 
 
 def state_of(protect: str, key: int) -> StackACashState:
-    """An engine state (Heads to move, no history) for a class key: face bit 0 is the mover's."""
+    """An engine state (Heads to move, no history) for a class key: face bit 0 is the mover's.
+    (Set through the state's internals: the engine only builds positions by playing.)"""
     state = pa.load("stack-a-cash", protect=protect).new_initial_state()
     assert isinstance(state, StackACashState)
     for cell in range(9):
-        state._set(cell, (key >> (6 * cell)) & 63)
+        code = (key >> (6 * cell)) & 63
+        state._set(cell, code)
+        for size in range(3):
+            state.left -= (code >> (2 * size) & 1) << (2 * size)
     prot = key >> 54
     state.protected = -1 if prot == 9 else prot
     state.seen = {}
