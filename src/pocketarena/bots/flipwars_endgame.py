@@ -3,8 +3,8 @@
 ``solve_endgame(state)`` returns ``(margin, action)``: the side to move's points minus the
 opponent's points at the end of the round (a flag counts 2) when both sides play perfectly
 from here, and a placement that achieves it. It searches to the end of the round, so it is
-meant for positions with few empty cells; ``max_nodes`` bounds the work
-(``EndgameLimitExceeded`` past it). A tactical series is solved round by round: the value is
+meant for positions with few empty cells; ``max_nodes`` bounds the work, counted in
+searched positions with three or more empty cells (``EndgameLimitExceeded`` past it). A tactical series is solved round by round: the value is
 the current round's margin, not the series.
 
 How it searches: negamax alpha-beta with a null window (principal-variation search) below
