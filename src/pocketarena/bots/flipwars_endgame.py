@@ -47,6 +47,8 @@ __all__ = ["EndgameLimitExceeded", "EndgameSolver", "solve_endgame"]
 
 INF = 1 << 20
 SYMMETRY_MIN_EMPTY = 9  # fold board symmetries into the table only with this many empty cells
+TABLE_LIMIT = 4_000_000  # table entries (about 1 GB) before the table is emptied to start afresh
+SHAPE_LIMIT = 50_000  # cached move shapes (up to a few kB each) before they are forgotten
 
 
 class EndgameLimitExceeded(RuntimeError):
@@ -315,6 +317,8 @@ class EndgameSolver:
                             if option3 not in options:
                                 options.append(option3)
                     shape.append((bit, replies, least, options))
+                if len(pair_shapes) > SHAPE_LIMIT:
+                    pair_shapes.clear()
                 pair_shapes[key] = shape
             return shape
 
@@ -401,6 +405,8 @@ class EndgameSolver:
                             if hit not in seen:
                                 seen.append(hit)
                                 shapes.append((placed, exposure, cell, kind, hit, combo))
+                if len(move_shapes) > SHAPE_LIMIT:
+                    move_shapes.clear()
                 move_shapes[key] = shapes
             moves = []
             for placed, exposure, cell, kind, hit, combo in shapes:
@@ -537,6 +543,8 @@ class EndgameSolver:
                 lower = max(lower, best)
             else:
                 lower = upper = best
+            if len(tt) > TABLE_LIMIT:
+                tt.clear()  # losing bounds costs time, never correctness
             tt[key] = (lower, upper, best_move)
             return best
 
