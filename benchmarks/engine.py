@@ -22,8 +22,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -97,20 +96,48 @@ class Row:
     goal: float | None = None
 
 
-def measure(
-    game: Any, apply_name: str, seconds: float, runs: int, advance: Callable[[], None]
-) -> tuple[float, float, float]:
-    """Medians over ``runs``: playouts/s, steps/s, steps per playout."""
-    per_game: list[float] = []
-    per_step: list[float] = []
-    lengths: list[float] = []
-    for i in range(runs):
-        games, steps, elapsed = playouts(game, apply_name, seconds, 1000 + i)
-        per_game.append(games / elapsed)
-        per_step.append(steps / elapsed)
-        lengths.append(steps / games)
-        advance()
-    return statistics.median(per_game), statistics.median(per_step), statistics.median(lengths)
+@dataclass
+class Subject:
+    """One thing to measure: a game (ours or OpenSpiel's) and its runs so far."""
+
+    label: str
+    variant: str
+    game: Any
+    apply_name: str
+    goal: float | None = None
+    per_game: list[float] = field(default_factory=list)
+    per_step: list[float] = field(default_factory=list)
+    lengths: list[float] = field(default_factory=list)
+
+    def run(self, seconds: float, seed: int) -> None:
+        games, steps, elapsed = playouts(self.game, self.apply_name, seconds, seed)
+        self.per_game.append(games / elapsed)
+        self.per_step.append(steps / elapsed)
+        self.lengths.append(steps / games)
+
+    def row(self) -> Row:
+        return Row(
+            self.label,
+            self.variant,
+            statistics.median(self.per_game),
+            statistics.median(self.per_step),
+            statistics.median(self.lengths),
+            goal=self.goal,
+        )
+
+
+def measure_all(subjects: list[Subject], seconds: float, runs: int, progress: Progress) -> None:
+    """Run every subject once per round, round after round: a machine whose load changes
+    during the run then slows anchors and games alike, and the ratios stay fair."""
+    task = progress.add_task("measuring", total=len(subjects) * runs)
+    for round_number in range(runs):
+        for subject in subjects:
+            progress.update(
+                task,
+                description=f"round {round_number + 1}/{runs}: {subject.label} {subject.variant}",
+            )
+            subject.run(seconds, 1000 + round_number)
+            progress.advance(task)
 
 
 SHORT = {
@@ -263,6 +290,11 @@ def main(argv: list[str] | None = None) -> int:
     output = args.output if args.output is not None else (None if args.quick else DEFAULT_OUTPUT)
 
     console = Console()
+    load = (
+        " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
+    )
+    if not console.is_terminal:
+        console = Console(width=200)  # a log file: no need to wrap the table
     pinned = pin_to_one_core(args.cpu)
     wanted = None if args.games is None else {g.strip().lower() for g in args.games}
     unknown = sorted((wanted or set()) - set(pa.GAMES))
@@ -277,25 +309,23 @@ def main(argv: list[str] | None = None) -> int:
     ]
     anchor_games, note = ([], "skipped with --no-anchors") if args.no_anchors else anchors()
 
-    rows: list[Row] = []
-    anchor_rows: list[Row] = []
+    anchor_subjects = [Subject(label, "", g, "apply_action") for label, g in anchor_games]
+    game_subjects = [
+        Subject(
+            game_id,
+            variant_label(options),
+            pa.load(game_id, **options),
+            "apply",
+            goal(game_id, options),
+        )
+        for game_id, options in variants
+    ]
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("measuring", total=(len(variants) + len(anchor_games)) * runs)
+        measure_all(anchor_subjects + game_subjects, seconds, runs, progress)
+    anchor_rows = [s.row() for s in anchor_subjects]
+    rows = [s.row() for s in game_subjects]
 
-        def advance() -> None:
-            progress.advance(task)
-
-        for label, os_game in anchor_games:
-            progress.update(task, description=label)
-            stats = measure(os_game, "apply_action", seconds, runs, advance)
-            anchor_rows.append(Row(label, "", *stats))
-        for game_id, options in variants:
-            game = pa.load(game_id, **options)
-            progress.update(task, description=f"{game_id} {variant_label(options)}")
-            stats = measure(game, "apply", seconds, runs, advance)
-            rows.append(Row(game_id, variant_label(options), *stats, goal=goal(game_id, options)))
-
-    table = Table(title=f"Random playouts, {pinned}, median of {runs} × {seconds:g} s")
+    table = Table(title=f"Random playouts, {pinned}, median of {runs} rounds × {seconds:g} s")
     for column in (
         "game",
         "variant",
@@ -336,9 +366,10 @@ def main(argv: list[str] | None = None) -> int:
             "command": command,
             "date": datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
             "machine": f"{cpu_model()}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}",
-            "method": f"{pinned}; median of {runs} runs of {seconds:g} s each, whole playouts from the "
-            "initial state, uniform random decisions, chance sampled by probability",
+            f"Python {platform.python_version()}; load average {load} when the run began",
+            "method": f"{pinned}; median of {runs} runs of {seconds:g} s each, taken in rounds (every "
+            "game and anchor once per round, so changing load hits all alike); whole playouts from "
+            "the initial state, uniform random decisions, chance sampled by probability",
         }
         write_section(output, render_markdown(rows, anchor_rows, meta, note))
         console.print(f"Wrote the engine section of {output}")

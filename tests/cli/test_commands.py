@@ -38,14 +38,16 @@ def test_rules_are_read_through_the_package_rulebook() -> None:
 
 def test_rules_render_markdown(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     (tmp_path / "rulebook").mkdir()
+    long_item = "- " + "a long line that the terminal must wrap, not cut " * 3 + "zebra"
     (tmp_path / "rulebook" / "coin-race.md").write_text(
-        "# Coin Race\n\nFirst to **ten** wins.\n\n- flip\n- add\n"
+        f"# Coin Race\n\nFirst to **ten** wins.\n\n- flip\n- add\n{long_item}\n"
     )
     monkeypatch.setattr(rules_module, "files", lambda package: tmp_path)
     result = run("rules", "coin-race")
     assert result.exit_code == 0
     assert "Coin Race" in result.output and "First to ten wins." in result.output
     assert "**" not in result.output and "• flip" in result.output
+    assert "zebra" in result.output
 
 
 def test_rules_of_a_game_without_a_page(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -215,3 +215,23 @@ def test_nothing_saved_when_nothing_was_played(tmp_path: Path) -> None:
 )
 def test_bad_requests_are_one_clean_line(args: list[str], fragments: list[str]) -> None:
     assert_clean_error(run(*args), 2, *fragments)
+
+
+def test_moves_can_be_filtered_by_words(tmp_path: Path) -> None:
+    script = "\n".join(["", "moves 2", "moves ADD", "moves jump"]) + "\n"
+    out = run(
+        "play",
+        "coin-race",
+        "--vs",
+        "random",
+        "--seed",
+        "3",
+        "--save",
+        str(tmp_path / "g.txt"),
+        input=script,
+    ).output
+    assert "  2. add 2\n" in out and "  1. add 1\n  2. add 2\n" in out
+    assert "No legal move contains 'jump'." in out
+    assert out.count("1. add 1") == 1, (
+        "the filter on '2' keeps only move 2, numbered as in the full list"
+    )

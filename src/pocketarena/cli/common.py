@@ -10,13 +10,19 @@ from rich.console import Console
 import pocketarena as pa
 from pocketarena.core import parse_option_pairs
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
 
 # Exit codes: 2 for a mistake in what the user asked (as click does for bad usage), 1 for a
 # request that was understood but failed (an invalid record under --check).
 USAGE = 2
 FAILED = 1
+
+
+def say(text: str = "") -> None:
+    """One line of text (markup allowed), never wrapped mid-message: a long engine message
+    stays one line that the terminal folds, and scripts can grep it."""
+    console.print(text, soft_wrap=True)
 
 
 def fail(message: str, code: int = USAGE) -> NoReturn:
@@ -26,7 +32,10 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
 
 
 GameArg = Annotated[
-    str, typer.Argument(help="Game id: " + ", ".join(sorted(pa.GAMES)) + ".", show_default=False)
+    str,
+    typer.Argument(
+        metavar="GAME", help="Game id: " + ", ".join(sorted(pa.GAMES)) + ".", show_default=False
+    ),
 ]
 ModeOpt = Annotated[
     str | None,

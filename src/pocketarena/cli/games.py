@@ -11,7 +11,7 @@ from rich.markup import escape
 
 import pocketarena as pa
 
-from .common import console
+from .common import say
 
 
 def _option(option: pa.Option) -> str:
@@ -24,21 +24,21 @@ def _option(option: pa.Option) -> str:
 def games() -> None:
     """List the games, their options and variants."""
     if not pa.GAMES:
-        console.print("No games are installed.")
+        say("No games are installed.")
         return
     for game_id in sorted(pa.GAMES):
         cls = pa.GAMES[game_id]
         chance = "  [dim](with chance)[/]" if cls.CHANCE else ""
-        console.print(f"[bold]{escape(game_id)}[/]  {escape(cls.TITLE)}{chance}")
+        say(f"[bold]{escape(game_id)}[/]  {escape(cls.TITLE)}{chance}")
         if cls.PITCH:
-            console.print(f"  {escape(cls.PITCH)}")
-        console.print(f"  seats: {escape(' / '.join(cls.SEATS))}")
+            say(f"  {escape(cls.PITCH)}")
+        say(f"  seats: {escape(' / '.join(cls.SEATS))}")
         if cls.OPTIONS:
-            console.print("  options:")
+            say("  options:")
             for option in cls.OPTIONS:
-                console.print(f"    {_option(option)}")
-        console.print("  variants: " + "; ".join(escape(_variant(v)) for v in cls.VARIANTS))
-        console.print()
+                say(f"    {_option(option)}")
+        say("  variants: " + "; ".join(escape(_variant(v)) for v in cls.VARIANTS))
+        say()
 
 
 def _variant(options: Mapping[str, Any]) -> str:

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import platformdirs
 import typer
+from rich.columns import Columns
 from rich.markup import escape
 
 import pocketarena as pa
@@ -30,12 +31,13 @@ from .common import (
     console,
     fail,
     load_game,
+    say,
     scores_line,
 )
 
 HELP = """\
 Type a move in notation (e.g. the first listed by `moves`), or its number from the list.
-  moves   list the legal moves, numbered
+  moves   list the legal moves, numbered (moves grenade c3: only those with these words)
   board   draw the board again
   undo    take back your last move (and the bot's reply)
   resign  give up the game
@@ -77,22 +79,34 @@ class TerminalGame:
             return
         self.drawn_at = state.ply
         console.print(drawing.board(state, last=self.match.last))
-        console.print(scores_line(state))
+        say(scores_line(state))
 
     def announce(self, mover: int, action: pa.Action) -> None:
         sentence = escape(drawing.describe(self.game, action))
+        said = f"  [dim]{sentence}[/]" if sentence else ""
         if action.chance:
-            console.print(f"[bold]Throw:[/] {escape(action.text)}  [dim]{sentence}[/]")
+            say(f"[bold]Throw:[/] {escape(action.text)}{said}")
         else:
-            console.print(
-                f"{self.who(mover)} plays [bold]{escape(action.text)}[/]  [dim]{sentence}[/]"
-            )
+            say(f"{self.who(mover)} plays [bold]{escape(action.text)}[/]{said}")
 
-    def list_moves(self) -> None:
+    def list_moves(self, words: str = "") -> None:
+        """The legal moves, numbered; ``words`` keeps those whose notation contains them all
+        (``moves grenade c3``), numbers unchanged. Long lists are laid out in columns."""
         legal = self.match.state.legal_actions()
+        wanted = words.lower().split()
         width = len(str(len(legal)))
-        for number, action in enumerate(legal, start=1):
-            console.print(f"  {number:>{width}}. {escape(action.text)}")
+        entries = [
+            f"{number:>{width}}. {escape(action.text)}"
+            for number, action in enumerate(legal, start=1)
+            if all(w in action.text.lower() for w in wanted)
+        ]
+        if not entries:
+            say(f"No legal move contains {words!r}.")
+        elif len(entries) <= 20:
+            for entry in entries:
+                say(f"  {entry}")
+        else:
+            console.print(Columns(entries, padding=(0, 3)))
 
     # -- the loop -----------------------------------------------------------------------
     def run(self) -> None:
@@ -109,7 +123,7 @@ class TerminalGame:
                 self.draw()
                 self.handle(self.ask())
         except (EOFError, KeyboardInterrupt):
-            console.print()
+            say()
             match.abandon()
 
     def ask(self) -> str:
@@ -125,12 +139,12 @@ class TerminalGame:
         text = line.strip()
         command = text.lower()
         if command in ("help", "?", "h"):
-            console.print(escape(HELP))
-        elif command in ("moves", "m"):
+            say(escape(HELP))
+        elif command.split()[:1] in (["moves"], ["m"]):
             if match.state.is_chance_node():
-                console.print("The coins must be thrown first: press Enter.")
+                say("The coins must be thrown first: press Enter.")
             else:
-                self.list_moves()
+                self.list_moves(text.partition(" ")[2])
         elif command == "board":
             self.draw(force=True)
         elif command == "undo":
@@ -141,12 +155,12 @@ class TerminalGame:
             match.abandon()
         elif match.state.is_chance_node():
             if text:
-                console.print("Press Enter to throw the coins (or type help).")
+                say("Press Enter to throw the coins (or type help).")
                 return
             action = match.throw()
             self.announce(-1, action)
         elif not text:
-            console.print("Type a move, its number from `moves`, or help.")
+            say("Type a move, its number from `moves`, or help.")
         else:
             self.move(text)
 
@@ -155,7 +169,7 @@ class TerminalGame:
         try:
             action = self.match.play(int(text) if text.isdigit() else text)
         except pa.IllegalActionError as e:
-            console.print(f"[red]{escape(str(e))}[/]")
+            say(f"[red]{escape(str(e))}[/]")
             return
         self.announce(mover, action)
 
@@ -164,9 +178,9 @@ class TerminalGame:
         try:
             taken = self.match.undo(seat)
         except pa.IllegalActionError as e:
-            console.print(f"[red]{escape(str(e))}[/]")
+            say(f"[red]{escape(str(e))}[/]")
             return
-        console.print(f"Took back {taken} move{'s' if taken != 1 else ''}.")
+        say(f"Took back {taken} move{'s' if taken != 1 else ''}.")
         self.drawn_at = -1
 
     def resign(self) -> None:
@@ -196,7 +210,7 @@ class TerminalGame:
                 line = f"{self.who(winner_seat)} wins, {match.result}."
         else:
             line = "Game stopped unfinished."
-        console.print(f"[bold]{line}[/]")
+        say(f"[bold]{line}[/]")
         return line
 
 
@@ -264,22 +278,20 @@ def play(
         headers={"Event": "Terminal play"},
     )
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    console.print(
-        f"[bold]{escape(game.TITLE)}[/] {escape(options)}  (seed {seed}; type help for commands)"
-    )
+    say(f"[bold]{escape(game.TITLE)}[/] {escape(options)}  (seed {seed}; type help for commands)")
     terminal = TerminalGame(match, humans)
-    console.print(" vs ".join(terminal.who(s) for s in (0, 1)))
+    say(" vs ".join(terminal.who(s) for s in (0, 1)))
     terminal.run()
     terminal.finish()
     if not match.state.history:
-        console.print("No moves were played; nothing saved.")
+        say("No moves were played; nothing saved.")
         return
     path = save if save is not None else default_record_path(game)
     try:
         written = match.record().save(path)
     except OSError as e:
         fail(f"could not save the record to {path}: {e.strerror}", FAILED)
-    console.print(f"Saved the game record to {escape(str(written))}", soft_wrap=True)
+    say(f"Saved the game record to {escape(str(written))}")
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,7 @@ import pocketarena as pa
 from pocketarena.records import Record, load
 
 from . import drawing
-from .common import FAILED, console, fail, scores_line
+from .common import FAILED, console, fail, say, scores_line
 
 HELP = "n or Enter: next · b: back · j N: jump to move N · s: start · e: end · q: quit"
 
@@ -51,15 +51,17 @@ class Viewer:
         if last is None:
             heading = f"Start (0/{total})"
         else:
-            heading = f"Move {self.position}/{total}: [bold]{escape(last.text)}[/]  [dim]{escape(drawing.describe(self.game, last))}[/]"
-        console.print(heading)
+            sentence = drawing.describe(self.game, last)
+            said = f"  [dim]{escape(sentence)}[/]" if sentence else ""
+            heading = f"Move {self.position}/{total}: [bold]{escape(last.text)}[/]{said}"
+        say(heading)
         console.print(drawing.board(state, last=last))
-        console.print(scores_line(state))
+        say(scores_line(state))
         if self.position == self.end:
             if self.problem:
-                console.print(f"[red]The record stops here: {escape(self.problem)}[/]")
+                say(f"[red]The record stops here: {escape(self.problem)}[/]")
             else:
-                console.print(f"[bold]End of the record: {escape(self.record.result)}[/]")
+                say(f"[bold]End of the record: {escape(self.record.result)}[/]")
 
     def handle(self, line: str) -> bool:
         """Act on one command; False to quit."""
@@ -79,24 +81,20 @@ class Viewer:
         elif command in ("j", "jump") and len(words) == 2 and words[1].isdigit():
             target = int(words[1])
             if target > self.end:
-                console.print(
-                    f"[red]There is no move {target}; the record goes to move {self.end}.[/]"
-                )
+                say(f"[red]There is no move {target}; the record goes to move {self.end}.[/]")
                 return True
         elif command.isdigit() and len(words) == 1:
             target = int(command)
             if target > self.end:
-                console.print(
-                    f"[red]There is no move {target}; the record goes to move {self.end}.[/]"
-                )
+                say(f"[red]There is no move {target}; the record goes to move {self.end}.[/]")
                 return True
         else:
-            console.print(HELP)
+            say(HELP)
             return True
         if target < 0:
-            console.print("Already at the start.")
+            say("Already at the start.")
         elif target > self.end:
-            console.print("Already at the end.")
+            say("Already at the end.")
         else:
             self.position = target
             self.show()
@@ -104,7 +102,9 @@ class Viewer:
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="A record (JSON or text).", show_default=False)],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="A record (JSON or text).", show_default=False)
+    ],
     check: Annotated[
         bool,
         typer.Option(
@@ -122,20 +122,20 @@ def replay(
             state = record.replay()
         except pa.RecordError as e:
             fail(f"{file}: {e}", FAILED)
-        console.print(f"ok: {escape(_summary(record, state))}")
+        say(f"ok: {escape(_summary(record, state))}")
         return
     viewer = Viewer(record)
     players = " vs ".join(
         f"{seat} ({escape(p.name)})"
         for seat, p in zip(viewer.game.SEATS, record.players, strict=True)
     )
-    console.print(f"[bold]{escape(viewer.game.TITLE)}[/]  {players}  ·  {HELP}")
+    say(f"[bold]{escape(viewer.game.TITLE)}[/]  {players}  ·  {HELP}")
     viewer.show()
     while True:
         try:
             line = console.input("[bold cyan]replay>[/] ")
         except (EOFError, KeyboardInterrupt):
-            console.print()
+            say()
             return
         if not viewer.handle(line):
             return

@@ -1,0 +1,352 @@
+"""OpenSpiel adapter: importing this module registers every Pocket Arena game with ``pyspiel``.
+
+>>> import pyspiel
+>>> import pocketarena.interop.openspiel
+>>> game = pyspiel.load_game("pocketarena_stack_a_cash(protect=placed)")
+>>> state = game.new_initial_state()
+>>> state.apply_action(4)  # the action id of "place L b2"
+>>> state.history_str()
+'4'
+>>> state.action_to_string(0, 4)
+'place L b2'
+
+Each game is ``pocketarena_<id with underscores>`` and takes the game's options as parameters
+with the same defaults. Two kinds of option have no OpenSpiel type of their own:
+
+- a dict option (Wallet Battles ``coins``) is a string ``Q:6;N:6;P:6;D:6`` (no commas, so it
+  survives OpenSpiel's game strings), or JSON when passed in a parameter dict;
+- an option that may be "none" (Coin Age ``seed``) takes ``-1`` for none if it is an integer
+  (``""`` if it is text).
+
+Action ids are the engine's own (``game.actions``): decisions ``0..num_distinct_actions-1``,
+then chance outcomes, so ``max_chance_outcomes`` is the size of the whole table. States wrap an
+engine state (``spiel_state.pocketarena``); cloning clones it, and serialising stores the game
+and the action ids, which deserialising replays. Observation tensors are
+:mod:`pocketarena.observe`'s; the information state string is the history in notation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+import pocketarena as pa
+from pocketarena.core import Game, Option, State
+from pocketarena.core.options import resolve_options
+from pocketarena.observe import observation_shape, observation_tensor
+
+from ._common import load
+
+__all__ = [
+    "PocketArenaSpielGame",
+    "PocketArenaSpielState",
+    "encode_mapping",
+    "registered_names",
+    "spiel_name",
+]
+
+PREFIX = "pocketarena_"
+NONE_INT = -1  # a nullable integer option's "none": OpenSpiel parameters cannot be None
+INT32 = 2**31  # OpenSpiel's integer parameters are 32-bit
+
+
+def spiel_name(game_id: str) -> str:
+    """OpenSpiel's short name for a game: ``stack-a-cash`` -> ``pocketarena_stack_a_cash``."""
+    return PREFIX + game_id.replace("-", "_")
+
+
+# -- options <-> OpenSpiel parameters -----------------------------------------------------------
+def encode_mapping(value: Mapping[str, Any]) -> str:
+    """A dict option as OpenSpiel text: ``{"Q": 6, "N": 6}`` -> ``Q:6;N:6``."""
+    return ";".join(f"{k}:{v}" for k, v in value.items())
+
+
+def _decode_mapping(game_id: str, option: Option, text: object) -> Any:
+    if not isinstance(text, str):
+        return text  # let the game's own check say what is wrong
+    text = text.strip()
+    if text.startswith("{") or text.startswith("["):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            pass
+    else:
+        out: dict[str, Any] = {}
+        for pair in filter(None, text.split(";")):
+            key, sep, value = pair.partition(":")
+            if not sep:
+                break
+            value = value.strip()
+            out[key.strip()] = int(value) if value.lstrip("+-").isdigit() else value
+        else:
+            return out
+    example = encode_mapping(option.default)
+    raise ValueError(
+        f"{game_id} option {option.name!r} must be written like {example} "
+        f"(or as JSON: {json.dumps(option.default)}), got {text!r}"
+    )
+
+
+def _spiel_value(option: Option, value: Any) -> bool | int | float | str:
+    """An option value as an OpenSpiel parameter value."""
+    if option.type in (dict, list):
+        return encode_mapping(value) if isinstance(value, Mapping) else json.dumps(value)
+    if value is None:
+        return NONE_INT if option.type is int else ""
+    if isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def _options(cls: type[Game], params: Mapping[str, Any]) -> dict[str, Any]:
+    """Engine options from OpenSpiel parameters (which carry every default)."""
+    out: dict[str, Any] = {}
+    for option in cls.OPTIONS:
+        if option.name not in params:
+            continue
+        value = params[option.name]
+        if option.type in (dict, list):
+            value = _decode_mapping(cls.ID, option, value)
+        elif option.nullable and value == _spiel_value(option, None):
+            value = None
+        out[option.name] = value
+    unknown = sorted(set(params) - {o.name for o in cls.OPTIONS})
+    if unknown:
+        valid = ", ".join(o.name for o in cls.OPTIONS) or "none"
+        raise ValueError(
+            f"unknown parameter {unknown[0]!r} for {spiel_name(cls.ID)}; valid: {valid}"
+        )
+    return out
+
+
+# Games by id and options, shared by every OpenSpiel game and state that uses them (deserialised
+# states included): OpenSpiel reloads the game from its string for every deserialisation, and
+# building a game's action table costs far more than a lookup.
+_SHARED: dict[str, Game] = {}
+SHARED_LIMIT = 256  # games kept; only many map=random loads could pass it
+
+
+def _key(game_id: str, options: Mapping[str, Any]) -> str:
+    return json.dumps([game_id, options], sort_keys=True)
+
+
+def _cached(cls: type[Game], options: dict[str, Any]) -> Game:
+    """The game with these options, built once. A game whose options resolve to something else
+    (Coin Age's map=random) is built anew each time, as its randomness asks."""
+    requested = _key(cls.ID, resolve_options(cls.ID, cls.OPTIONS, options))
+    game = _SHARED.get(requested)
+    if game is None:
+        if len(_SHARED) >= SHARED_LIMIT:
+            _SHARED.clear()
+        game = load(cls.ID, options)
+        game = _SHARED.setdefault(_key(game.ID, game.options), game)
+        if _key(game.ID, game.options) == requested:
+            _SHARED[requested] = game
+    return game
+
+
+def _load_for_spiel(cls: type[Game], options: dict[str, Any]) -> Game:
+    game = _cached(cls, options)
+    # A value the game drew itself (Coin Age's seed for map=random) must fit OpenSpiel's
+    # 32-bit parameters to be recorded in the game string; fold it, which is just as random.
+    folded = dict(options)
+    for option in cls.OPTIONS:
+        value = game.options.get(option.name)
+        if option.type is int and isinstance(value, int) and not -INT32 <= value < INT32:
+            if options.get(option.name) is not None:
+                raise ValueError(
+                    f"{cls.ID} option {option.name!r} must fit in 32 bits for OpenSpiel"
+                )
+            folded[option.name] = value % INT32
+    return game if folded == options else _cached(cls, folded)
+
+
+def _game_type(cls: type[Game]) -> pyspiel.GameType:
+    chance = pyspiel.GameType.ChanceMode
+    return pyspiel.GameType(
+        short_name=spiel_name(cls.ID),
+        long_name=f"Pocket Arena {cls.TITLE}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance.EXPLICIT_STOCHASTIC if cls.CHANCE else chance.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={o.name: _spiel_value(o, o.default) for o in cls.OPTIONS},
+    )
+
+
+# -- the game and its states ----------------------------------------------------------------------
+class PocketArenaSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """A Pocket Arena game seen by OpenSpiel; ``pocketarena`` is the engine's Game."""
+
+    def __init__(self, cls: type[Game], params: Mapping[str, Any] | None = None) -> None:
+        game = _load_for_spiel(cls, _options(cls, dict(params or {})))
+        info = game.info
+        super().__init__(
+            _game_type(cls),
+            pyspiel.GameInfo(
+                num_distinct_actions=game.num_decisions,
+                max_chance_outcomes=len(game.actions) if cls.CHANCE else 0,
+                num_players=2,
+                min_utility=info.min_utility,
+                max_utility=info.max_utility,
+                utility_sum=0.0,
+                max_game_length=info.max_game_length,
+            ),
+            {o.name: _spiel_value(o, game.options[o.name]) for o in cls.OPTIONS},
+        )
+        self.pocketarena = game
+
+    def new_initial_state(self, *args: Any) -> PocketArenaSpielState:
+        if args:
+            raise ValueError("Pocket Arena games have one initial state; it takes no arguments")
+        return PocketArenaSpielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> _Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {dict(params)}")
+        history = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+        return _Observer(self.pocketarena, history)
+
+
+class _Engine:
+    """The engine state inside an OpenSpiel state. OpenSpiel clones a Python state by
+    deep-copying its attributes and serialises it by pickling them: this holder makes both
+    cheap and exact (clone the engine state; pickle the game and the action ids)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(self.state.clone())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        game = self.state.game
+        return (_replay, (game.ID, json.dumps(game.options), [a.id for a in self.state.history]))
+
+
+def _replay(game_id: str, options: str, ids: list[int]) -> _Engine:
+    game = _cached(pa.GAMES[game_id], json.loads(options))
+    state = game.new_initial_state()
+    for i in ids:
+        state.apply(game.actions[i])
+    return _Engine(state)
+
+
+class PocketArenaSpielState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state wrapping an engine state (``self.pocketarena``)."""
+
+    def __init__(self, game: PocketArenaSpielGame) -> None:
+        super().__init__(game)
+        self._engine = _Engine(game.pocketarena.new_initial_state())
+
+    @property
+    def pocketarena(self) -> State:
+        """The engine state (read it; apply actions through OpenSpiel to keep both in step)."""
+        return self._engine.state
+
+    def current_player(self) -> int:
+        return self._engine.state.current_player  # CHANCE and TERMINAL are OpenSpiel's ids
+
+    def _legal_actions(self, player: int) -> list[int]:
+        ids = [a.id for a in self._engine.state.legal_actions()]
+        ids.sort()  # games list them in id order already; OpenSpiel requires it, so make sure
+        return ids
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return sorted((a.id, p) for a, p in self._engine.state.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        state = self._engine.state
+        state.apply(state.game.action(int(action)))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._engine.state.game.action(int(action)).text
+
+    def is_terminal(self) -> bool:
+        return self._engine.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        return list(self._engine.state.returns())
+
+    def __str__(self) -> str:
+        return str(self._engine.state)
+
+
+class _Observer:
+    """OpenSpiel's Python observer: the observation tensor, or (for the information state) the
+    history, which in a perfect-information game is all a player knows."""
+
+    def __init__(self, game: Game, history: bool) -> None:
+        self.history = history
+        if history:
+            self.tensor: np.ndarray | None = None
+            self.dict: dict[str, np.ndarray] = {}
+        else:
+            shape = observation_shape(game)
+            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+            self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: PocketArenaSpielState, player: int) -> None:
+        if self.tensor is not None:
+            observation_tensor(state.pocketarena, player, out=self.dict["observation"])
+
+    def string_from(self, state: PocketArenaSpielState, player: int) -> str:
+        engine = state.pocketarena
+        if self.history:
+            return "; ".join(a.text for a in engine.history)
+        return str(engine)
+
+
+# -- registration ---------------------------------------------------------------------------------
+def _game_class(cls: type[Game]) -> type[PocketArenaSpielGame]:
+    """A subclass per game, registered as the game's creator, as OpenSpiel's own Python games
+    are. (A class, not a closure: OpenSpiel's registry keeps its creator until after Python has
+    shut down, and a class, which refers to itself, is never freed then; a closure would be,
+    too late, and abort the interpreter on exit.)"""
+
+    def __init__(self: PocketArenaSpielGame, params: Mapping[str, Any] | None = None) -> None:
+        PocketArenaSpielGame.__init__(self, cls, params)
+
+    name = "".join(part.capitalize() for part in cls.ID.split("-")) + "SpielGame"
+    game_class = type(
+        name,
+        (PocketArenaSpielGame,),
+        {"__init__": __init__, "__module__": __name__, "__qualname__": name},
+    )
+    globals()[name] = game_class  # found by name, so games pickle
+    return game_class
+
+
+def _register_all() -> list[str]:
+    known = set(pyspiel.registered_names())
+    names = []
+    for game_id in sorted(pa.GAMES):
+        cls = pa.GAMES[game_id]
+        name = spiel_name(game_id)
+        if name not in known:
+            pyspiel.register_game(_game_type(cls), _game_class(cls))
+        names.append(name)
+    return names
+
+
+_NAMES = _register_all()
+
+
+def registered_names() -> list[str]:
+    """The OpenSpiel names of every Pocket Arena game (registered on import)."""
+    return list(_NAMES)
