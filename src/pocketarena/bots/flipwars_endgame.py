@@ -176,10 +176,12 @@ class EndgameSolver:
         *,
         max_nodes: int | None = None,
         fold_symmetries_from: int = SYMMETRY_MIN_EMPTY,
+        table_limit: int = TABLE_LIMIT,
     ) -> None:
         self.game = game
         self.max_nodes = max_nodes
         self.fold_symmetries_from = fold_symmetries_from
+        self.table_limit = table_limit
         self.nodes = 0
         # key -> (lower bound, upper bound, best move or None)
         self._tables: dict[int, dict[int, tuple[int, int, tuple[int, int, int] | None]]] = {}
@@ -228,6 +230,7 @@ class EndgameSolver:
         n2 = board.size * board.size
         limit = max_nodes if max_nodes is not None else -1
         fold_from = self.fold_symmetries_from
+        table_limit = self.table_limit
         nodes = 0
         kinds_cache: dict[int, tuple[int, ...]] = {}
         mask_of = board.masks
@@ -543,7 +546,7 @@ class EndgameSolver:
                 lower = max(lower, best)
             else:
                 lower = upper = best
-            if len(tt) > TABLE_LIMIT:
+            if len(tt) > table_limit:
                 tt.clear()  # losing bounds costs time, never correctness
             tt[key] = (lower, upper, best_move)
             return best

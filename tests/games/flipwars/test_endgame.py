@@ -176,3 +176,10 @@ def test_folding_symmetries_keeps_the_values(options: dict[str, object]) -> None
         plain = EndgameSolver(state.game, fold_symmetries_from=99).solve(state)[0]
         folded = EndgameSolver(state.game, fold_symmetries_from=3).solve(state)[0]
         assert plain == folded
+
+
+def test_a_full_table_is_emptied_without_changing_the_value() -> None:
+    state = _position({"mode": "standard"}, 6, 4)
+    roomy = EndgameSolver(state.game).solve(state)[0]
+    cramped = EndgameSolver(state.game, table_limit=10).solve(state)[0]
+    assert roomy == cramped
