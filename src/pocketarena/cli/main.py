@@ -15,6 +15,7 @@ COMMANDS = (
     "rules",
     "play",
     "replay",
+    "solve",
     "verify",
     "serve",
 )
