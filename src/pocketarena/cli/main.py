@@ -15,9 +15,12 @@ COMMANDS = (
     "rules",
     "play",
     "replay",
+    "solve",
+    "verify",
     "arena",
     "balance",
     "analyze",
+    "serve",
 )
 
 

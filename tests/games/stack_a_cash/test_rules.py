@@ -361,3 +361,11 @@ def test_ascii_picture() -> None:
         "    a        b        c",
         "Tails to move; supply L1 M1 S1; protected b2",
     ]
+
+
+def test_the_module_examples_hold() -> None:
+    import doctest
+
+    import pocketarena.games.stack_a_cash as module
+
+    assert doctest.testmod(module, raise_on_error=False).failed == 0

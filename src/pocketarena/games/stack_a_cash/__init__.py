@@ -56,7 +56,6 @@ from .rules import (
     NO_CELL,
     NUM_CELLS,
     POP,
-    PRESENCE_MASK,
     SIZE_NAMES,
     SIZES,
     TOP_FACE,
@@ -72,8 +71,11 @@ __all__ = ["StackACash", "StackACashState", "PLACE", "FLIP", "MOVE", "MOVE_FLIP"
 PLACE, FLIP, MOVE, MOVE_FLIP = 0, 1, 2, 3
 MAX_PLIES = 200
 REPETITIONS_FOR_DRAW = 3
-# The legal-action cache keeps at most this many coin layouts before starting afresh.
+# The legal-action cache keeps at most this many layouts of top coins before starting afresh.
 LEGAL_CACHE_LIMIT = 200_000
+FULL_SUPPLY = sum(COINS_PER_SIZE << (2 * s) for s in range(3))
+# AVAILABLE[left]: bit s set when a coin of size s is still in the supply.
+AVAILABLE = tuple(sum(1 << s for s in range(3) if left >> (2 * s) & 3) for left in range(64))
 SIDE_NAMES = ("Heads", "Tails")
 
 
@@ -135,9 +137,8 @@ class StackACash(Game):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.protect_touched: bool = self.options["protect"] == "touched"
-        # Legal actions depend only on where the coins lie and which one is protected; random
-        # playouts meet the same few layouts again and again.
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
+        self._pieces: dict[int, tuple[Action, ...]] = {}
 
     def _max_game_length(self) -> int:
         return MAX_PLIES
@@ -191,42 +192,60 @@ class StackACash(Game):
             return f"a coin must move to another cell; to turn over the coin on {words[1]} write 'flip {words[1]}'"
         return f"{shown!r} is not a Stack-a-Cash action"
 
-    # -- legal actions, cached per coin layout ------------------------------------------
-    def legal_for(self, board: int, cells: list[int], protected: int) -> tuple[Action, ...]:
-        """Legal actions for a coin layout (faces never matter) and protected cell."""
-        key = (board & PRESENCE_MASK) | (protected + 1) << 60
+    # -- legal actions ------------------------------------------------------------------
+    # Legal actions depend only on which size of coin is on top of each cell (three 9-bit
+    # masks, packed as ``tops``), which sizes are left in the supply and the protected cell.
+    # Whole lists are cached per such key; a miss is assembled from memoised pieces (the
+    # placements of one size onto a set of cells, the moves of one coin onto a set of cells).
+
+    def legal_for(self, tops: int, supply: int, protected: int) -> tuple[Action, ...]:
+        """Legal actions for ``tops`` (cells topped by L, M, S: bits 0-8, 9-17, 18-26),
+        ``supply`` (bit s: a coin of size s is left) and the protected cell (-1 none)."""
+        key = tops | supply << 27 | (protected + 1) << 30
         legal = self._legal_cache.get(key)
         if legal is None:
-            legal = self._list_legal(cells, protected)
             if len(self._legal_cache) >= LEGAL_CACHE_LIMIT:
                 self._legal_cache.clear()
-            self._legal_cache[key] = legal
+            legal = self._legal_cache[key] = self._assemble(tops, supply, protected)
         return legal
 
-    def _list_legal(self, cells: list[int], protected: int) -> tuple[Action, ...]:
-        actions = self.actions
-        tops = [TOP_SIZE[code] for code in cells]
+    def _assemble(self, tops: int, supply: int, protected: int) -> tuple[Action, ...]:
+        large, medium, small = tops & 511, tops >> 9 & 511, tops >> 18
+        empty = 511 & ~(large | medium | small)
+        # Where a coin of each size may go: empty cells or strictly larger top coins.
+        onto = (empty, empty | large, empty | large | medium)
         out: list[Action] = []
-        on_board = [0, 0, 0]
-        for code in cells:
-            for s in range(3):
-                on_board[s] += code >> (2 * s) & 1
-        for s in range(3):
-            if on_board[s] < COINS_PER_SIZE:
-                base = s * NUM_CELLS  # place ids come size by size, cell by cell
-                out.extend(actions[base + c] for c in range(NUM_CELLS) if tops[c] < s)
-        movable = [c for c in range(NUM_CELLS) if tops[c] >= 0 and c != protected]
-        flip_base = 3 * NUM_CELLS
-        out.extend(actions[flip_base + c] for c in movable)
-        moves: list[int] = []
-        for a in movable:
-            s = tops[a]
-            for b in range(NUM_CELLS):
-                if b != a and tops[b] < s:
-                    moves.append(_move_id(a, b))
-        out.extend(actions[i] for i in moves)
-        out.extend(actions[i + 72] for i in moves)
+        for size in range(3):
+            if supply >> size & 1:
+                out += self._piece(PLACE, size, onto[size])
+        movable = (large | medium | small) & ~(1 << protected if protected >= 0 else 0)
+        out += self._piece(FLIP, 0, movable)
+        sources = [
+            (c, 0 if large >> c & 1 else 1 if medium >> c & 1 else 2) for c in _bits(movable)
+        ]
+        for kind in (MOVE, MOVE_FLIP):
+            for c, size in sources:
+                out += self._piece(kind, c, onto[size])
         return tuple(out)
+
+    def _piece(self, kind: int, which: int, cells: int) -> tuple[Action, ...]:
+        """Placements of size ``which``, flips, or moves from cell ``which``, onto ``cells``."""
+        key = (kind << 4 | which) << 9 | cells
+        piece = self._pieces.get(key)
+        if piece is None:
+            if kind == PLACE:
+                ids = [which * NUM_CELLS + c for c in _bits(cells)]
+            elif kind == FLIP:
+                ids = [3 * NUM_CELLS + c for c in _bits(cells)]
+            else:
+                base = _move_id(which, 0 if which else 1) + (72 if kind == MOVE_FLIP else 0)
+                ids = [base + (b if b < which else b - 1) for b in _bits(cells) if b != which]
+            piece = self._pieces[key] = tuple(self.actions[i] for i in ids)
+        return piece
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(NUM_CELLS) if mask >> c & 1]
 
 
 def _move_id(a: int, b: int) -> int:
@@ -238,6 +257,8 @@ class StackACashState(State):
     __slots__ = (
         "board",
         "cells",
+        "tops",
+        "left",
         "protected",
         "heads",
         "tails",
@@ -252,6 +273,8 @@ class StackACashState(State):
     game: StackACash
     board: int  # the nine stack codes packed side by side (see rules.py)
     cells: list[int]  # stack code per cell
+    tops: int  # cells topped by an L, M, S coin: three 9-bit masks (bits 0-8, 9-17, 18-26)
+    left: int  # supply: coins left of each size, two bits each (L, M, S)
     protected: int  # cell of the coin the mover may not touch, or NO_CELL
     heads: int  # 9-bit set of cells whose top coin shows Heads
     tails: int
@@ -266,6 +289,8 @@ class StackACashState(State):
         self._game = game
         self.board = 0
         self.cells = [0] * NUM_CELLS
+        self.tops = 0
+        self.left = FULL_SUPPLY
         self.protected = NO_CELL
         self.heads = 0
         self.tails = 0
@@ -282,11 +307,7 @@ class StackACashState(State):
 
     def supply(self) -> list[int]:
         """Coins of each size (L, M, S) still off the board."""
-        left = [COINS_PER_SIZE] * 3
-        for code in self.cells:
-            for s in range(3):
-                left[s] -= code >> (2 * s) & 1
-        return left
+        return [self.left >> (2 * s) & 3 for s in range(3)]
 
     def lines(self, face: int) -> list[tuple[str, str, str]]:
         """Lines of three top coins showing ``face`` (0 Heads, 1 Tails)."""
@@ -299,7 +320,7 @@ class StackACashState(State):
 
     # -- engine hooks ---------------------------------------------------------------------
     def _legal_actions(self) -> Sequence[Action]:
-        return self._game.legal_for(self.board, self.cells, self.protected)
+        return self._game.legal_for(self.tops, AVAILABLE[self.left], self.protected)
 
     def _apply(self, action: Action) -> None:
         game = self._game
@@ -311,6 +332,7 @@ class StackACashState(State):
             s, c = game.size[i], game.dst[i]
             self._check_place(s, c)
             self._set(c, push(cells[c], s, mover))
+            self.left -= 1 << (2 * s)
             touched = c
         else:
             a = game.src[i]
@@ -357,12 +379,10 @@ class StackACashState(State):
                 self.current_player = TERMINAL
 
     def _check_place(self, s: int, c: int) -> None:
-        if self.supply()[s] == 0:
+        if not self.left >> (2 * s) & 3:
             raise IllegalActionError(
-                f"there is no {SIZE_NAMES[s]} coin ({SIZES[s]}) left in the supply; "
-                "move or flip a coin on the board instead"
-                if sum(self.supply()) == 0
-                else f"there is no {SIZE_NAMES[s]} coin ({SIZES[s]}) left in the supply"
+                f"there is no {SIZE_NAMES[s]} coin ({SIZES[s]}) left in the supply"
+                + ("; move or flip a coin on the board instead" if not self.left else "")
             )
         top = TOP_SIZE[self.cells[c]]
         if top >= s:
@@ -386,6 +406,10 @@ class StackACashState(State):
         self.board += (code - self.cells[c]) << (CELL_BITS * c)
         self.cells[c] = code
         bit = 1 << c
+        size = TOP_SIZE[code]
+        self.tops &= ~(bit | bit << 9 | bit << 18)
+        if size >= 0:
+            self.tops |= bit << (9 * size)
         face = TOP_FACE[code]
         self.heads = self.heads | bit if face == 0 else self.heads & ~bit
         self.tails = self.tails | bit if face == 1 else self.tails & ~bit
@@ -398,6 +422,7 @@ class StackACashState(State):
         c = StackACashState.__new__(StackACashState)
         c.game, c._game, c.current_player = self.game, self._game, self.current_player
         c.board, c.cells, c.protected = self.board, self.cells.copy(), self.protected
+        c.tops, c.left = self.tops, self.left
         c.heads, c.tails = self.heads, self.tails
         c.winner_seat, c.draw, c.plies = self.winner_seat, self.draw, self.plies
         c.seen, c.repeats = self.seen.copy(), self.repeats

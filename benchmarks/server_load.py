@@ -1,0 +1,464 @@
+"""Load test of the web platform: N concurrent bot-vs-bot games through the WebSocket API.
+
+Starts ``pocketarena serve`` on a free loopback port (a fresh SQLite database in a temporary
+folder, or ``--database-url``), then:
+
+1. the anchor: one connection per game, each sending ``ping`` at the games' pace and timing
+   its ``pong`` (a trivial echo through the same server, sockets, JSON and machine);
+2. the games: N games at once between pairs of API clients (guests), each player answering
+   every position where it is to act with a random legal action (or the throw) the moment the
+   state arrives. A finished game is replaced by a new one, so N stay in play.
+
+A move's latency is the time from sending it to receiving the state that contains it: the
+server's checking, saving, broadcasting and the network. The bots' thinking (a random pick) is
+outside it. Prints moves per second and p50/p99 latency beside the echo's, and with
+``--write`` puts the figures into docs/benchmarks.md between its markers.
+
+    python benchmarks/server_load.py                     # 200 games, 20 s, every game
+    python benchmarks/server_load.py --games 50 --seconds 10 --game stack-a-cash
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+START = "<!-- server:start -->"
+END = "<!-- server:end -->"
+DOCS = ROOT / "docs" / "benchmarks.md"
+GAMES = ("coin-age", "flipwars", "stack-a-cash", "wallet-battles")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class Stats:
+    latencies_ms: list[float] = field(default_factory=list)
+    moves: int = 0
+    games_finished: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+
+class Player:
+    """One API client: its own cookie (a guest), its own WebSocket."""
+
+    def __init__(self, base: str) -> None:
+        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+        self.ws: Any = None
+
+    async def connect(self, ws_url: str) -> None:
+        await self.http.get("/api/me")  # the first visit sets the guest cookie
+        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        self.ws = await websockets.connect(
+            ws_url, additional_headers={"Cookie": cookie}, max_size=2**24
+        )
+        hello = json.loads(await self.ws.recv())
+        assert hello["type"] == "hello" and hello["player"]
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        await self.http.aclose()
+
+
+async def start_game(a: Player, b: Player, game: str) -> str:
+    r = await a.http.post(
+        "/api/games", json={"game": game, "mode": "friend", "seat": 0, "rated": False}
+    )
+    r.raise_for_status()
+    created = r.json()
+    invite = created["invite_url"].split("invite=")[1]
+    (
+        await b.http.post(f"/api/games/{created['id']}/join", json={"invite": invite})
+    ).raise_for_status()
+    return str(created["id"])
+
+
+async def play_side(
+    player: Player,
+    gid: str,
+    svg: bool,
+    think: float,
+    rng: random.Random,
+    stats: Stats,
+    state: dict[str, bool],
+) -> bool:
+    """Play one seat of game ``gid`` until it ends; True if it finished normally."""
+    await player.ws.send(json.dumps({"type": "watch", "game": gid, "svg": svg}))
+    sent_at: float | None = None
+    sent_version = -1
+    while True:
+        msg = json.loads(await player.ws.recv())
+        kind = msg["type"]
+        if kind == "error":
+            stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+            sent_at = None
+            continue
+        if kind != "state" or msg["game"]["id"] != gid:
+            continue
+        view, you = msg["game"], msg["you"]
+        if sent_at is not None and view["version"] > sent_version:
+            if state["record"]:
+                stats.latencies_ms.append((time.perf_counter() - sent_at) * 1000)
+                stats.moves += 1
+            sent_at = None
+        if view["status"] != "active":
+            await player.ws.send(json.dumps({"type": "unwatch", "game": gid}))
+            return view["status"] == "finished"
+        if sent_at is not None:
+            continue
+        if view["node"] == "chance" and view["thrower"] in you:
+            out = {"type": "throw", "game": gid, "version": view["version"]}
+        elif view["node"] == "decision" and view["to_move"] in you:
+            out = {
+                "type": "move",
+                "game": gid,
+                "action": rng.choice(msg["legal"])["text"],
+                "version": view["version"],
+            }
+        else:
+            continue
+        if think:  # the bot's thinking: not timed (messages meanwhile stay queued)
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        sent_version = view["version"]
+        sent_at = time.perf_counter()
+        await player.ws.send(json.dumps(out))
+
+
+async def game_slot(
+    base: str,
+    ws_url: str,
+    games: list[str],
+    svg: bool,
+    think: float,
+    seed: int,
+    stop: asyncio.Event,
+    stats: Stats,
+    state: dict[str, bool],
+) -> None:
+    rng = random.Random(seed)
+    a, b = Player(base), Player(base)
+    await a.connect(ws_url)
+    await b.connect(ws_url)
+    try:
+        while not stop.is_set():
+            gid = await start_game(a, b, games[seed % len(games)])
+            results = await asyncio.gather(
+                play_side(a, gid, svg, think, rng, stats, state),
+                play_side(b, gid, svg, think, rng, stats, state),
+            )
+            if all(results) and state["record"]:
+                stats.games_finished += 1
+            seed += 1
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def echo_anchor(
+    base: str, ws_url: str, connections: int, seconds: float, think: float, seed: int = 7
+) -> tuple[list[float], float]:
+    """Ping/pong on ``connections`` sockets paced like the games (one message in flight per
+    socket, ``think`` seconds apart on average): round-trip times (ms) and pings per second."""
+    players = [Player(base) for _ in range(connections)]
+    await asyncio.gather(*(p.connect(ws_url) for p in players))
+    rtts: list[float] = []
+    deadline = time.perf_counter() + seconds
+    rng = random.Random(seed)
+
+    async def loop(p: Player) -> None:
+        while time.perf_counter() < deadline:
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            t0 = time.perf_counter()
+            await p.ws.send('{"type":"ping"}')
+            while json.loads(await p.ws.recv())["type"] != "pong":
+                pass
+            rtts.append((time.perf_counter() - t0) * 1000)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(loop(p) for p in players))
+    elapsed = time.perf_counter() - started
+    await asyncio.gather(*(p.close() for p in players))
+    return rtts, len(rtts) / elapsed
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """CPU time used so far by a process (this one when ``pid`` is None), from /proc."""
+    if pid is None:
+        t = os.times()
+        return t.user + t.system
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+async def run(
+    args: argparse.Namespace, base: str, ws_url: str, server_pid: int | None
+) -> dict[str, Any]:
+    load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+    # One socket per game: in a game one move at a time is in flight, as one ping is here.
+    rtts, pings_per_s = await echo_anchor(base, ws_url, args.games, args.echo_seconds, args.think)
+    stats = Stats()
+    stop = asyncio.Event()
+    state = {"record": False}
+    slots = [
+        asyncio.create_task(
+            game_slot(base, ws_url, args.game, args.svg, args.think, i, stop, stats, state)
+        )
+        for i in range(args.games)
+    ]
+    await asyncio.sleep(args.warmup)  # games get going before the clock starts
+    lags: list[float] = []
+
+    async def lag_monitor() -> None:  # is the measuring side itself keeping up?
+        while True:
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append((time.perf_counter() - t0 - 0.01) * 1000)
+
+    monitor = asyncio.create_task(lag_monitor())
+    state["record"] = True
+    started = time.perf_counter()
+    cpu0 = (cpu_seconds(server_pid), cpu_seconds(None))
+    await asyncio.sleep(args.seconds)
+    state["record"] = False
+    monitor.cancel()
+    elapsed = time.perf_counter() - started
+    cpu1 = (cpu_seconds(server_pid), cpu_seconds(None))
+    stop.set()
+    for task in slots:
+        task.cancel()
+    await asyncio.gather(*slots, return_exceptions=True)
+    lat = stats.latencies_ms
+    return {
+        "games": args.games,
+        "think": args.think,
+        "load": load,
+        "seconds": round(elapsed, 1),
+        "moves": stats.moves,
+        "moves_per_s": stats.moves / elapsed,
+        "p50_ms": percentile(lat, 0.50),
+        "p99_ms": percentile(lat, 0.99),
+        "mean_ms": statistics.fmean(lat) if lat else float("nan"),
+        "games_finished": stats.games_finished,
+        "errors": stats.errors,
+        "echo_p50_ms": percentile(rtts, 0.50),
+        "echo_p99_ms": percentile(rtts, 0.99),
+        "echo_per_s": pings_per_s,
+        "client_lag_p99_ms": percentile(lags, 0.99),
+        "server_cpu": (cpu1[0] - cpu0[0]) / elapsed,  # cores busy
+        "client_cpu": (cpu1[1] - cpu0[1]) / elapsed,
+    }
+
+
+def start_server(args: argparse.Namespace, port: int, data_dir: str) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "POCKETARENA_DATA_DIR": data_dir,
+        # Every client here is one process on loopback: lift the per-client limits.
+        "POCKETARENA_WS_MESSAGES_PER_S": "100000",
+        "POCKETARENA_WS_BURST": "100000",
+        "POCKETARENA_HTTP_WRITES_PER_S": "100000",
+        "POCKETARENA_HTTP_BURST": "100000",
+    }
+    cmd = [
+        sys.executable,
+        "-m",
+        "pocketarena",
+        "serve",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+    ]
+    if args.database_url:
+        cmd += ["--database-url", args.database_url]
+        env["POCKETARENA_DATABASE_SCHEMA"] = args.schema  # its own tables, dropped afterwards
+    return subprocess.Popen(
+        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+
+
+def drop_schema(url: str, schema: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    engine.dispose()
+
+
+def wait_ready(base: str, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server stopped: {proc.stderr.read() if proc.stderr else ''}")
+        try:
+            if httpx.get(f"{base}/api/catalog", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("the server did not start within 60 s")
+
+
+def section(result: dict[str, Any], command: str, database: str) -> str:
+    ratio50 = result["p50_ms"] / result["echo_p50_ms"]
+    ratio99 = result["p99_ms"] / result["echo_p99_ms"]
+    goal = "met" if result["games"] >= 200 and result["p99_ms"] < 100 else "not met"
+    cpus = os.cpu_count()
+    return "\n".join(
+        [
+            START,
+            "## Web platform under load",
+            "",
+            f"`{command}` — {result['games']} concurrent bot-vs-bot games over the WebSocket API on "
+            f"loopback, {database}, one Uvicorn worker; {cpus} CPU cores shared by the server and the "
+            f"clients (Python {platform.python_version()}); load average {result['load']} when the run "
+            f"began (other work on the machine). Each bot thinks {result['think']} s on average "
+            "(untimed); during the measurement the server kept "
+            f"{result['server_cpu']:.2f} cores busy and the clients {result['client_cpu']:.2f}.",
+            "",
+            "| measure | games | echo anchor (same server, same sockets) | ratio |",
+            "| --- | --- | --- | --- |",
+            f"| messages | {result['moves_per_s']:,.0f} moves/s | {result['echo_per_s']:,.0f} pings/s | "
+            f"{result['moves_per_s'] / result['echo_per_s']:.2f} |",
+            f"| p50 latency | {result['p50_ms']:.1f} ms | {result['echo_p50_ms']:.1f} ms | {ratio50:.1f}× |",
+            f"| p99 latency | {result['p99_ms']:.1f} ms | {result['echo_p99_ms']:.1f} ms | {ratio99:.1f}× |",
+            "",
+            f"{result['moves']:,} moves in {result['seconds']} s, {result['games_finished']} games finished, "
+            f"errors: {result['errors'] or 'none'}. A move's latency runs from sending it to receiving the "
+            "state that contains it (checked by the engine, saved to the database, broadcast); the bots' "
+            f"pick is not timed; the clients' own event-loop lag (p99 {result['client_lag_p99_ms']:.0f} ms) "
+            "is part of it. The anchor paces one socket per game like the games. "
+            "Goal (200 concurrent games, p99 under 100 ms): "
+            f"**{goal}**.",
+            END,
+        ]
+    )
+
+
+def write_section(path: Path, text: str) -> None:
+    """Replace this script's section of the file, keeping everything others wrote."""
+    doc = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    if START in doc and END in doc:
+        before, rest = doc.split(START, 1)
+        doc = before + text + rest.split(END, 1)[1]
+    else:
+        doc = doc.rstrip("\n") + "\n\n" + text + "\n"
+    path.write_text(doc, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured time (default 20)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured start (default 3)")
+    parser.add_argument("--echo-seconds", type=float, default=10.0, help="anchor time (default 10)")
+    parser.add_argument(
+        "--game", action="append", choices=GAMES, help="game(s) to play (default: all, in turn)"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        help="a bot's mean thinking time per move in seconds, not timed (default 0.5; 0: as fast as possible)",
+    )
+    parser.add_argument(
+        "--svg",
+        action="store_true",
+        help="ask for the SVG board in every update, as a browser does",
+    )
+    parser.add_argument(
+        "--database-url", help="e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test"
+    )
+    parser.add_argument(
+        "--url", help="measure a server already running there (e.g. under a profiler)"
+    )
+    parser.add_argument(
+        "--write", action="store_true", help=f"write the figures into {DOCS.relative_to(ROOT)}"
+    )
+    args = parser.parse_args(argv)
+    args.game = args.game or list(GAMES)
+    args.schema = f"load_{os.getpid()}"
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    if args.url:
+        base = args.url.rstrip("/")
+        ws_url = base.replace("http", "ws", 1) + "/ws"
+        result = asyncio.run(run(args, base, ws_url, None))
+    else:
+        port = free_port()
+        base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
+        with tempfile.TemporaryDirectory() as data_dir:
+            proc = start_server(args, port, data_dir)
+            try:
+                wait_ready(base, proc)
+                result = asyncio.run(run(args, base, ws_url, proc.pid))
+            finally:
+                proc.terminate()
+                proc.wait(timeout=15)
+                if args.database_url:
+                    drop_schema(args.database_url, args.schema)
+    print(
+        f"{result['games']} games, {result['seconds']} s: {result['moves']:,} moves, {result['moves_per_s']:,.0f} moves/s"
+    )
+    print(
+        f"move latency  p50 {result['p50_ms']:.1f} ms  p99 {result['p99_ms']:.1f} ms  (mean {result['mean_ms']:.1f})"
+    )
+    print(
+        f"echo anchor   p50 {result['echo_p50_ms']:.1f} ms  p99 {result['echo_p99_ms']:.1f} ms  ({result['echo_per_s']:,.0f} pings/s)"
+    )
+    print(f"games finished {result['games_finished']}, errors {result['errors'] or 'none'}")
+    print(f"client event-loop lag p99 {result['client_lag_p99_ms']:.1f} ms")
+    print(
+        f"cores busy: server {result['server_cpu']:.2f}, clients {result['client_cpu']:.2f} (of {os.cpu_count()})"
+    )
+    if args.write:
+        command = "python benchmarks/server_load.py " + " ".join(
+            argv if argv is not None else sys.argv[1:]
+        )
+        database = "PostgreSQL" if args.database_url else "SQLite (WAL)"
+        write_section(DOCS, section(result, command.replace(" --write", "").strip(), database))
+        print(f"wrote {DOCS.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,55 @@
+"""``pocketarena verify RECORD``: recompute every chance outcome of a record played with fair coins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from pocketarena.core import RecordError
+from pocketarena.fair import verify_record
+from pocketarena.records import load
+
+from .common import FAILED, console, fail
+
+
+def verify(
+    record: Annotated[
+        Path,
+        typer.Argument(
+            help="A record file (JSON or text form), e.g. from the replay page.", show_default=False
+        ),
+    ],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the verdict.")] = False,
+) -> None:
+    """Check that every slap and flip of RECORD follows from the seed the server committed to."""
+    try:
+        report = verify_record(load(record))
+    except RecordError as e:
+        fail(str(e))
+    if not quiet:
+        console.print(f"scheme      {escape(report.scheme or '-')}")
+        console.print(f"game id     {escape(report.game_id or '-')}")
+        console.print(f"commitment  {escape(report.commitment or '-')}")
+        console.print(f"seed        {escape(report.seed or 'not revealed')}")
+        if report.seed and report.commitment:
+            mark = "[green]✓[/]" if report.commitment_ok else "[red]✗[/]"
+            console.print(
+                f"{mark} SHA-256(seed) {'matches' if report.commitment_ok else 'does not match'} the commitment"
+            )
+        for check in report.checks:
+            mark = "[green]✓[/]" if check.ok else "[red]✗[/]"
+            line = f"{mark} move {check.move_number + 1:>4}  {escape(check.recorded)}"
+            if not check.ok:
+                line += f"  [red](the seed gives {escape(check.expected)})[/]"
+            console.print(line)
+    style = "bold green" if report.ok else "bold red"
+    console.print(f"[{style}]{escape(report.verdict)}[/]")
+    if not report.ok:
+        raise typer.Exit(FAILED)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("verify")(verify)

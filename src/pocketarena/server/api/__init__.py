@@ -1,0 +1,1 @@
+"""HTTP and WebSocket routes (thin handlers) and their dependencies."""

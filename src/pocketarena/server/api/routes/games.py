@@ -1,0 +1,158 @@
+"""Games on the server: create, read, join, move, throw, resign, rematch, cancel, replay.
+
+The same actions are available over the WebSocket (``/ws``), which also pushes every change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request, Response
+
+from pocketarena.core import IllegalActionError
+
+from ... import catalog
+from ...live.hub import GameError, Hub, LiveGame
+from ...schemas import ErrorOut, GameCreate, GameCreated, GameView, JoinIn, MoveIn, VersionIn
+from ..deps import HubDep, PlayerIdDep, WriteLimit
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422, 429, 503)
+}
+
+
+def view_for(hub: Hub, live: LiveGame, player_id: str | None, svg: bool = True) -> dict[str, Any]:
+    view = hub.view(live, svg)
+    view["you"] = live.seats_of(player_id)
+    view["clock"] = live.clock.to_json() if live.clock else None
+    return view
+
+
+@router.post(
+    "", response_model=GameCreated, status_code=201, responses=ERRORS, dependencies=[WriteLimit]
+)
+async def create_game(
+    body: GameCreate, request: Request, hub: HubDep, player: PlayerIdDep
+) -> dict[str, Any]:
+    """Start a game against a bot or on one screen, or open one for a friend or the lobby."""
+    clock = (body.clock.initial_s * 1000, body.clock.increment_s * 1000) if body.clock else None
+    live = await hub.create(
+        player, body.game, body.options, body.mode, body.seat, body.bot, clock, body.rated
+    )
+    base = str(request.base_url).rstrip("/")
+    invite = f"{base}/g/{live.id}?invite={live.invite_token}" if live.invite_token else None
+    return {
+        "id": live.id,
+        "url": f"{base}/g/{live.id}",
+        "invite_url": invite,
+        "game": view_for(hub, live, player),
+    }
+
+
+@router.get(
+    "/{game_id}", response_model=GameView, responses=ERRORS, summary="A game as its viewer sees it"
+)
+async def get_game(
+    game_id: str,
+    hub: HubDep,
+    player: PlayerIdDep,
+    svg: bool = Query(True, description="Include the SVG board"),
+) -> dict[str, Any]:
+    live = await hub.get(game_id)
+    return view_for(hub, live, player, svg)
+
+
+@router.post(
+    "/{game_id}/join", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
+)
+async def join_game(game_id: str, body: JoinIn, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+    """Take the free seat of an open seek, or of a friend's game with its invite token."""
+    live = await hub.join(player, game_id, body.invite)
+    return view_for(hub, live, player)
+
+
+@router.post(
+    "/{game_id}/moves", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
+)
+async def make_move(game_id: str, body: MoveIn, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+    """Play a move in notation, made on ``version`` of the game (a stale version is refused)."""
+    live = await hub.move(player, game_id, body.action, body.version)
+    return view_for(hub, live, player)
+
+
+@router.post(
+    "/{game_id}/throw", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
+)
+async def throw_coins(
+    game_id: str, body: VersionIn, hub: HubDep, player: PlayerIdDep
+) -> dict[str, Any]:
+    """Throw the coins when it is your slap (the outcome comes from the committed seed)."""
+    live = await hub.throw(player, game_id, body.version)
+    return view_for(hub, live, player)
+
+
+@router.post(
+    "/{game_id}/resign", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
+)
+async def resign(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+    live = await hub.resign(player, game_id)
+    return view_for(hub, live, player)
+
+
+@router.post(
+    "/{game_id}/rematch", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
+)
+async def rematch(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+    """Offer a rematch (seats swapped); when both players offer, ``rematch.id`` names the new game."""
+    live = await hub.rematch(player, game_id)
+    return view_for(hub, live, player)
+
+
+@router.delete("/{game_id}", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit])
+async def cancel_game(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+    """Cancel a game still waiting for its opponent (its creator only)."""
+    live = await hub.cancel(player, game_id)
+    return view_for(hub, live, player)
+
+
+@router.get(
+    "/{game_id}/board",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}, **ERRORS},
+    summary="The board after the first `ply` actions (for replays)",
+)
+async def board_at(game_id: str, hub: HubDep, ply: int = Query(ge=0)) -> Response:
+    live = await hub.get(game_id)
+    history = live.state.history
+    if ply > len(history):
+        raise GameError("bad_request", f"ply must be between 0 and {len(history)}")
+    state = live.game.new_initial_state()
+    for action in history[:ply]:
+        state.apply(action)
+    svg = catalog.svg_board(state, history[ply - 1] if ply else None)
+    cache = "public, max-age=31536000, immutable" if live.status == "finished" else "no-store"
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": cache})
+
+
+@router.get(
+    "/{game_id}/preview",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}, **ERRORS},
+    summary="The board as it would be after a legal decision (what a FlipWars tile would flip)",
+)
+async def preview(game_id: str, hub: HubDep, action: str = Query(max_length=100)) -> Response:
+    live = await hub.get(game_id)
+    state = live.state
+    if live.status != "active" or state.current_player < 0:
+        raise GameError("not_active", "there is no decision to preview now")
+    try:
+        after = state.child(live.game.parse_action(action))
+    except IllegalActionError as e:
+        raise GameError("illegal", str(e)) from None
+    return Response(
+        catalog.svg_board(after, after.history[-1]),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "no-store"},
+    )

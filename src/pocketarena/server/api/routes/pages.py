@@ -1,0 +1,267 @@
+"""The HTML pages (Jinja2). Each page embeds its data as JSON; /static/app.js brings it alive."""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from pocketarena.core import RecordError
+from pocketarena.fair import verify_record
+from pocketarena.records import loads
+
+from ... import catalog, rules
+from ...core.security import default_guest_name
+from ...live.hub import GameError
+from ...recording import record_of
+from ..deps import ContextDep, HubDep, PlayerIdDep, StoreDep
+from .games import view_for
+from .players import player_json
+from .records import MAX_RECORD_BYTES
+
+router = APIRouter(include_in_schema=False)
+
+# Pages run only our own script; SVG boards carry inline style attributes.
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; "
+    "form-action 'self'"
+)
+
+
+async def page(
+    request: Request,
+    ctx: ContextDep,
+    template: str,
+    data: dict[str, Any] | None = None,
+    status_code: int = 200,
+    **context: Any,
+) -> HTMLResponse:
+    pid = getattr(request.state, "player_id", None)
+    player = await run_in_threadpool(ctx.store.get_player, pid) if pid else None
+    me = {
+        "id": pid,
+        "name": player.name if player else default_guest_name(pid or "0000"),
+        "kind": player.kind if player else "guest",
+        "username": player.username if player else None,
+    }
+    response = ctx.templates.TemplateResponse(
+        request,
+        template,
+        {"me": me, "page_data": json.dumps({"me": me, **(data or {})}), **context},
+        status_code=status_code,
+    )
+    response.headers["Content-Security-Policy"] = CSP
+    return response
+
+
+@functools.cache
+def thumbnail(game_id: str) -> str:
+    return catalog.svg_board(catalog.load_game(game_id, {}).new_initial_state())
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLResponse:
+    games = [{**catalog.game_info(g), "thumbnail": thumbnail(g)} for g in catalog.game_ids()]
+    return await page(request, ctx, "home.html", {"lobby": hub.lobby_view()}, games=games)
+
+
+@router.get("/new", response_class=HTMLResponse)
+async def new_game(
+    request: Request, ctx: ContextDep, game: str | None = None, mode: str | None = None
+) -> HTMLResponse:
+    games = [catalog.game_info(g) for g in catalog.game_ids()]
+    chosen = game if game in catalog.game_ids() else (games[0]["id"] if games else None)
+    return await page(
+        request,
+        ctx,
+        "new.html",
+        {"catalog": games, "game": chosen, "mode": mode or "bot"},
+        games=games,
+    )
+
+
+@router.get("/g/{game_id}", response_class=HTMLResponse)
+async def game_page(
+    game_id: str,
+    request: Request,
+    ctx: ContextDep,
+    hub: HubDep,
+    player: PlayerIdDep,
+    invite: str | None = None,
+) -> HTMLResponse:
+    try:
+        live = await hub.get(game_id)
+    except GameError as e:
+        return await page(request, ctx, "error.html", status_code=e.status, message=e.message)
+    data: dict[str, Any] = {"game": view_for(hub, live, player), "invite": invite}
+    if live.status == "waiting" and live.creator_id == player and live.invite_token:
+        base = str(request.base_url).rstrip("/")
+        data["invite_url"] = f"{base}/g/{live.id}?invite={live.invite_token}"
+    return await page(
+        request, ctx, "game.html", data, title=f"{live.game.TITLE} · {live.id}", live=live
+    )
+
+
+@router.get("/g/{game_id}/replay", response_class=HTMLResponse)
+async def replay_page(
+    game_id: str, request: Request, ctx: ContextDep, hub: HubDep, player: PlayerIdDep
+) -> HTMLResponse:
+    try:
+        live = await hub.get(game_id)
+    except GameError as e:
+        return await page(request, ctx, "error.html", status_code=e.status, message=e.message)
+    view = view_for(hub, live, player, svg=False)
+    return await page(
+        request, ctx, "replay.html", {"game": view}, title=f"Replay · {live.game.TITLE}", live=live
+    )
+
+
+@router.get("/g/{game_id}/verify", response_class=HTMLResponse)
+async def verify_game_page(
+    game_id: str, request: Request, ctx: ContextDep, hub: HubDep
+) -> HTMLResponse:
+    try:
+        live = await hub.get(game_id)
+    except GameError as e:
+        return await page(request, ctx, "error.html", status_code=e.status, message=e.message)
+    report = verify_record(record_of(live))
+    return await page(
+        request, ctx, "verify.html", report=report, live=live, title=f"Verify · {live.id}"
+    )
+
+
+@router.get("/verify", response_class=HTMLResponse)
+async def verify_form(request: Request, ctx: ContextDep) -> HTMLResponse:
+    return await page(request, ctx, "verify.html", report=None, live=None, title="Verify a record")
+
+
+@router.post("/verify", response_class=HTMLResponse)
+async def verify_post(
+    request: Request, ctx: ContextDep, record: str = Form(""), file: UploadFile | None = None
+) -> HTMLResponse:
+    text = record
+    if file is not None and file.filename:
+        raw = await file.read(MAX_RECORD_BYTES + 1)
+        if len(raw) > MAX_RECORD_BYTES:
+            return await page(
+                request,
+                ctx,
+                "verify.html",
+                status_code=413,
+                report=None,
+                live=None,
+                error="a record is limited to 1 MB",
+                title="Verify a record",
+            )
+        text = raw.decode("utf-8", errors="replace")
+    try:
+        report = verify_record(loads(text))
+    except RecordError as e:
+        return await page(
+            request,
+            ctx,
+            "verify.html",
+            status_code=400,
+            report=None,
+            live=None,
+            error=f"this is not a readable record: {e}",
+            title="Verify a record",
+            text=text,
+        )
+    return await page(
+        request, ctx, "verify.html", report=report, live=None, title="Verify a record"
+    )
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+async def lobby_page(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLResponse:
+    return await page(request, ctx, "lobby.html", {"lobby": hub.lobby_view()}, title="Lobby")
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_index(request: Request, ctx: ContextDep) -> HTMLResponse:
+    games = [catalog.game_info(g) for g in catalog.game_ids()]
+    return await page(request, ctx, "rules_index.html", games=games, title="Rules")
+
+
+@router.get("/rules/files/{name:path}")
+def rules_file(name: str) -> Response:
+    found = rules.asset(name)
+    if found is None:
+        raise HTTPException(status_code=404, detail=f"no rules image {name!r}")
+    body, media = found
+    return Response(body, media_type=media, headers={"Cache-Control": "public, max-age=3600"})
+
+
+@functools.cache
+def diagrams(game_id: str) -> list[dict[str, str]]:
+    """The starting board of every variant (each distinct picture once): maps, modes."""
+    seen: set[str] = set()
+    out = []
+    for options in catalog.game_class(game_id).VARIANTS:
+        svg = catalog.svg_board(catalog.load_game(game_id, options).new_initial_state())
+        if svg in seen:
+            continue
+        seen.add(svg)
+        label = ", ".join(f"{k} = {v}" for k, v in dict(options).items()) or "standard"
+        out.append({"label": label, "svg": svg})
+    return out
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+async def rules_page(game: str, request: Request, ctx: ContextDep) -> HTMLResponse:
+    text = catalog.rules_text(game) if game in catalog.game_ids() else None
+    if text is None:
+        return await page(
+            request, ctx, "error.html", status_code=404, message=f"there are no rules for {game!r}"
+        )
+    info = catalog.game_info(game)
+    heading, body = rules.title_and_body(text)
+    return await page(
+        request,
+        ctx,
+        "rules.html",
+        info=info,
+        heading=heading or info["title"],
+        html=rules.render(body),
+        diagrams=diagrams(game),
+        title=f"Rules · {info['title']}",
+    )
+
+
+@router.get("/players/{player_id}", response_class=HTMLResponse)
+async def player_page(
+    player_id: str, request: Request, ctx: ContextDep, store: StoreDep
+) -> HTMLResponse:
+    if player_id == getattr(request.state, "player_id", None):
+        await run_in_threadpool(store.ensure_guest, player_id)  # your own page, even before a game
+    data = await run_in_threadpool(player_json, store, player_id) if len(player_id) <= 32 else None
+    if data is None:
+        return await page(
+            request, ctx, "error.html", status_code=404, message="there is no such player"
+        )
+    titles = {g: catalog.game_class(g).TITLE for g in catalog.game_ids()}
+    return await page(
+        request,
+        ctx,
+        "player.html",
+        {"player": data},
+        player=data,
+        titles=titles,
+        title=data["name"],
+    )
+
+
+@router.get("/me")
+async def me_page(player: PlayerIdDep) -> RedirectResponse:
+    return RedirectResponse(f"/players/{player}", status_code=303)
+
+
+@router.get("/account", response_class=HTMLResponse)
+async def account_page(request: Request, ctx: ContextDep) -> HTMLResponse:
+    return await page(request, ctx, "account.html", title="Account")

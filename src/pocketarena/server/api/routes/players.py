@@ -1,0 +1,104 @@
+"""Players: who you are (and your display name), and anyone's ratings and history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+
+from ... import catalog
+from ...models import GameRecord
+from ...schemas import ErrorOut, MeOut, NameIn, PlayerOut
+from ...store import Store
+from ..deps import HubDep, PlayerIdDep, StoreDep, WriteLimit
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+
+def me_json(store: Store, player_id: str) -> dict[str, Any]:
+    p = store.ensure_guest(player_id)
+    return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username}
+
+
+@router.get("/me", response_model=MeOut, summary="The visitor (a guest until they register)")
+def get_me(store: StoreDep, player: PlayerIdDep) -> dict[str, Any]:
+    return me_json(store, player)
+
+
+@router.patch(
+    "/me", response_model=MeOut, responses={400: {"model": ErrorOut}}, dependencies=[WriteLimit]
+)
+def rename(body: NameIn, store: StoreDep, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+    """Choose the display name others see."""
+    p = store.rename(player, body.name)
+    hub.player_renamed(p.id, p.name)
+    return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username}
+
+
+def summarize(row: GameRecord, player_id: str, names: dict[str, str]) -> dict[str, Any]:
+    seat = 0 if row.seat0_id == player_id else 1
+    opponent_id = row.seat1_id if seat == 0 else row.seat0_id
+    outcome = None
+    if row.status == "finished":
+        outcome = "draw" if row.winner is None else ("win" if row.winner == seat else "loss")
+    change = None
+    for c in row.rating_changes or []:
+        if c.get("player") == player_id:
+            change = int(c.get("delta", 0))
+    try:
+        title = catalog.game_class(row.game).TITLE
+    except ValueError:
+        title = row.game
+    return {
+        "id": row.id,
+        "game": row.game,
+        "title": title,
+        "status": row.status,
+        "mode": row.mode,
+        "rated": row.rated,
+        "seat": seat,
+        "opponent": names.get(opponent_id) if opponent_id and opponent_id != player_id else None,
+        "opponent_id": opponent_id if opponent_id != player_id else None,
+        "result": row.result,
+        "outcome": outcome,
+        "termination": row.termination,
+        "rating_change": change,
+        "created_at": row.created_at.isoformat(),
+    }
+
+
+def player_json(store: Store, player_id: str, limit: int = 50) -> dict[str, Any] | None:
+    p = store.get_player(player_id)
+    if p is None:
+        return None
+    rows = store.player_games(player_id, limit=limit)
+    ids = [pid for r in rows for pid in (r.seat0_id, r.seat1_id) if pid]
+    names = {pid: pl.name for pid, pl in store.get_players(ids).items()}
+    ratings = [
+        {
+            "game": g,
+            "rating": r.display,
+            "deviation": r.deviation,
+            "provisional": r.provisional,
+            "games": r.games,
+        }
+        for g, r in sorted(store.ratings_of(player_id).items())
+    ]
+    return {
+        "id": p.id,
+        "name": p.name,
+        "kind": p.kind,
+        "username": p.username,
+        "ratings": ratings,
+        "stats": store.player_stats(player_id),
+        "games": [summarize(r, player_id, names) for r in rows],
+    }
+
+
+@router.get("/players/{player_id}", response_model=PlayerOut, responses={404: {"model": ErrorOut}})
+def get_player(player_id: str, store: StoreDep) -> dict[str, Any]:
+    """A player's ratings per game and recent games."""
+    data = player_json(store, player_id) if len(player_id) <= 32 else None
+    if data is None:
+        raise HTTPException(status_code=404, detail=f"there is no player {player_id!r}")
+    return data

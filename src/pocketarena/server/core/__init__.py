@@ -1,0 +1,1 @@
+"""Configuration, database, security and rate limiting: the app's plumbing."""

@@ -1,0 +1,106 @@
+"""One settings object for the whole app, read from the environment (``POCKETARENA_*``)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+
+ENV_PREFIX = "POCKETARENA_"
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("pocketarena", appauthor=False))
+
+
+@dataclass
+class Settings:
+    """Everything configurable. ``Settings.from_env()`` reads ``POCKETARENA_<NAME>`` variables
+    (e.g. ``POCKETARENA_DATABASE_URL``); keyword arguments override both."""
+
+    # Storage: SQLite in the user's data directory unless a URL is given (PostgreSQL:
+    # postgresql+psycopg://user@host:5432/db).
+    database_url: str = ""
+    data_dir: Path = field(default_factory=default_data_dir)
+    # PostgreSQL only: keep the tables in this schema (created if missing), e.g. to share a
+    # database between instances or test runs.
+    database_schema: str = ""
+    # Signs the guest/account cookie. Default: a random key kept in data_dir/secret_key, so
+    # cookies survive restarts.
+    secret_key: str = ""
+    secure_cookies: bool = False  # set behind HTTPS
+    cookie_name: str = "pa_session"
+
+    # Bots think in worker processes (or threads: cheaper to start, but share the GIL).
+    bot_executor: Literal["process", "thread"] = "process"
+    bot_workers: int = 2
+    bot_time_budget_s: float = 10.0  # a bot slower than this plays a random legal move instead
+    bot_min_delay_ms: int = 400  # so people can follow a bot's moves
+
+    # Compress WebSocket messages (permessage-deflate): less traffic, more server CPU.
+    ws_compression: bool = True
+
+    # Abuse limits.
+    max_message_bytes: int = 4096  # larger WebSocket messages are refused (connection kept)
+    ws_messages_per_s: float = 20.0
+    ws_burst: int = 40
+    http_writes_per_s: float = 10.0  # per client, POST/PATCH/DELETE
+    http_burst: int = 30
+    max_live_games: int = 5000
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        env = dict(os.environ if env is None else env)
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            key = ENV_PREFIX + f.name.upper()
+            if key in env:
+                values[f.name] = _coerce(f.name, f.type, env[key])
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def __post_init__(self) -> None:
+        self.data_dir = Path(self.data_dir)
+        if self.bot_executor not in ("process", "thread"):
+            raise ValueError(
+                f"bot_executor must be 'process' or 'thread', got {self.bot_executor!r}"
+            )
+        if not self.database_url:
+            self.database_url = f"sqlite:///{self.data_dir / 'pocketarena.sqlite3'}"
+
+    def resolved_secret_key(self) -> str:
+        """The cookie-signing key: given, or read from (or created in) the data directory."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret_key"
+        if path.exists():
+            return path.read_text().strip()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(48)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(key)
+        return key
+
+
+def _coerce(name: str, annotation: Any, text: str) -> Any:
+    kind = str(annotation)
+    try:
+        if kind == "bool":
+            low = text.strip().lower()
+            if low not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError
+            return low in ("1", "true", "yes", "on")
+        if kind == "int":
+            return int(text)
+        if kind == "float":
+            return float(text)
+    except ValueError:
+        raise ValueError(f"{ENV_PREFIX}{name.upper()}={text!r} is not a valid {kind}") from None
+    if kind == "Path":
+        return Path(text)
+    return text

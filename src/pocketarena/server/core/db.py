@@ -1,0 +1,139 @@
+"""The database: engine (SQLite or PostgreSQL), sessions, and migrations run at start."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+from .config import Settings
+
+log = logging.getLogger(__name__)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+
+class DatabaseConfigError(ValueError):
+    """A database URL or schema that cannot be used, with the reason."""
+
+
+def make_engine(settings: Settings) -> Engine:
+    """An engine for ``settings.database_url``: SQLite (file or memory) or PostgreSQL (psycopg 3)."""
+    try:
+        url = make_url(settings.database_url)
+    except ArgumentError:
+        raise DatabaseConfigError(
+            f"cannot read the database URL {settings.database_url!r}; use e.g. "
+            "sqlite:///path/to/file.sqlite3 or postgresql+psycopg://user@host:5432/dbname"
+        ) from None
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        if settings.database_schema:
+            raise DatabaseConfigError("database_schema applies to PostgreSQL only")
+        database = url.database or ""
+        if database in ("", ":memory:"):
+            engine = create_engine(
+                url, connect_args={"check_same_thread": False}, poolclass=StaticPool
+            )
+        else:
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    if backend == "postgresql":
+        if url.drivername == "postgresql":
+            url = url.set(drivername="postgresql+psycopg")  # psycopg 3 is the driver we ship
+        connect_args: dict[str, Any] = {}
+        schema = settings.database_schema
+        if schema:
+            if not _IDENTIFIER.fullmatch(schema):
+                raise DatabaseConfigError(f"database schema {schema!r} must be a plain identifier")
+            connect_args["options"] = f"-csearch_path={schema}"
+        # No ping before each use (a round trip per move); a dropped connection is noticed by
+        # the failing statement, thrown away, and the write retried (Store.save_game).
+        engine = create_engine(url, pool_size=10, max_overflow=20, connect_args=connect_args)
+        if schema:
+            with engine.begin() as conn:
+                conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+        return engine
+    raise DatabaseConfigError(
+        f"unsupported database {backend!r}; Pocket Arena runs on SQLite or PostgreSQL"
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL: readers never block the writer; NORMAL sync is durable across application crashes.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    # Checkpoints (copying the WAL into the database file, with a disk flush) run in the
+    # background (SqliteCheckpointer), not inside whichever move's commit crosses the limit.
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.close()
+
+
+class SqliteCheckpointer:
+    """Checkpoints an SQLite WAL every few seconds from a thread of its own. PASSIVE mode never
+    waits for (or blocks) the writers, so a move's commit never pays for a checkpoint."""
+
+    def __init__(self, engine: Engine, interval_s: float = 2.0) -> None:
+        self.engine = engine
+        self.interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
+
+    def start(self) -> SqliteCheckpointer:
+        if self.engine.dialect.name == "sqlite" and self.engine.url.database not in (
+            None,
+            "",
+            ":memory:",
+        ):
+            self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            self.checkpoint("PASSIVE")
+
+    def checkpoint(self, mode: str) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+        except Exception:  # a busy or closing database: the next round will do it
+            log.debug("WAL checkpoint skipped", exc_info=True)
+
+    def stop(self) -> None:
+        if self._thread.is_alive():
+            self._stop.set()
+            self._thread.join(timeout=10)
+            self.checkpoint("TRUNCATE")  # leave a small WAL behind
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def alembic_config() -> Config:
+    cfg = Config()
+    location = resources.files("pocketarena.server") / "migrations"
+    cfg.set_main_option("script_location", str(location))
+    return cfg
+
+
+def run_migrations(engine: Engine) -> None:
+    """Bring the schema to the newest revision (a no-op when it already is)."""
+    cfg = alembic_config()
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")

@@ -1,0 +1,1 @@
+"""Live games: the authoritative in-memory hub, clocks, bot workers and client connections."""

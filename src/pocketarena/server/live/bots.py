@@ -1,0 +1,99 @@
+"""Bots think off the event loop: in worker processes (default) or threads, within a budget."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+import threading
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+import pocketarena as pa
+from pocketarena.core import Action, State
+
+from .. import catalog
+
+log = logging.getLogger(__name__)
+
+_local = threading.local()  # per thread (and so per worker process): bots already built
+
+
+def _bot(spec: str, game: pa.Game, seed: int) -> Any:
+    cache: dict[tuple[str, pa.Game], Any] | None = getattr(_local, "bots", None)
+    if cache is None:
+        cache = _local.bots = {}
+    key = (spec, game)
+    bot = cache.get(key)
+    if bot is None:
+        if len(cache) > 64:
+            cache.clear()
+        bot = cache[key] = catalog.make_bot(spec, game, seed=seed)
+    return bot
+
+
+def _choose_here(spec: str, state: State, seed: int) -> str:
+    return str(_bot(spec, state.game, seed).choose(state))
+
+
+def _choose_in_worker(
+    spec: str, game_id: str, options: dict[str, Any], history: list[str], seed: int
+) -> str:
+    # A worker process rebuilds the position from the record: states never cross processes.
+    state = catalog.load_state(game_id, options, history)
+    return _choose_here(spec, state, seed)
+
+
+def _warm_up() -> None:
+    import pocketarena  # noqa: F401  (import the games once per worker)
+
+
+class BotRunner:
+    """Asks bots for moves without blocking the event loop, and never waits past the budget:
+    a bot that overruns it (or fails) gets a random legal move played for it instead."""
+
+    def __init__(self, executor: str = "process", workers: int = 2, budget_s: float = 10.0) -> None:
+        self.mode = executor
+        self.budget_s = budget_s
+        self._pool: Executor
+        if executor == "process":
+            self._pool = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm_up,
+            )
+        else:
+            self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+
+    async def choose(
+        self, spec: str, state: State, seed: int, budget_s: float | None = None
+    ) -> Action:
+        loop = asyncio.get_running_loop()
+        budget = self.budget_s if budget_s is None else max(0.05, min(budget_s, self.budget_s))
+        if self.mode == "process":
+            future = loop.run_in_executor(
+                self._pool,
+                _choose_in_worker,
+                spec,
+                state.game.ID,
+                dict(state.game.options),
+                [a.text for a in state.history],
+                seed,
+            )
+        else:
+            future = loop.run_in_executor(self._pool, _choose_here, spec, state.clone(), seed)
+        try:
+            text = await asyncio.wait_for(future, budget)
+            action = state.game.action(text)
+            if action in state.legal_actions():
+                return action
+            log.error("bot %s chose the illegal action %r in %s", spec, text, state.game.ID)
+        except TimeoutError:
+            log.warning("bot %s overran its %.1fs budget in %s", spec, budget, state.game.ID)
+        except Exception:
+            log.exception("bot %s failed in %s", spec, state.game.ID)
+        return random.Random(seed).choice(list(state.legal_actions()))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,63 @@
+"""One WebSocket client: who it is, what it watches, and a send queue so a slow reader never
+holds up the others (messages are queued and written by the client's own task)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+
+from starlette.websockets import WebSocket
+
+from ..core.ratelimit import TokenBucket
+
+log = logging.getLogger(__name__)
+
+SEND_QUEUE_LIMIT = 256  # a client this far behind is disconnected rather than buffered forever
+_ids = itertools.count(1)
+
+
+class Connection:
+    def __init__(
+        self, websocket: WebSocket | None, player_id: str | None, bucket: TokenBucket
+    ) -> None:
+        self.id = next(_ids)
+        self.websocket = websocket
+        self.player_id = player_id
+        self.bucket = bucket
+        self.watching: dict[str, bool] = {}  # game id -> wants the SVG board
+        self.lobby = False
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def push(self, text: str) -> None:
+        """Queue a message; never blocks."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            log.warning("connection %s is not reading; closing it", self.id)
+            self.close()
+            return
+        self.queue.put_nowait(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        """Send queued messages until closed (runs as the connection's own task)."""
+        assert self.websocket is not None
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                break
+            try:
+                await self.websocket.send_text(text)
+            except Exception:  # the peer went away; the reader notices and cleans up
+                self.closed = True
+                break
+        if self.closed:
+            with contextlib.suppress(Exception):
+                await self.websocket.close()

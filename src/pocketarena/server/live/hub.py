@@ -1,0 +1,1019 @@
+"""The hub: every game in play lives here, in memory, and only the hub changes it.
+
+A change is made on a copy of the state, written to the database (naming the version it
+replaces), and only then adopted and sent to everyone watching. So a change that is refused,
+illegal or fails to save leaves nothing behind, and every acknowledged move is on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from typing import Any, TypeVar
+
+from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State
+from pocketarena.fair import SCHEME, FairChance
+from pocketarena.ratings import Rating
+
+from .. import catalog
+from ..core.config import Settings
+from ..core.security import new_game_id, new_invite_token
+from ..models import GameRecord, Player, utcnow
+from ..store import ConflictError, Store
+from .bots import BotRunner
+from .clock import Clock
+from .connection import Connection
+from .writer import GameWriter
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+MODES = ("bot", "friend", "seek", "local")
+# A game nobody moved in (or a seek nobody took) for this long leaves the lobby's lists; it
+# stays playable by its link.
+LOBBY_IDLE_S = 30 * 60
+MAX_CLOCK_MS = 3 * 3600 * 1000
+MAX_INCREMENT_MS = 180 * 1000
+
+
+class GameError(Exception):
+    """A request about a game that is refused; ``message`` is meant for the person."""
+
+    STATUS = {
+        "unknown_game": 404,
+        "stale": 409,
+        "conflict": 409,
+        "full": 409,
+        "not_your_turn": 403,
+        "not_seated": 403,
+        "forbidden": 403,
+        "illegal": 422,
+        "bad_request": 400,
+        "not_active": 409,
+        "unavailable": 503,
+    }
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return self.STATUS.get(self.code, 400)
+
+
+@dataclass
+class Seat:
+    player_id: str
+    name: str
+    kind: str  # guest | account | bot
+    bot: str | None = None
+    rating: Rating = field(default_factory=Rating)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player_id,
+            "name": self.name,
+            "kind": self.kind,
+            "bot": self.bot,
+            "rating": self.rating.display,
+            "provisional": self.rating.provisional,
+        }
+
+
+@dataclass
+class LiveGame:
+    id: str
+    game: Game
+    state: State
+    mode: str
+    rated: bool
+    creator_id: str
+    creator_seat: int
+    seats: list[Seat | None]
+    status: str = "waiting"
+    version: int = 0
+    invite_token: str | None = None
+    chance: FairChance | None = None
+    clock: Clock | None = None
+    movers: list[int] = field(default_factory=list)  # who made each action (CHANCE: nobody)
+    entries: list[dict[str, Any]] = field(default_factory=list)  # the move list, described
+    events_from: int = 0  # history index where the last change began (for animations)
+    winner: int | None = None
+    result: str | None = None
+    termination: str | None = None
+    final_scores: list[float] | None = None
+    rating_changes: list[dict[str, Any]] | None = None
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    rematch_offers: set[int] = field(default_factory=set)
+    created_at: datetime = field(default_factory=utcnow)
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    subscribers: dict[Connection, bool] = field(default_factory=dict)  # -> wants the SVG
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    revision: int = 0  # bumps on every broadcast; keys the view cache
+    view_cache: dict[tuple[bool, bool], tuple[int, str]] = field(default_factory=dict)
+    legal_cache: tuple[int, str] | None = None
+    action_json: dict[int, dict[str, Any]] = field(default_factory=dict)  # by action id
+    sent_len: int = 0  # move-list entries every watcher holds (as of the last broadcast)
+    delta_from: int = 0  # where the last broadcast's entries start
+    bot_task: asyncio.Task[None] | None = None
+    flag_timer: asyncio.TimerHandle | None = None
+    throwers: dict[int, int | None] = field(default_factory=dict)
+    last_activity: float = field(default_factory=time.monotonic)  # for the lobby's live list
+
+    def seats_of(self, player_id: str | None) -> list[int]:
+        if player_id is None:
+            return []
+        return [i for i, s in enumerate(self.seats) if s is not None and s.player_id == player_id]
+
+    def actor(self, state: State | None = None) -> int | None:
+        """The seat expected to act: the decision's seat, or the seat that throws in person."""
+        state = self.state if state is None else state
+        if state.current_player >= 0:
+            return state.current_player
+        if state.current_player == CHANCE:
+            return self.thrower(state)
+        return None
+
+    def thrower(self, state: State) -> int | None:
+        # A game's history only grows, so the position at a ply never changes: cache by ply.
+        ply = len(state.history)
+        if ply not in self.throwers:
+            self.throwers[ply] = catalog.thrower(state)
+        return self.throwers[ply]
+
+    def rated_pair(self) -> tuple[str, str] | None:
+        a, b = self.seats
+        if self.rated and a is not None and b is not None and a.player_id != b.player_id:
+            return (a.player_id, b.player_id)
+        return None
+
+
+def _result(winner: int | None) -> str:
+    return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2") if winner is not None else "1/2-1/2"
+
+
+class Hub:
+    def __init__(self, store: Store, settings: Settings, bots: BotRunner) -> None:
+        self.store = store
+        self.settings = settings
+        self.bots = bots
+        self.games: dict[str, LiveGame] = {}
+        self.lobby: set[Connection] = set()
+        sqlite = store.engine.dialect.name == "sqlite"
+        # SQLite has one writer at a time: one database thread keeps writes in order.
+        self._db = ThreadPoolExecutor(max_workers=1 if sqlite else 8, thread_name_prefix="db")
+        self.writer = GameWriter(store, self._db)
+        self._loading: dict[str, asyncio.Future[LiveGame]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+
+    # -- plumbing --------------------------------------------------------------------------
+    async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db, partial(fn, *args, **kwargs))
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def start(self) -> None:
+        """Resume every unfinished game from the database (untimed games survive restarts)."""
+        # Which bot levels each game offers is found by building each bot once: do it now, on a
+        # worker thread, rather than on the event loop when the first page asks.
+        await asyncio.to_thread(lambda: [catalog.bot_levels(g) for g in catalog.game_ids()])
+        ids = await self.db(self.store.unfinished_game_ids)
+        for gid in ids[: self.settings.max_live_games]:
+            try:
+                await self.get(gid)
+            except GameError as e:
+                log.error("could not resume game %s: %s", gid, e.message)
+
+    async def close(self) -> None:
+        self._closing = True
+        for live in self.games.values():
+            if live.flag_timer:
+                live.flag_timer.cancel()
+            if live.bot_task:
+                live.bot_task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        self._db.shutdown(wait=True)
+
+    # -- loading -----------------------------------------------------------------------------
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game with this id, loaded from the database if needed."""
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
+            raise GameError("unknown_game", "no game has that id")
+        live = self.games.get(game_id)
+        if live is not None:
+            return live
+        pending = self._loading.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            live = await self._load(game_id)
+        except Exception as e:
+            future.set_exception(e)
+            future.exception()  # mark it retrieved: this caller raises it below
+            raise
+        except BaseException:
+            future.cancel()
+            raise
+        else:
+            future.set_result(live)
+            return live
+        finally:
+            del self._loading[game_id]
+
+    async def _load(self, game_id: str) -> LiveGame:
+        row = await self.db(self.store.load_game, game_id)
+        if row is None:
+            raise GameError("unknown_game", f"there is no game {game_id!r}")
+        ids = [pid for pid in (row.seat0_id, row.seat1_id) if pid]
+        players = await self.db(self.store.get_players, ids)
+        seats: list[Seat | None] = []
+        for pid in (row.seat0_id, row.seat1_id):
+            if pid is None or pid not in players:
+                seats.append(None)
+            else:
+                rating = await self.db(self.store.rating, pid, row.game)
+                seats.append(self._seat(players[pid], rating))
+        try:
+            game = catalog.load_game(row.game, row.options)
+        except ValueError as e:
+            raise GameError("unavailable", f"game {game_id} cannot be loaded: {e}") from None
+        live = LiveGame(
+            id=row.id,
+            game=game,
+            state=game.new_initial_state(),
+            mode=row.mode,
+            rated=row.rated,
+            creator_id=row.creator_id,
+            creator_seat=row.creator_seat if row.creator_seat is not None else 0,
+            seats=seats,
+            status=row.status,
+            version=row.version,
+            invite_token=row.invite_token,
+            winner=row.winner,
+            result=row.result,
+            termination=row.termination,
+            final_scores=row.scores,
+            rating_changes=row.rating_changes,
+            rematch_of=row.rematch_of,
+            rematch_id=row.rematch_id,
+            created_at=row.created_at,
+            started_at=row.started_at,
+            finished_at=row.finished_at,
+        )
+        if row.chance_seed:
+            live.chance = FairChance(row.id, seed=row.chance_seed)
+        try:
+            for text in row.history:
+                self._append(live, live.state, live.state.game.action(text))
+        except (IllegalActionError, ValueError) as e:
+            raise GameError("unavailable", f"game {game_id} no longer replays: {e}") from None
+        if row.clock_initial_ms is not None:
+            live.clock = Clock(
+                row.clock_initial_ms,
+                row.clock_increment_ms or 0,
+                [row.clock0_ms or 0, row.clock1_ms or 0],
+            )
+        live.events_from = live.sent_len = len(live.state.history)
+        self.games[game_id] = live
+        if live.status == "active":
+            # Time spent while the server was down is not charged to anyone.
+            if live.clock is not None:
+                live.clock.switch(live.actor())
+            self._after_change(live)
+        return live
+
+    def _seat(self, player: Player, rating: Rating) -> Seat:
+        return Seat(player.id, player.name, player.kind, player.bot_spec, rating)
+
+    # -- creating and joining ------------------------------------------------------------------
+    async def create(
+        self,
+        creator_id: str,
+        game_id: str,
+        options: dict[str, Any],
+        mode: str,
+        seat: int | None = None,
+        bot: str | None = None,
+        clock: tuple[int, int] | None = None,
+        rated: bool = True,
+        rematch_of: str | None = None,
+    ) -> LiveGame:
+        if len(self.games) >= self.settings.max_live_games:
+            self._evict_idle()
+            if len(self.games) >= self.settings.max_live_games:
+                raise GameError(
+                    "unavailable", "the server is full right now; try again in a minute"
+                )
+        if mode not in MODES:
+            raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        try:
+            if not isinstance(game_id, str):
+                raise ValueError("the game must be named by its id, e.g. 'flipwars'")
+            game = catalog.load_game(game_id.strip().lower().replace("_", "-"), options)
+        except ValueError as e:
+            raise GameError("bad_request", str(e)) from None
+        if seat not in (None, 0, 1):
+            raise GameError("bad_request", "seat must be 0 (first), 1 (second) or omitted (random)")
+        if clock is not None:
+            initial, increment = clock
+            if not (10_000 <= initial <= MAX_CLOCK_MS and 0 <= increment <= MAX_INCREMENT_MS):
+                raise GameError(
+                    "bad_request",
+                    "a clock needs 10 s to 3 h of initial time and 0 to 180 s increment",
+                )
+        creator_seat = secrets.randbelow(2) if seat is None else seat
+        creator = await self.db(self.store.ensure_guest, creator_id)
+        seats: list[Seat | None] = [None, None]
+        seats[creator_seat] = self._seat(
+            creator, await self.db(self.store.rating, creator.id, game.ID)
+        )
+        if mode == "bot":
+            if not bot:
+                raise GameError("bad_request", "choose a bot level to play against")
+            levels = catalog.bot_levels(game.ID)
+            if bot not in levels:
+                raise GameError(
+                    "bad_request",
+                    f"no {bot!r} bot for {game.TITLE}; choose one of: {', '.join(levels)}",
+                )
+            bot_player = await self.db(self.store.ensure_bot, bot, catalog.bot_name(bot))
+            seats[1 - creator_seat] = self._seat(
+                bot_player, await self.db(self.store.rating, bot_player.id, game.ID)
+            )
+        elif mode == "local":
+            seats[1 - creator_seat] = seats[creator_seat]
+            rated = False
+        gid = new_game_id()
+        while gid in self.games or await self.db(self.store.load_game, gid) is not None:
+            gid = new_game_id()
+        live = LiveGame(
+            id=gid,
+            game=game,
+            state=game.new_initial_state(),
+            mode=mode,
+            rated=rated,
+            creator_id=creator.id,
+            creator_seat=creator_seat,
+            seats=seats,
+            invite_token=new_invite_token() if mode == "friend" else None,
+            chance=FairChance(gid) if game.CHANCE else None,
+            clock=Clock(clock[0], clock[1]) if clock else None,
+            rematch_of=rematch_of,
+        )
+        started = seats[0] is not None and seats[1] is not None
+        if started:
+            live.status = "active"
+            live.started_at = utcnow()
+        row = GameRecord(
+            id=gid,
+            game=game.ID,
+            options=dict(game.options),
+            mode=mode,
+            status=live.status,
+            rated=rated,
+            creator_id=creator.id,
+            seat0_id=seats[0].player_id if seats[0] else None,
+            seat1_id=seats[1].player_id if seats[1] else None,
+            creator_seat=creator_seat,
+            invite_token=live.invite_token,
+            clock_initial_ms=clock[0] if clock else None,
+            clock_increment_ms=clock[1] if clock else None,
+            clock0_ms=clock[0] if clock else None,
+            clock1_ms=clock[0] if clock else None,
+            history=[],
+            version=0,
+            chance_scheme=SCHEME if live.chance else None,
+            chance_seed=live.chance.reveal() if live.chance else None,
+            chance_commitment=live.chance.commitment if live.chance else None,
+            rematch_of=rematch_of,
+            created_at=live.created_at,
+            started_at=live.started_at,
+        )
+        await self.db(self.store.insert_game, row)
+        self.games[gid] = live
+        if started:
+            await self._begin(live)
+        self._lobby_changed()
+        return live
+
+    async def _begin(self, live: LiveGame) -> None:
+        """First moment with both seats taken: resolve opening chance nodes, start the clock."""
+        async with live.lock:
+            new = live.state.clone()
+            self._auto_chance(live, new)
+            if len(new.history) != len(live.state.history):
+                await self._commit(live, new)
+            else:
+                if live.clock is not None:
+                    live.clock.switch(live.actor())
+                self._after_change(live)
+
+    async def join(self, player_id: str, game_id: str, invite: str | None = None) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            if live.status != "waiting":
+                if live.seats_of(player_id):
+                    return live
+                raise GameError("full", "this game already has both players; you can watch it")
+            if live.seats_of(player_id):
+                raise GameError(
+                    "forbidden", "this is your own game: send the invite link to a friend, or wait"
+                )
+            if live.mode == "friend" and (
+                not isinstance(invite, str)
+                or not secrets.compare_digest(invite, live.invite_token or "")
+            ):
+                raise GameError(
+                    "forbidden", "this game is by invitation; ask its creator for the link"
+                )
+            player = await self.db(self.store.ensure_guest, player_id)
+            seat = 1 - live.creator_seat
+            seats = list(live.seats)
+            seats[seat] = self._seat(
+                player, await self.db(self.store.rating, player.id, live.game.ID)
+            )
+            started_at = utcnow()
+            values = {
+                f"seat{seat}_id": player.id,
+                "status": "active",
+                "started_at": started_at,
+                "version": live.version + 1,
+            }
+            await self._save(live, values)
+            live.seats = seats
+            live.status = "active"
+            live.started_at = started_at
+            live.version += 1
+        self._lobby_changed()
+        await self._begin(live)
+        return live
+
+    async def cancel(self, player_id: str, game_id: str) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            if live.creator_id != player_id:
+                raise GameError("forbidden", "only the player who opened this game can cancel it")
+            if live.status != "waiting":
+                raise GameError(
+                    "not_active", "only a game still waiting for an opponent can be cancelled"
+                )
+            await self._save(
+                live, {"status": "aborted", "termination": "abandoned", "version": live.version + 1}
+            )
+            live.status = "aborted"
+            live.termination = "abandoned"
+            live.version += 1
+            self._broadcast(live)
+        self._lobby_changed()
+        return live
+
+    # -- playing -------------------------------------------------------------------------------
+    def _check_turn(self, live: LiveGame, player_id: str | None, version: Any) -> int:
+        """The seat the player acts for, or a GameError saying why they cannot act now."""
+        if live.status == "waiting":
+            raise GameError("not_active", "the game has not started: it is waiting for an opponent")
+        if live.status != "active":
+            raise GameError("not_active", "the game is over")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise GameError("bad_request", "a move must say the version of the game it was made on")
+        if version != live.version:
+            raise GameError(
+                "stale",
+                f"this was sent for version {version} of the game, which is now at version "
+                f"{live.version} (already played, or the position changed): here is the current one",
+            )
+        mine = live.seats_of(player_id)
+        if not mine:
+            raise GameError("not_seated", "you are watching this game; only its players can move")
+        actor = live.actor()
+        if actor is None:
+            raise GameError("not_your_turn", "nobody can act now; the coins are being thrown")
+        if actor not in mine:
+            seat = live.seats[actor]
+            name = seat.name if seat else live.game.SEATS[actor]
+            raise GameError(
+                "not_your_turn", f"it is {name}'s turn ({live.game.SEATS[actor]}), not yours"
+            )
+        return actor
+
+    async def move(self, player_id: str | None, game_id: str, text: Any, version: Any) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._flag_if_due(live)
+            self._check_turn(live, player_id, version)
+            if live.state.current_player == CHANCE:
+                raise GameError(
+                    "illegal",
+                    "the coins must be thrown first: press the throw button (message 'throw')",
+                )
+            if not isinstance(text, str) or not text.strip() or len(text) > 100:
+                raise GameError(
+                    "bad_request", "a move is notation text, e.g. " + live.game.actions[0].text
+                )
+            try:
+                action = live.game.parse_action(text)
+                new = live.state.child(action)
+            except IllegalActionError as e:
+                raise GameError("illegal", str(e)) from None
+            await self._play(live, new)
+        return live
+
+    async def throw(self, player_id: str | None, game_id: str, version: Any) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._flag_if_due(live)
+            self._check_turn(live, player_id, version)  # the thrower asked
+            if live.state.current_player != CHANCE or live.chance is None:
+                raise GameError("illegal", "there is nothing to throw now: it is time to move")
+            new = live.state.clone()
+            new.apply(live.chance.outcome(new))
+            await self._play(live, new)
+        return live
+
+    async def resign(self, player_id: str | None, game_id: str) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            if live.status != "active":
+                raise GameError("not_active", "only a game in progress can be resigned")
+            mine = live.seats_of(player_id)
+            if not mine:
+                raise GameError("not_seated", "only a player of this game can resign it")
+            # Both seats on one screen: the side to act (or seat 0) resigns.
+            actor = live.actor()
+            seat = actor if actor in mine else mine[0]
+            await self._finish(live, live.state, 1 - seat, "resignation")
+        return live
+
+    async def rematch(self, player_id: str | None, game_id: str) -> LiveGame:
+        """Offer a rematch; it starts when the opponent offers too (a bot always agrees)."""
+        live = await self.get(game_id)
+        async with live.lock:
+            if live.status != "finished":
+                raise GameError("not_active", "a rematch can be offered once the game is over")
+            mine = live.seats_of(player_id)
+            if not mine or player_id is None:
+                raise GameError("not_seated", "only the players of this game can ask for a rematch")
+            if live.rematch_id:
+                return live
+            live.rematch_offers.update(mine)
+            other = [s for s in (0, 1) if s not in mine]
+            agreed = not other or all(
+                (seat := live.seats[s]) is not None
+                and (seat.kind == "bot" or s in live.rematch_offers)
+                for s in other
+            )
+            if not agreed:
+                self._broadcast(live)
+                return live
+            bot = next((s.bot for s in live.seats if s is not None and s.kind == "bot"), None)
+            creator_seat = live.creator_seat if live.mode != "bot" else live.seats_of(player_id)[0]
+            new = await self.create(
+                player_id if live.mode == "bot" else live.creator_id,
+                live.game.ID,
+                dict(live.game.options),
+                mode="local"
+                if live.mode == "local"
+                else ("bot" if live.mode == "bot" else "friend"),
+                seat=1 - creator_seat,
+                bot=bot,
+                clock=(live.clock.initial_ms, live.clock.increment_ms) if live.clock else None,
+                rated=live.rated,
+                rematch_of=live.id,
+            )
+            if live.mode in ("friend", "seek"):
+                # The invited player is the other seat of the old game: seat them directly.
+                opponent = next(
+                    (s for i, s in enumerate(live.seats) if s and s.player_id != live.creator_id),
+                    None,
+                )
+                if opponent is not None:
+                    await self.join(opponent.player_id, new.id, new.invite_token)
+            await self._save(live, {"rematch_id": new.id, "version": live.version + 1})
+            live.rematch_id = new.id
+            live.version += 1
+            self._broadcast(live)
+        return live
+
+    async def _play(self, live: LiveGame, new: State) -> None:
+        """Adopt ``new`` (one action past the live state) after resolving the chance nodes
+        nobody throws in person; end the game if it is over."""
+        self._auto_chance(live, new)
+        if new.is_terminal():
+            await self._finish(live, new, new.winner(), "normal")
+        else:
+            await self._commit(live, new)
+
+    def _auto_chance(self, live: LiveGame, new: State) -> None:
+        """Throw for every chance node whose thrower is nobody or a bot (FairChance decides)."""
+        guard = catalog.max_plies(live.game) + 1
+        while new.current_player == CHANCE and guard > 0:
+            seat = live.thrower(new)
+            if seat is not None and (s := live.seats[seat]) is not None and s.kind != "bot":
+                break
+            assert live.chance is not None, "a game with chance nodes always has a FairChance"
+            new.apply(live.chance.outcome(new))
+            guard -= 1
+
+    def _append(self, live: LiveGame, state: State, action: Action) -> None:
+        """Apply ``action`` to ``state`` (the live one while loading) and extend the move list."""
+        seat = state.current_player
+        state.apply(action)
+        live.movers.append(seat)
+        live.entries.append(
+            {
+                "text": action.text,
+                "seat": seat if seat >= 0 else None,
+                "chance": action.chance,
+                "say": catalog.describe(live.game.ID, action),
+            }
+        )
+
+    def _row_state(self, live: LiveGame, new: State) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            "history": [a.text for a in new.history],
+            "version": live.version + 1,
+        }
+        if live.clock is not None:
+            values["clock0_ms"] = max(0, live.clock.left_ms(0))
+            values["clock1_ms"] = max(0, live.clock.left_ms(1))
+        return values
+
+    async def _save(self, live: LiveGame, values: dict[str, Any]) -> None:
+        try:
+            await self.writer.save(live.id, live.version, values)
+        except ConflictError as e:
+            raise GameError("conflict", str(e)) from None
+        except Exception:
+            log.exception("saving game %s failed", live.id)
+            raise GameError(
+                "unavailable", "the move could not be saved; nothing changed, try again"
+            ) from None
+
+    async def _commit(self, live: LiveGame, new: State) -> None:
+        clock_before = self._clock_snapshot(live)
+        if live.clock is not None:
+            live.clock.switch(live.actor(new))
+        try:
+            await self._save(live, self._row_state(live, new))
+        except GameError:
+            self._clock_restore(live, clock_before)
+            raise
+        self._adopt(live, new)
+        self._after_change(live)
+
+    def _adopt(self, live: LiveGame, new: State) -> None:
+        start = len(live.state.history)
+        replay = live.state  # extend the live move list with the new actions
+        for action in new.history[start:]:
+            self._append(live, replay, action)
+        live.state = new
+        live.events_from = start
+        live.version += 1
+        live.last_activity = time.monotonic()
+
+    async def _finish(
+        self, live: LiveGame, new: State, winner: int | None, termination: str
+    ) -> None:
+        clock_before = self._clock_snapshot(live)
+        if live.clock is not None:
+            live.clock.stop()
+        finished_at = utcnow()
+        scores = [float(x) for x in new.scores()]
+        values = {
+            **self._row_state(live, new),
+            "status": "finished",
+            "winner": winner,
+            "result": _result(winner),
+            "termination": termination,
+            "scores": scores,
+            "finished_at": finished_at,
+        }
+        try:
+            changes = await self.db(
+                self.store.finish_game,
+                live.id,
+                live.version,
+                values,
+                live.game.ID,
+                live.rated_pair(),
+                winner,
+            )
+        except ConflictError as e:
+            self._clock_restore(live, clock_before)
+            raise GameError("conflict", str(e)) from None
+        except Exception:
+            self._clock_restore(live, clock_before)
+            log.exception("finishing game %s failed", live.id)
+            raise GameError("unavailable", "the result could not be saved; try again") from None
+        self._adopt(live, new)
+        live.status = "finished"
+        live.winner = winner
+        live.result = _result(winner)
+        live.termination = termination
+        live.final_scores = scores
+        live.finished_at = finished_at
+        if changes:
+            live.rating_changes = [c.to_json() for c in changes]
+            for seat in live.seats:
+                if seat is not None:
+                    seat.rating = await self.db(self.store.rating, seat.player_id, live.game.ID)
+        self._after_change(live)
+        self._lobby_changed()
+
+    def _clock_snapshot(self, live: LiveGame) -> tuple[list[int], int | None, float] | None:
+        c = live.clock
+        return (list(c.remaining), c.running, c.since) if c else None
+
+    def _clock_restore(
+        self, live: LiveGame, snap: tuple[list[int], int | None, float] | None
+    ) -> None:
+        if live.clock is not None and snap is not None:
+            live.clock.remaining, live.clock.running, live.clock.since = (
+                list(snap[0]),
+                snap[1],
+                snap[2],
+            )
+
+    # -- after every change: timers, bots, broadcast ----------------------------------------------
+    def _after_change(self, live: LiveGame) -> None:
+        if live.flag_timer is not None:
+            live.flag_timer.cancel()
+            live.flag_timer = None
+        self._broadcast(live)
+        if live.status != "active" or self._closing:
+            return
+        if live.clock is not None and live.clock.running is not None:
+            delay = max(0.0, live.clock.left_ms(live.clock.running) / 1000) + 0.02
+            live.flag_timer = asyncio.get_running_loop().call_later(
+                delay, lambda: self._spawn(self._flag_check(live))
+            )
+        actor = live.actor()
+        seat = live.seats[actor] if actor is not None else None
+        # The bot's own task (after its move) counts as idle: it is about to end.
+        task = live.bot_task
+        idle = task is None or task.done() or task is asyncio.current_task()
+        if seat is not None and seat.kind == "bot" and seat.bot and idle:
+            live.bot_task = self._spawn(self._bot_turn(live, live.version, actor or 0, seat.bot))
+
+    async def _flag_check(self, live: LiveGame) -> None:
+        async with live.lock:
+            await self._flag_if_due(live)
+
+    async def _flag_if_due(self, live: LiveGame) -> None:
+        """Lose on time: checked on every action and by a timer set for the exact moment."""
+        if live.status != "active" or live.clock is None:
+            return
+        seat = live.clock.flagged()
+        if seat is not None:
+            live.clock.remaining[seat] = 0
+            await self._finish(live, live.state, 1 - seat, "time forfeit")
+
+    async def _bot_turn(self, live: LiveGame, version: int, seat: int, spec: str) -> None:
+        try:
+            delay = self.settings.bot_min_delay_ms / 1000
+            if delay:
+                await asyncio.sleep(delay)
+            if live.version != version or live.status != "active":
+                return
+            state = live.state
+            budget = None
+            if live.clock is not None:
+                budget = max(0.05, live.clock.left_ms(seat) / 1000 - 0.2)
+            seed = int.from_bytes(
+                hashlib.sha256(f"{live.id}:{len(state.history)}".encode()).digest()[:8]
+            )
+            action = await self.bots.choose(spec, state, seed, budget)
+            async with live.lock:
+                if live.version != version or live.status != "active":
+                    return
+                await self._flag_if_due(live)
+                if live.status != "active":
+                    return
+                await self._play(live, live.state.child(action))
+        except asyncio.CancelledError:
+            raise
+        except GameError as e:
+            log.warning("bot move in %s not played: %s", live.id, e.message)
+        except Exception:
+            log.exception("bot turn failed in game %s", live.id)
+
+    # -- watching ------------------------------------------------------------------------------------
+    async def watch(self, conn: Connection, game_id: str, svg: bool = True) -> LiveGame:
+        live = await self.get(game_id)
+        live.subscribers[conn] = svg
+        conn.watching[live.id] = svg
+        conn.push(self.message(live, conn, svg))
+        return live
+
+    def unwatch(self, conn: Connection, game_id: str) -> None:
+        conn.watching.pop(game_id, None)
+        live = self.games.get(game_id)
+        if live is not None:
+            live.subscribers.pop(conn, None)
+            if live.status in ("finished", "aborted") and not live.subscribers:
+                self.games.pop(live.id, None)  # stays in the database; reloaded on demand
+
+    def disconnect(self, conn: Connection) -> None:
+        for gid in list(conn.watching):
+            self.unwatch(conn, gid)
+        self.lobby.discard(conn)
+        conn.close()
+
+    def _evict_idle(self) -> None:
+        """Forget games nobody watches and no timer or bot is working on (they stay stored)."""
+        for gid, live in list(self.games.items()):
+            busy = (
+                live.subscribers
+                or live.lock.locked()
+                or (live.bot_task and not live.bot_task.done())
+            )
+            timed = live.clock is not None and live.status == "active"
+            if not busy and not timed and live.status != "waiting":
+                self.games.pop(gid, None)
+
+    def _broadcast(self, live: LiveGame) -> None:
+        """Send every watcher the change. Watchers already hold the move list up to the last
+        broadcast, so they get only the entries added since (``history_from`` says where)."""
+        live.revision += 1
+        live.delta_from, live.sent_len = live.sent_len, len(live.entries)
+        for conn, svg in list(live.subscribers.items()):
+            conn.push(self.message(live, conn, svg, delta=True))
+
+    def message(
+        self, live: LiveGame, conn: Connection | None, svg: bool, delta: bool = False
+    ) -> str:
+        """The state message for one client: the shared view, which seats are theirs, the
+        clocks, and the legal actions when it is theirs to act (nobody else needs them)."""
+        you = live.seats_of(conn.player_id if conn else None)
+        clock = json.dumps(live.clock.to_json()) if live.clock else "null"
+        to_act = live.status == "active" and live.state.current_player in you
+        legal = self.legal_text(live) if to_act else "[]"
+        game = self.view_json(live, svg, delta)
+        return f'{{"type":"state","you":{json.dumps(you)},"clock":{clock},"legal":{legal},"game":{game}}}'
+
+    def legal_text(self, live: LiveGame) -> str:
+        cached = live.legal_cache
+        if cached is None or cached[0] != live.revision:
+            cached = live.legal_cache = (
+                live.revision,
+                json.dumps(self.legal(live), separators=(",", ":")),
+            )
+        return cached[1]
+
+    def legal(self, live: LiveGame) -> list[dict[str, Any]]:
+        """The legal decisions with their structured fields (each action's once per game)."""
+        if live.status != "active" or live.state.current_player < 0:
+            return []
+        table = live.action_json
+        out = []
+        for action in live.state.legal_actions():
+            entry = table.get(action.id)
+            if entry is None:
+                entry = table[action.id] = catalog.action_json(action)
+            out.append(entry)
+        return out
+
+    def view_json(self, live: LiveGame, svg: bool, delta: bool = False) -> str:
+        key = (svg, delta)
+        cached = live.view_cache.get(key)
+        if cached is not None and cached[0] == live.revision:
+            return cached[1]
+        view = self.view(live, svg, history_from=live.delta_from if delta else 0, legal=False)
+        text = json.dumps(view, separators=(",", ":"))
+        live.view_cache[key] = (live.revision, text)
+        return text
+
+    def view(
+        self, live: LiveGame, svg: bool = True, history_from: int = 0, legal: bool = True
+    ) -> dict[str, Any]:
+        """The game as everyone may see it. The chance seed appears only once the game is over.
+
+        ``history`` holds the move list from ``history_from`` on (0: all of it)."""
+        state = live.state
+        node = (
+            "terminal"
+            if state.is_terminal()
+            else ("chance" if state.is_chance_node() else "decision")
+        )
+        actor = live.actor() if live.status == "active" else None
+        over = live.status in ("finished", "aborted")
+        view: dict[str, Any] = {
+            "id": live.id,
+            "game": live.game.ID,
+            "title": live.game.TITLE,
+            "options": dict(live.game.options),
+            "mode": live.mode,
+            "status": live.status,
+            "rated": live.rated,
+            "version": live.version,
+            "seat_names": list(live.game.SEATS),
+            "seats": [s.to_json() if s else None for s in live.seats],
+            "node": node,
+            "to_move": state.current_player
+            if state.current_player >= 0 and live.status == "active"
+            else None,
+            "thrower": actor if node == "chance" else None,
+            "legal": self.legal(live) if legal else [],
+            "history": live.entries[history_from:],
+            "history_from": history_from,
+            "plies": len(live.entries),
+            "events_from": live.events_from,
+            "scores": live.final_scores
+            if live.final_scores is not None
+            else [float(x) for x in state.scores()],
+            "position": state.position(),
+            "winner": live.winner,
+            "result": live.result,
+            "termination": live.termination,
+            "rating_changes": live.rating_changes,
+            "fair": None,
+            "rematch": {
+                "id": live.rematch_id,
+                "offers": sorted(live.rematch_offers),
+                "of": live.rematch_of,
+            },
+            "created_at": live.created_at.isoformat(),
+        }
+        if live.chance is not None:
+            view["fair"] = {
+                "scheme": live.chance.scheme,
+                "commitment": live.chance.commitment,
+                "seed": live.chance.reveal() if live.status == "finished" else None,
+            }
+        if svg:
+            last = state.history[-1] if state.history else None
+            view["svg"] = catalog.svg_board(state, last)
+        if over:
+            view["to_move"] = None
+        return view
+
+    # -- the lobby -------------------------------------------------------------------------------------
+    def lobby_view(self) -> dict[str, Any]:
+        now = time.monotonic()
+        seeks: list[dict[str, Any]] = []
+        live_games: list[dict[str, Any]] = []
+        for live in self.games.values():
+            entry: dict[str, Any] = {
+                "id": live.id,
+                "game": live.game.ID,
+                "title": live.game.TITLE,
+                "options": dict(live.game.options),
+                "mode": live.mode,
+                "rated": live.rated,
+                "clock": [live.clock.initial_ms, live.clock.increment_ms] if live.clock else None,
+                "seats": [s.to_json() if s else None for s in live.seats],
+                "plies": len(live.state.history),
+                "created_at": live.created_at.isoformat(),
+            }
+            if live.status == "waiting" and live.mode == "seek":
+                if now - live.last_activity < LOBBY_IDLE_S:  # an old seek's creator has gone
+                    seeks.append(entry)
+            elif live.status == "active" and now - live.last_activity < LOBBY_IDLE_S:
+                entry["idle_s"] = round(now - live.last_activity)
+                live_games.append(entry)
+        seeks.sort(key=lambda e: e["created_at"], reverse=True)
+        live_games.sort(key=lambda e: e["idle_s"])  # the liveliest first
+        return {"seeks": seeks[:100], "live": live_games[:100]}
+
+    def _lobby_changed(self) -> None:
+        if not self.lobby:
+            return
+        text = json.dumps({"type": "lobby", **self.lobby_view()}, separators=(",", ":"))
+        for conn in list(self.lobby):
+            conn.push(text)
+
+    def player_renamed(self, player_id: str, name: str) -> None:
+        for live in self.games.values():
+            changed = False
+            for seat in live.seats:
+                if seat is not None and seat.player_id == player_id and seat.name != name:
+                    seat.name = name
+                    changed = True
+            if changed:
+                self._broadcast(live)

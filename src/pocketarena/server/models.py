@@ -1,0 +1,95 @@
+"""Storage models (SQLAlchemy 2). The API's pydantic schemas live apart, in ``schemas.py``.
+
+Changing a model means adding an Alembic revision in ``migrations/versions``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    """A guest (cookie only), an account (username + argon2 hash) or a bot (one per level)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(8))  # guest | account | bot
+    username: Mapped[str | None] = mapped_column(String(40), unique=True)  # lower case
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    bot_spec: Mapped[str | None] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GameRecord(Base):
+    """One game played on the server, from the seek to the final result.
+
+    ``history`` holds every action in notation (decisions and chance outcomes); ``version``
+    counts committed changes and guards every write (optimistic concurrency).
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))  # rules id, e.g. "coin-age"
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    mode: Mapped[str] = mapped_column(String(8))  # bot | friend | seek | local
+    status: Mapped[str] = mapped_column(String(10))  # waiting | active | finished | aborted
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    creator_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    seat0_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    seat1_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    creator_seat: Mapped[int | None] = mapped_column(Integer)  # None: seat drawn at the start
+    invite_token: Mapped[str | None] = mapped_column(String(40))
+    clock_initial_ms: Mapped[int | None] = mapped_column(Integer)
+    clock_increment_ms: Mapped[int | None] = mapped_column(Integer)
+    clock0_ms: Mapped[int | None] = mapped_column(Integer)
+    clock1_ms: Mapped[int | None] = mapped_column(Integer)
+    history: Mapped[list[str]] = mapped_column(JSON, default=list)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    chance_scheme: Mapped[str | None] = mapped_column(String(40))
+    chance_seed: Mapped[str | None] = mapped_column(String(64))  # secret until the game ends
+    chance_commitment: Mapped[str | None] = mapped_column(String(64))
+    winner: Mapped[int | None] = mapped_column(Integer)
+    result: Mapped[str | None] = mapped_column(String(8))  # 1-0 | 0-1 | 1/2-1/2
+    termination: Mapped[str | None] = mapped_column(String(16))  # as in records.TERMINATIONS
+    scores: Mapped[list[Any] | None] = mapped_column(JSON)
+    rating_changes: Mapped[list[Any] | None] = mapped_column(JSON)
+    rematch_of: Mapped[str | None] = mapped_column(String(16))
+    rematch_id: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        Index("ix_games_status", "status"),
+        Index("ix_games_seat0", "seat0_id"),
+        Index("ix_games_seat1", "seat1_id"),
+    )
+
+
+class RatingRow(Base):
+    """A player's rating in one game (openskill mu/sigma; shown as 60 * mu)."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,240 @@
+"""The API's request and response bodies (pydantic), apart from the storage models."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ErrorOut(BaseModel):
+    detail: str = Field(description="What is wrong, in words meant for the person")
+    code: str = Field("bad_request", description="A stable machine-readable reason")
+
+
+# -- catalog -----------------------------------------------------------------------------------
+class OptionField(BaseModel):
+    name: str
+    type: Literal["bool", "int", "str", "dict", "list"]
+    default: Any
+    help: str
+    choices: list[Any] | None
+
+
+class CatalogGame(BaseModel):
+    id: str = Field(examples=["coin-age"])
+    title: str
+    pitch: str
+    seats: list[str]
+    chance: bool = Field(description="Whether the game has chance nodes (slaps, flips)")
+    options: list[OptionField]
+    variants: list[dict[str, Any]]
+    bots: list[str] = Field(description="Bot levels available for this game")
+    rules: bool = Field(description="Whether a rules page exists")
+
+
+# -- games -------------------------------------------------------------------------------------
+class ClockIn(BaseModel):
+    initial_s: int = Field(ge=10, le=10800, description="Initial time per player, seconds")
+    increment_s: int = Field(0, ge=0, le=180, description="Added after each turn, seconds")
+
+
+class GameCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(examples=["wallet-battles"], max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"map": "antietam"}])
+    mode: Literal["bot", "friend", "seek", "local"] = Field(
+        description="bot: against a bot; friend: by invite link; seek: open in the lobby; "
+        "local: both seats on one screen"
+    )
+    seat: Literal[0, 1] | None = Field(None, description="0 first, 1 second, null random")
+    bot: str | None = Field(None, examples=["random"], description="Bot level (mode bot)")
+    clock: ClockIn | None = Field(None, description="null: untimed")
+    rated: bool = True
+
+
+class SeatOut(BaseModel):
+    player: str
+    name: str
+    kind: Literal["guest", "account", "bot"]
+    bot: str | None
+    rating: int
+    provisional: bool
+
+
+class ActionOut(BaseModel):
+    id: int
+    text: str = Field(description="Canonical notation")
+    verb: str
+    tokens: list[str] = Field(description="The words after the verb, in notation order")
+
+
+class HistoryEntry(BaseModel):
+    text: str
+    seat: int | None = Field(description="Who made it; null for a chance outcome")
+    chance: bool
+    say: str = Field(description="The action in words")
+
+
+class FairOut(BaseModel):
+    scheme: str
+    commitment: str = Field(description="SHA-256 of the secret seed, shown from the start")
+    seed: str | None = Field(description="Revealed when the game is over")
+
+
+class RematchOut(BaseModel):
+    id: str | None
+    offers: list[int]
+    of: str | None
+
+
+class GameView(BaseModel):
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    mode: str
+    status: Literal["waiting", "active", "finished", "aborted"]
+    rated: bool
+    version: int = Field(
+        description="Send it with each move; a move on an older version is refused"
+    )
+    seat_names: list[str]
+    seats: list[SeatOut | None]
+    node: Literal["decision", "chance", "terminal"]
+    to_move: int | None
+    thrower: int | None = Field(description="At a chance node: the seat that throws in person")
+    legal: list[ActionOut]
+    history: list[HistoryEntry] = Field(description="The move list from history_from on")
+    history_from: int = Field(
+        0, description="0 here; over the WebSocket, updates carry only new entries"
+    )
+    plies: int = Field(description="Length of the whole move list")
+    events_from: int = Field(
+        description="Where the last change began in the move list (to animate it)"
+    )
+    scores: list[float]
+    position: dict[str, Any]
+    winner: int | None
+    result: str | None
+    termination: str | None
+    rating_changes: list[dict[str, Any]] | None
+    fair: FairOut | None
+    rematch: RematchOut
+    created_at: str
+    svg: str | None = None
+    clock: dict[str, Any] | None = None
+    you: list[int] = Field(default_factory=list, description="The seats that are yours")
+
+
+class GameCreated(BaseModel):
+    id: str
+    url: str
+    invite_url: str | None = Field(description="Send this to a friend (mode friend)")
+    game: GameView
+
+
+class MoveIn(BaseModel):
+    action: str = Field(max_length=100, examples=["place Q cemetery-hill"])
+    version: int
+
+
+class VersionIn(BaseModel):
+    version: int
+
+
+class JoinIn(BaseModel):
+    invite: str | None = Field(None, max_length=64)
+
+
+class LobbyEntry(BaseModel):
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    mode: str
+    rated: bool
+    clock: list[int] | None
+    seats: list[SeatOut | None]
+    plies: int
+    created_at: str
+    idle_s: int | None = Field(None, description="Seconds since the last move (live games)")
+
+
+class LobbyOut(BaseModel):
+    seeks: list[LobbyEntry]
+    live: list[LobbyEntry]
+
+
+# -- players -----------------------------------------------------------------------------------
+class RatingOut(BaseModel):
+    game: str
+    rating: int
+    deviation: int
+    provisional: bool
+    games: int
+
+
+class GameSummary(BaseModel):
+    id: str
+    game: str
+    title: str
+    status: str
+    mode: str
+    rated: bool
+    seat: int
+    opponent: str | None
+    opponent_id: str | None
+    result: str | None
+    outcome: Literal["win", "loss", "draw"] | None
+    termination: str | None
+    rating_change: int | None
+    created_at: str
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+    kind: str
+    username: str | None
+    ratings: list[RatingOut]
+    stats: dict[str, int]
+    games: list[GameSummary]
+
+
+class MeOut(BaseModel):
+    id: str
+    name: str
+    kind: str
+    username: str | None
+
+
+class NameIn(BaseModel):
+    name: str = Field(max_length=100)
+
+
+class CredentialsIn(BaseModel):
+    username: str = Field(max_length=100)
+    password: str = Field(max_length=1024)
+
+
+# -- fairness ----------------------------------------------------------------------------------
+class ChanceCheckOut(BaseModel):
+    move_number: int
+    recorded: str
+    expected: str
+    ok: bool
+
+
+class VerifyOut(BaseModel):
+    game: str
+    game_id: str | None
+    scheme: str | None
+    commitment: str | None
+    seed: str | None
+    commitment_ok: bool
+    checks: list[ChanceCheckOut]
+    problems: list[str]
+    ok: bool
+    verdict: str

@@ -1,0 +1,813 @@
+// Pocket Arena's browser client: one ES module, no build step.
+// The server is authoritative: this code only shows what it is sent and asks for moves.
+
+const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function toast(message, kind = "info", ms = 4000) {
+  const box = $("#toasts");
+  if (!box) return;
+  const t = el("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", text: message });
+  box.append(t);
+  setTimeout(() => t.remove(), ms);
+}
+
+async function api(path, { method = "GET", body } = {}) {
+  const res = await fetch(path, {
+    method,
+    headers: body !== undefined ? { "Content-Type": "application/json" } : {},
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+    credentials: "same-origin",
+  });
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) {
+    let detail = data?.detail ?? `request failed (${res.status})`;
+    if (Array.isArray(detail)) detail = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
+    const err = new Error(detail);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// -- the live connection ------------------------------------------------------------------------
+class Live {
+  constructor() {
+    this.handlers = {};
+    this.watching = new Map(); // game id -> wants svg
+    this.lobby = false;
+    this.backoff = 500;
+    this.refs = 0;
+    this.connect();
+    setInterval(() => this.send({ type: "ping" }, true), 25000);
+  }
+  connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    this.ws = new WebSocket(`${proto}://${location.host}/ws`);
+    this.ws.addEventListener("open", () => {
+      this.backoff = 500;
+      $("#conn-banner")?.setAttribute("hidden", "");
+      for (const [game, svg] of this.watching) this.send({ type: "watch", game, svg });
+      if (this.lobby) this.send({ type: "lobby" });
+      this.emit("open", {});
+    });
+    this.ws.addEventListener("message", (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      this.emit(msg.type, msg);
+    });
+    this.ws.addEventListener("close", () => {
+      $("#conn-banner")?.removeAttribute("hidden");
+      setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 8000);
+    });
+  }
+  on(type, fn) { (this.handlers[type] ||= []).push(fn); }
+  emit(type, msg) { for (const fn of this.handlers[type] || []) fn(msg); }
+  get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
+  send(msg, quiet = false) {
+    if (!this.open) {
+      if (!quiet) toast("Not connected — reconnecting, try again in a moment.", "error");
+      return null;
+    }
+    msg.ref = ++this.refs;
+    this.ws.send(JSON.stringify(msg));
+    return msg.ref;
+  }
+  watch(game, svg = true) { this.watching.set(game, svg); this.send({ type: "watch", game, svg }, true); }
+  subscribeLobby() { this.lobby = true; this.send({ type: "lobby" }, true); }
+}
+
+// -- identity: the name chip in the header --------------------------------------------------------
+function setupName() {
+  const chip = $("#me-name");
+  const dialog = $("#name-dialog");
+  if (!chip || !dialog) return;
+  chip.addEventListener("click", () => { $("#name-error").hidden = true; dialog.showModal(); $("#name-input").select(); });
+  $("#name-cancel").addEventListener("click", () => dialog.close());
+  $("#name-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const me = await api("/api/me", { method: "PATCH", body: { name: $("#name-input").value } });
+      chip.textContent = me.name;
+      DATA.me.name = me.name;
+      dialog.close();
+      toast(`You are now ${me.name}.`);
+    } catch (err) {
+      const p = $("#name-error");
+      p.textContent = err.message;
+      p.hidden = false;
+    }
+  });
+}
+
+// -- small helpers shared by pages -------------------------------------------------------------------
+const TOKEN_LABELS = {
+  Q: "Quarter", N: "Nickel", P: "Penny", D: "Dime", L: "Large", M: "Medium", S: "Small",
+  r0: "↑ as printed", r90: "↻ 90°", r180: "↻ 180°", r270: "↻ 270°", flip: "and flip it", blue: "Blue first", red: "Red first",
+};
+const ROTATION = /^r(0|90|180|270)$/;
+// Board elements a player can click: cells and spaces carry data-place; renderers may mark
+// coins or tiles in a tray with one of the other attributes (data-size="L").
+const CLICKABLE = ["data-place", "data-token", "data-size", "data-coin", "data-tile"];
+const CLICK_SELECTOR = CLICKABLE.map((a) => `[${a}]`).join(",");
+function tokenOf(node) {
+  for (const a of CLICKABLE) if (node.hasAttribute(a)) return node.getAttribute(a);
+  return null;
+}
+// A tray item that belongs to a seat (data-seat="1", or data-colour="red" naming the seat).
+function ownerOf(node, seatNames) {
+  const owned = node.closest("[data-seat], [data-colour]");
+  if (!owned) return null;
+  if (owned.hasAttribute("data-seat")) return Number(owned.getAttribute("data-seat"));
+  const i = seatNames.findIndex((n) => n.toLowerCase() === owned.getAttribute("data-colour").toLowerCase());
+  return i >= 0 ? i : null;
+}
+
+function optionsText(options) {
+  return Object.entries(options || {})
+    .filter(([, v]) => v !== null && v !== undefined)
+    .map(([k, v]) => `${k}: ${typeof v === "object" ? Object.entries(v).map(([a, b]) => `${b}${a}`).join(" ") : v}`)
+    .join(" · ");
+}
+function clockText(clock) {
+  if (!clock) return "untimed";
+  const [initial, inc] = clock;
+  return `${Math.round(initial / 60000 * 10) / 10}+${Math.round(inc / 1000)}`;
+}
+function fmtClock(ms) {
+  ms = Math.max(0, ms);
+  const s = ms / 1000;
+  if (s < 10) return `0:0${s.toFixed(1)}`;
+  const m = Math.floor(s / 60);
+  const r = Math.floor(s % 60);
+  return `${m}:${String(r).padStart(2, "0")}`;
+}
+function playerName(seat, fallback) { return seat ? seat.name : fallback; }
+function fmtScore(x) { return Number.isInteger(x) ? String(x) : x.toFixed(1); }
+
+// Chance outcomes as coins: "slap Q:H N:T" (coin letter and face), "flip HH", "flip odd".
+function coinsOf(text) {
+  const coins = [];
+  for (const tok of text.split(/\s+/).slice(1)) {
+    let m;
+    if ((m = tok.match(/^([A-Za-z]+):([HT])$/))) coins.push({ label: m[1], face: m[2] });
+    else if (/^[HT]+$/.test(tok)) for (const f of tok) coins.push({ label: "", face: f });
+    else if (tok === "odd") coins.push({ label: "", face: "H" }, { label: "", face: "T" });
+  }
+  return coins;
+}
+
+// -- the game page ---------------------------------------------------------------------------------------
+class GamePage {
+  constructor(live, view) {
+    this.live = live;
+    this.id = view.id;
+    this.view = null;
+    this.you = view.you || [];
+    this.selection = [];
+    this.clock = null;
+    this.lastSvg = null;
+    this.animating = Promise.resolve();
+    this.shownVersion = -1;
+    this.redirected = false;
+    this.board = $("#board");
+    this.board.addEventListener("click", (e) => this.onBoardClick(e));
+    $("#throw-btn").addEventListener("click", () => this.throwCoins());
+    $("#resign-btn").addEventListener("click", () => this.resign());
+    $("#cancel-btn").addEventListener("click", () => this.cancel());
+    $("#join-btn").addEventListener("click", () => this.join());
+    $("#copy-invite")?.addEventListener("click", () => {
+      $("#invite-url").select();
+      navigator.clipboard?.writeText($("#invite-url").value).then(() => toast("Link copied."), () => {});
+    });
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape") this.clearSelection(); });
+    live.on("state", (msg) => { if (msg.game.id === this.id) this.receive(msg); });
+    live.on("error", (msg) => {
+      if (msg.game && msg.game !== this.id) return;
+      toast(msg.message, "error");
+      this.clearSelection();
+    });
+    setInterval(() => this.tickClocks(), 200);
+    this.update(view, view.you, view.clock, true);
+    live.watch(this.id, true);
+  }
+
+  // Updates carry only the move-list entries added since the previous one; a gap (say, after
+  // a reconnect) asks for the whole game again.
+  receive(msg) {
+    const g = msg.game;
+    if (g.history_from > 0) {
+      const have = this.view?.history;
+      if (!have || have.length !== g.history_from) {
+        this.live.send({ type: "watch", game: this.id, svg: true }, true);
+        return;
+      }
+      g.history = have.concat(g.history);
+    }
+    g.legal = msg.legal || [];
+    this.update(g, msg.you, msg.clock);
+  }
+
+  update(view, you, clock, first = false) {
+    const previous = this.view;
+    this.view = view;
+    this.you = you || [];
+    this.clock = clock ? { ...clock, at: performance.now() } : null;
+    if (!previous || previous.version !== view.version) this.selection = [];
+    if (view.svg && view.svg !== this.lastSvg) {
+      this.board.innerHTML = view.svg;
+      this.lastSvg = view.svg;
+    }
+    this.renderPlayers();
+    this.renderStatus();
+    this.renderControls();
+    this.renderMoves();
+    this.renderFair();
+    this.renderInvite();
+    this.renderSummary();
+    this.refreshChoices();
+    if (!first && previous && view.version > previous.version) this.animateThrows(view);
+    $("#game-meta").textContent = [view.rated ? "rated" : "casual", optionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
+    // Both players agreed to a rematch: go to the new game.
+    if (view.rematch?.id && this.you.length && !this.redirected && !first) {
+      this.redirected = true;
+      setTimeout(() => { location.href = `/g/${view.rematch.id}`; }, 600);
+    }
+  }
+
+  clockLabel() {
+    if (!this.clock) return "";
+    return `${Math.round(this.clock.initial_ms / 60000 * 10) / 10}+${Math.round(this.clock.increment_ms / 1000)}`;
+  }
+
+  mine(seat) { return this.you.includes(seat); }
+
+  renderPlayers() {
+    const v = this.view;
+    const box = $("#players");
+    box.replaceChildren();
+    // Your seat at the bottom, like across a table.
+    const order = this.you.length === 1 ? [1 - this.you[0], this.you[0]] : [0, 1];
+    for (const seat of order) {
+      const s = v.seats[seat];
+      const toMove = v.status === "active" && (v.to_move === seat || v.thrower === seat);
+      const who = s
+        ? el("span", { class: "who" },
+            s.kind === "bot" ? el("span", { text: s.name }) : el("a", { href: `/players/${s.player}`, text: s.name }),
+            el("span", { class: "muted small", text: ` ${s.rating}${s.provisional ? "?" : ""}` }),
+            this.mine(seat) && this.you.length === 1 ? el("span", { class: "you-tag", text: "you" }) : null)
+        : el("span", { class: "who muted", text: "waiting for a player…" });
+      const row = el("div", { class: `player seat${seat}${toMove ? " to-move" : ""}`, "data-seat": seat },
+        el("span", { class: "dot", title: v.seat_names[seat] }),
+        el("div", {}, who, el("div", { class: "seat-name", text: v.seat_names[seat] })),
+        el("span", { class: "score", "data-score": seat, text: fmtScore(v.scores[seat] ?? 0) }));
+      if (this.clock) row.append(el("span", { class: "clock", "data-clock": seat }));
+      box.append(row);
+    }
+    this.tickClocks();
+  }
+
+  tickClocks() {
+    if (!this.clock) return;
+    const elapsed = performance.now() - this.clock.at;
+    for (const seat of [0, 1]) {
+      const node = $(`[data-clock="${seat}"]`);
+      if (!node) continue;
+      const running = this.clock.running === seat && this.view.status === "active";
+      const left = this.clock.remaining_ms[seat] - (running ? elapsed : 0);
+      node.textContent = fmtClock(left);
+      node.classList.toggle("running", running);
+      node.classList.toggle("low", left < 10000);
+    }
+  }
+
+  renderStatus() {
+    const v = this.view;
+    const status = $("#status");
+    status.className = "status";
+    const name = (seat) => `${playerName(v.seats[seat], v.seat_names[seat])}${this.you.length === 2 ? "" : ""}`;
+    let text = "";
+    if (v.status === "waiting") text = "Waiting for an opponent…";
+    else if (v.status === "aborted") text = "This game was cancelled.";
+    else if (v.status === "finished") text = this.resultText();
+    else if (v.node === "chance") {
+      if (v.thrower !== null && this.mine(v.thrower)) {
+        text = this.you.length === 2 ? `${v.seat_names[v.thrower]}: throw the coins` : "Your throw: press “Throw the coins”";
+        status.classList.add("your-turn");
+      } else text = v.thrower !== null ? `${name(v.thrower)} is throwing…` : "Coins in the air…";
+    } else if (v.to_move !== null) {
+      if (this.mine(v.to_move)) {
+        text = this.you.length === 2 ? `${v.seat_names[v.to_move]} to move` : "Your turn";
+        status.classList.add("your-turn");
+      } else text = `${name(v.to_move)} (${v.seat_names[v.to_move]}) to move`;
+    }
+    status.textContent = text;
+    status.dataset.status = v.status;
+  }
+
+  resultText() {
+    const v = this.view;
+    const how = { resignation: " by resignation", "time forfeit": " on time", abandoned: " (abandoned)" }[v.termination] || "";
+    if (v.winner === null || v.winner === undefined) return `Draw${how} · ${v.scores.map(fmtScore).join("–")}`;
+    const who = v.seats[v.winner]?.name || v.seat_names[v.winner];
+    return `${who} (${v.seat_names[v.winner]}) wins${how} · ${v.scores.map(fmtScore).join("–")}`;
+  }
+
+  renderControls() {
+    const v = this.view;
+    const active = v.status === "active";
+    $("#throw-btn").hidden = !(active && v.node === "chance" && v.thrower !== null && this.mine(v.thrower));
+    $("#resign-btn").hidden = !(active && this.you.length > 0);
+    $("#cancel-btn").hidden = !(v.status === "waiting" && this.you.length > 0);
+  }
+
+  renderMoves() {
+    const list = $("#moves");
+    const v = this.view;
+    if (list.childElementCount === v.history.length && list.dataset.version === String(v.version)) return;
+    list.replaceChildren(...v.history.map((h, i) => el("li", {
+      class: `${h.chance ? "chance" : ""} ${h.seat !== null ? `seat${h.seat}` : ""}`, "data-ply": i + 1,
+    }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null)));
+    list.dataset.version = String(v.version);
+    list.scrollTop = list.scrollHeight;
+    $("#move-count").textContent = `${v.history.length} action${v.history.length === 1 ? "" : "s"}`;
+  }
+
+  renderFair() {
+    const f = this.view.fair;
+    $("#fair").hidden = !f;
+    if (!f) return;
+    $("#commitment").textContent = f.commitment;
+    $("#seed-row").hidden = !f.seed;
+    $("#seed").textContent = f.seed || "";
+  }
+
+  renderInvite() {
+    const v = this.view;
+    const waiting = v.status === "waiting";
+    const inviteBox = $("#invite-box");
+    inviteBox.hidden = !(waiting && DATA.invite_url && this.you.length);
+    if (!inviteBox.hidden) $("#invite-url").value = DATA.invite_url;
+    const canJoin = waiting && !this.you.length && (v.mode === "seek" || (v.mode === "friend" && DATA.invite));
+    $("#join-box").hidden = !canJoin;
+    if (canJoin) {
+      const free = v.seats[0] ? 1 : 0;
+      $("#join-text").textContent = `Play ${v.title} as ${v.seat_names[free]} against ${v.seats[1 - free]?.name || "?"}, as ${DATA.me.name}.`;
+    }
+  }
+
+  renderSummary() {
+    const v = this.view;
+    const box = $("#summary");
+    box.hidden = v.status !== "finished";
+    if (box.hidden) return;
+    const parts = [el("h3", { text: this.resultText() })];
+    if (v.rating_changes) {
+      const lines = v.rating_changes.map((c) => {
+        const seat = v.seats.findIndex((s) => s && s.player === c.player);
+        const n = seat >= 0 ? v.seats[seat].name : "?";
+        return el("div", { class: "small", text: `${n}: ${c.before} → ${c.after} (${c.delta >= 0 ? "+" : ""}${c.delta})` });
+      });
+      parts.push(el("div", { class: "rating-changes" }, lines));
+    }
+    const row = el("div", { class: "row" });
+    if (this.you.length) {
+      const offered = v.rematch.offers.some((s) => this.mine(s));
+      const theyOffered = v.rematch.offers.some((s) => !this.mine(s));
+      if (v.rematch.id) row.append(el("a", { class: "btn primary", href: `/g/${v.rematch.id}`, text: "Go to the rematch" }));
+      else row.append(el("button", {
+        class: "btn primary", id: "rematch-btn", type: "button", disabled: offered,
+        text: offered ? "Rematch offered…" : theyOffered ? "Accept rematch" : "Rematch",
+        onclick: () => this.live.send({ type: "rematch", game: this.id }),
+      }));
+    } else if (v.rematch.id) row.append(el("a", { class: "btn", href: `/g/${v.rematch.id}`, text: "Watch the rematch" }));
+    row.append(el("a", { class: "btn", href: `/g/${this.id}/replay`, id: "replay-link", text: "Replay" }));
+    if (v.fair) row.append(el("a", { class: "btn", href: `/g/${this.id}/verify`, text: "Verify throws" }));
+    row.append(el("a", { class: "btn ghost", href: `/new?game=${v.game}`, text: "New game" }));
+    parts.push(row);
+    box.replaceChildren(...parts);
+  }
+
+  // -- click-to-play: the legal actions in notation become clickable places and buttons --------------
+  myLegal() {
+    const v = this.view;
+    if (v.status !== "active" || v.node !== "decision" || v.to_move === null || !this.mine(v.to_move)) return [];
+    return v.legal;
+  }
+
+  candidates() {
+    const sel = this.selection;
+    return this.myLegal().filter((a) => sel.every((t, i) => a.tokens[i] === t));
+  }
+
+  // The clickable elements for the seat to move (not the opponent's tray).
+  clickables() {
+    const seat = this.view.to_move;
+    return $$(CLICK_SELECTOR, this.board).filter((n) => {
+      const owner = ownerOf(n, this.view.seat_names);
+      return owner === null || owner === seat;
+    });
+  }
+
+  places() { return new Set(this.clickables().map(tokenOf)); }
+
+  refreshChoices() {
+    const legal = this.myLegal();
+    const cands = this.candidates();
+    const depth = this.selection.length;
+    const places = this.places();
+    const next = new Set(cands.filter((a) => a.tokens.length > depth).map((a) => a.tokens[depth]));
+    const complete = cands.filter((a) => a.tokens.length === depth);
+    const clickable = new Set(this.clickables());
+    for (const node of $$(CLICK_SELECTOR, this.board)) {
+      const p = clickable.has(node) ? tokenOf(node) : null;
+      node.classList.toggle("pa-target", next.has(p));
+      node.classList.toggle("pa-selected", this.selection.includes(p));
+    }
+    const box = $("#choices");
+    box.replaceChildren();
+    const prompt = $("#prompt");
+    if (!legal.length) { prompt.textContent = ""; return; }
+    const buttons = [];
+    // Pieces (a tile kind, a coin) get a button even when the tray shows them: trays are small
+    // on a phone. Cells and spaces are clicked on the board.
+    const cells = new Set(this.clickables().filter((n) => n.hasAttribute("data-place")).map(tokenOf));
+    const offBoard = [...next].filter((t) => !cells.has(t));
+    const rotations = offBoard.filter((t) => ROTATION.test(t));
+    for (const t of offBoard) {
+      const label = TOKEN_LABELS[t] ? (ROTATION.test(t) ? TOKEN_LABELS[t] : `${t} · ${TOKEN_LABELS[t]}`) : t;
+      buttons.push(el("button", {
+        class: `btn token${ROTATION.test(t) ? " rot" : ""}`, type: "button", "data-token": t, text: label,
+        onclick: (e) => this.tapToken(e.currentTarget, t),
+        onmouseenter: () => this.preview(t), onmouseleave: () => this.unpreview(),
+      }));
+    }
+    for (const a of complete) {
+      buttons.push(el("button", {
+        class: "btn play", type: "button", "data-action": a.text, text: depth ? `Play ${a.text}` : a.text,
+        onclick: () => this.submit(a.text),
+      }));
+    }
+    if (depth) buttons.push(el("button", { class: "btn ghost clear", type: "button", text: "✕ Clear", onclick: () => this.clearSelection() }));
+    box.append(...buttons);
+    const onBoard = [...next].filter((t) => places.has(t)).length;
+    if (depth === 0) prompt.textContent = this.you.length === 2 ? `${this.view.seat_names[this.view.to_move]}: choose a move` : "Your move: click a highlighted place or choose below";
+    else if (rotations.length && rotations.length === offBoard.length && !onBoard) prompt.textContent = `${this.selection.join(" ")} — choose a rotation (${matchMedia("(hover: none)").matches ? "tap" : "hover"} to preview)`;
+    else prompt.textContent = `${this.selection.join(" ")} — ${onBoard ? "click a highlighted place" : "choose"}${complete.length ? " or play it" : ""}`;
+  }
+
+  // On a touch screen nothing hovers: the first tap on a choice that completes a move shows
+  // the board after it, the second plays it.
+  tapToken(button, token) {
+    const completes = this.candidates().some((a) => a.tokens[this.selection.length] === token && a.tokens.length === this.selection.length + 1);
+    if (completes && matchMedia("(hover: none)").matches && this.armed !== token) {
+      this.armed = token;
+      for (const b of $$("#choices .btn.token")) b.classList.toggle("armed", b === button);
+      button.textContent = `${button.textContent} — tap again to play`;
+      this.preview(token);
+      return;
+    }
+    this.armed = null;
+    this.choose(token);
+  }
+
+  onBoardClick(e) {
+    let node = e.target.closest(CLICK_SELECTOR);
+    if (!node) node = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.matches?.(CLICK_SELECTOR));
+    if (!node || !this.board.contains(node) || !this.clickables().includes(node)) return;
+    const place = tokenOf(node);
+    const depth = this.selection.length;
+    const cands = this.candidates();
+    if (cands.some((a) => a.tokens[depth] === place)) return this.choose(place);
+    // A fresh start from this place, if some move begins there.
+    if (this.myLegal().some((a) => a.tokens[0] === place)) {
+      this.selection = [];
+      return this.choose(place);
+    }
+    if (this.myLegal().length) this.clearSelection();
+  }
+
+  choose(token) {
+    this.unpreview();
+    this.selection.push(token);
+    const cands = this.candidates();
+    // One way to finish: play it.
+    if (cands.length === 1 && cands[0].tokens.length === this.selection.length) return this.submit(cands[0].text);
+    // The only continuations are rotations with the same effect listed once: nothing to ask.
+    this.refreshChoices();
+  }
+
+  clearSelection() { this.unpreview(); this.armed = null; this.selection = []; this.refreshChoices(); }
+
+  submit(text) {
+    this.unpreview();
+    this.live.send({ type: "move", game: this.id, action: text, version: this.view.version });
+    this.selection = [];
+    // Until the server answers, nothing is clickable (no double submissions).
+    for (const node of $$(".pa-target", this.board)) node.classList.remove("pa-target");
+    $("#choices").replaceChildren();
+    $("#prompt").textContent = "…";
+  }
+
+  // Hovering a choice that completes a move shows the board after it (which tiles flip).
+  preview(token) {
+    const cands = this.candidates().filter((a) => a.tokens[this.selection.length] === token);
+    if (cands.length !== 1 || cands[0].tokens.length !== this.selection.length + 1) return;
+    const action = cands[0].text;
+    this.previewing = action;
+    this.previewTimer = setTimeout(async () => {
+      this.previewAbort = new AbortController();
+      try {
+        const res = await fetch(`/api/games/${this.id}/preview?action=${encodeURIComponent(action)}`, { signal: this.previewAbort.signal });
+        if (!res.ok || this.previewing !== action) return;
+        this.board.innerHTML = await res.text();
+        this.board.classList.add("previewing");
+      } catch { /* a preview is a nicety */ }
+    }, 120);
+  }
+
+  unpreview() {
+    clearTimeout(this.previewTimer);
+    this.previewAbort?.abort();
+    this.previewing = null;
+    if (this.board.classList.contains("previewing")) {
+      this.board.classList.remove("previewing");
+      this.board.innerHTML = this.lastSvg || "";
+      this.refreshChoices();
+    }
+  }
+
+  throwCoins() { this.live.send({ type: "throw", game: this.id, version: this.view.version }); $("#throw-btn").hidden = true; }
+  resign() { if (confirm("Resign this game?")) this.live.send({ type: "resign", game: this.id }); }
+  async cancel() {
+    try { await api(`/api/games/${this.id}`, { method: "DELETE" }); } catch (err) { toast(err.message, "error"); }
+  }
+  join() { this.live.send({ type: "join", game: this.id, invite: DATA.invite || undefined }); }
+
+  // -- coins landing ------------------------------------------------------------------------------------
+  animateThrows(view) {
+    const fresh = view.history.slice(view.events_from).filter((h) => h.chance);
+    if (!fresh.length) return;
+    const shown = fresh.slice(-3);
+    this.animating = this.animating.then(async () => {
+      for (const h of shown) await this.showThrow(h);
+    });
+  }
+
+  showThrow(entry) {
+    const coins = coinsOf(entry.text);
+    if (!coins.length) return Promise.resolve();
+    const stage = $("#throw-stage");
+    stage.replaceChildren(
+      el("div", { class: "coins" }, coins.map((c, i) => el("div", {
+        class: `coin ${c.face === "H" ? "heads" : "tails"}`, style: `animation-delay:${i * 90}ms`, "data-face": c.face,
+      }, el("span", { class: "face", text: c.face }), c.label ? el("span", { class: "label", text: c.label }) : null))),
+      el("div", { class: "caption", text: entry.say || entry.text }));
+    stage.hidden = false;
+    return new Promise((resolve) => setTimeout(() => { stage.hidden = true; resolve(); }, 1300 + coins.length * 90));
+  }
+}
+
+// -- the replay page ----------------------------------------------------------------------------------------
+class ReplayPage {
+  constructor(view) {
+    this.view = view;
+    this.id = view.id;
+    this.n = view.history.length;
+    this.ply = this.n;
+    this.cache = new Map();
+    this.timer = null;
+    const slider = $("#rp-slider");
+    slider.max = String(this.n);
+    slider.addEventListener("input", () => this.go(Number(slider.value)));
+    $("#rp-start").addEventListener("click", () => this.go(0));
+    $("#rp-back").addEventListener("click", () => this.go(this.ply - 1));
+    $("#rp-next").addEventListener("click", () => this.go(this.ply + 1));
+    $("#rp-end").addEventListener("click", () => this.go(this.n));
+    $("#rp-play").addEventListener("click", () => this.toggle());
+    document.addEventListener("keydown", (e) => {
+      if (e.target.closest("input,textarea,select")) return;
+      if (e.key === "ArrowLeft") this.go(this.ply - 1);
+      else if (e.key === "ArrowRight") this.go(this.ply + 1);
+      else if (e.key === "Home") this.go(0);
+      else if (e.key === "End") this.go(this.n);
+      else if (e.key === " ") { e.preventDefault(); this.toggle(); }
+    });
+    const list = $("#moves");
+    list.replaceChildren(...view.history.map((h, i) => el("li", {
+      class: `${h.chance ? "chance" : ""} ${h.seat !== null ? `seat${h.seat}` : ""}`, "data-ply": i + 1,
+      onclick: () => this.go(i + 1),
+    }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null)));
+    this.renderPlayers();
+    $("#status").textContent = view.status === "finished" ? GamePage.prototype.resultText.call({ view }) : `In progress (${view.status})`;
+    $("#replay-meta").textContent = optionsText(view.options);
+    this.go(this.ply);
+  }
+
+  renderPlayers() {
+    const v = this.view;
+    $("#players").replaceChildren(...[0, 1].map((seat) => el("div", { class: `player seat${seat}` },
+      el("span", { class: "dot" }),
+      el("div", {}, el("span", { class: "who", text: v.seats[seat]?.name || "—" }), el("div", { class: "seat-name", text: v.seat_names[seat] })),
+      el("span", { class: "score", text: fmtScore(v.scores[seat] ?? 0) }))));
+  }
+
+  async board(ply) {
+    if (!this.cache.has(ply)) {
+      this.cache.set(ply, fetch(`/api/games/${this.id}/board?ply=${ply}`).then((r) => (r.ok ? r.text() : Promise.reject(new Error("no board")))));
+    }
+    return this.cache.get(ply);
+  }
+
+  async go(ply) {
+    ply = Math.max(0, Math.min(this.n, ply));
+    this.ply = ply;
+    $("#rp-slider").value = String(ply);
+    $("#rp-pos").textContent = `${ply} / ${this.n}`;
+    const h = this.view.history[ply - 1];
+    $("#rp-say").textContent = ply === 0 ? "The starting position" : `${ply}. ${h.text}${h.say && h.say !== h.text ? ` — ${h.say}` : ""}`;
+    for (const li of $$("#moves li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
+    $(`#moves li[data-ply="${ply}"]`)?.scrollIntoView({ block: "nearest" });
+    try {
+      const svg = await this.board(ply);
+      if (this.ply === ply) { $("#board").innerHTML = svg; $("#board").dataset.ply = String(ply); }
+    } catch { toast("Could not load that position.", "error"); }
+    if (ply < this.n) this.board(ply + 1); // prefetch
+    if (ply >= this.n && this.timer) this.toggle();
+  }
+
+  toggle() {
+    const play = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l12-7z"/></svg>';
+    const pause = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h4v14H6zM14 5h4v14h-4z"/></svg>';
+    if (this.timer) { clearInterval(this.timer); this.timer = null; $("#rp-play").innerHTML = play; return; }
+    if (this.ply >= this.n) this.go(0);
+    $("#rp-play").innerHTML = pause;
+    this.timer = setInterval(() => this.go(this.ply + 1), 900);
+  }
+}
+
+// -- lobby and home ------------------------------------------------------------------------------------------
+function lobbyEntry(g, kind) {
+  const names = g.seats.map((s, i) => (s ? s.name : "open seat"));
+  const info = el("span", { class: "grow" }, el("strong", { text: g.title }), " ",
+    el("span", { class: "muted small", text: [optionsText(g.options), clockText(g.clock), g.rated ? "rated" : "casual"].filter(Boolean).join(" · ") }),
+    el("div", { class: "small", text: kind === "seek" ? `by ${names.find((n) => n !== "open seat")}` : `${names[0]} vs ${names[1]} · ${g.plies} actions` }));
+  if (kind === "seek") {
+    const mine = g.seats.some((s) => s && s.player === DATA.me?.id);
+    return el("li", { "data-id": g.id }, info, mine
+      ? el("a", { class: "btn", href: `/g/${g.id}`, text: "Yours — open" })
+      : el("button", { class: "btn primary", type: "button", "data-join": g.id, text: "Join", onclick: async () => {
+        try { await api(`/api/games/${g.id}/join`, { method: "POST", body: {} }); location.href = `/g/${g.id}`; } catch (err) { toast(err.message, "error"); }
+      } }));
+  }
+  return el("li", { "data-id": g.id }, info, el("a", { class: "btn", href: `/g/${g.id}`, text: "Watch" }));
+}
+
+function renderLobby(lobby) {
+  const seeks = $("#seeks");
+  if (seeks) seeks.replaceChildren(...(lobby.seeks.length ? lobby.seeks.map((g) => lobbyEntry(g, "seek")) : [el("li", { class: "empty", text: "No open seeks. Create one!" })]));
+  const live = $("#live") || $("#home-live");
+  if (live) live.replaceChildren(...(lobby.live.length ? lobby.live.slice(0, live.id === "home-live" ? 6 : 100).map((g) => lobbyEntry(g, "live")) : [el("li", { class: "empty", text: "No games in progress right now." })]));
+}
+
+// -- new game ---------------------------------------------------------------------------------------------------
+function setupNewGame() {
+  const form = $("#new-game");
+  const catalog = Object.fromEntries(DATA.catalog.map((g) => [g.id, g]));
+  const pick = (name, value) => { const r = form.querySelector(`input[name="${name}"][value="${value}"]`); if (r) r.checked = true; };
+  pick("game", DATA.game);
+  pick("mode", DATA.mode);
+
+  function renderGame() {
+    const g = catalog[form.game.value];
+    if (!g) return;
+    $("#game-pitch").textContent = g.pitch;
+    $("#seat0-label").textContent = `${g.seats[0]} (first)`;
+    $("#seat1-label").textContent = g.seats[1];
+    const box = $("#options");
+    box.replaceChildren(...g.options.map((o) => optionField(o)));
+    if (!g.options.length) box.append(el("p", { class: "muted", text: "This game has no options." }));
+    const bot = $("#bot");
+    bot.replaceChildren(...g.bots.map((b) => el("option", { value: b, text: b })));
+    history.replaceState(null, "", `/new?game=${g.id}`);
+  }
+  function optionField(o) {
+    const id = `opt-${o.name}`;
+    const label = el("label", { for: id }, o.name.replace(/_/g, " "), el("div", { class: "help", text: o.help }));
+    let input;
+    if (o.type === "bool") {
+      input = el("input", { type: "checkbox", id, "data-opt": o.name, "data-type": "bool" });
+      input.checked = !!o.default;
+      return el("div", { class: "field" }, el("label", { class: "check" }, input, o.name.replace(/_/g, " ")), el("div", { class: "help muted small", text: o.help }));
+    }
+    if (o.choices) {
+      input = el("select", { id, "data-opt": o.name, "data-type": o.type }, o.choices.map((c) => el("option", { value: String(c), text: String(c), selected: c === o.default })));
+    } else if (o.type === "int") {
+      input = el("input", { type: "number", id, value: o.default, "data-opt": o.name, "data-type": "int" });
+    } else if (o.type === "dict" && o.default && Object.values(o.default).every((x) => Number.isInteger(x))) {
+      return el("div", { class: "field" }, label, el("div", { class: "coin-counts", "data-opt": o.name, "data-type": "dict" },
+        Object.entries(o.default).map(([k, v]) => el("label", {}, k, el("input", { type: "number", min: 0, max: 20, value: v, "data-key": k })))));
+    } else {
+      input = el("input", { id, value: typeof o.default === "object" ? JSON.stringify(o.default) : o.default, "data-opt": o.name, "data-type": o.type });
+    }
+    return el("div", { class: "field" }, label, input);
+  }
+  function renderMode() {
+    const mode = form.mode.value;
+    $("#bot-field").hidden = mode !== "bot";
+    $("#rated-field").hidden = mode === "local";
+  }
+  form.addEventListener("change", (e) => {
+    if (e.target.name === "game") renderGame();
+    if (e.target.name === "mode") renderMode();
+  });
+  renderGame();
+  renderMode();
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const options = {};
+    for (const node of $$("[data-opt]", form)) {
+      const name = node.dataset.opt;
+      const type = node.dataset.type;
+      if (type !== "dict" && type !== "bool" && node.value === "") continue; // left to its default
+      if (type === "bool") options[name] = node.checked;
+      else if (type === "int") options[name] = Number(node.value);
+      else if (type === "dict") options[name] = Object.fromEntries($$("input", node).map((i) => [i.dataset.key, Number(i.value)]));
+      else if (type === "list") { try { options[name] = JSON.parse(node.value); } catch { options[name] = node.value; } }
+      else options[name] = node.value;
+    }
+    const mode = form.mode.value;
+    const seat = form.seat.value;
+    const clock = form.clock.value;
+    const body = {
+      game: form.game.value, options, mode,
+      seat: seat === "random" ? null : Number(seat),
+      bot: mode === "bot" ? $("#bot").value : null,
+      clock: clock ? { initial_s: Number(clock.split("+")[0]), increment_s: Number(clock.split("+")[1]) } : null,
+      rated: mode !== "local" && $("#rated").checked,
+    };
+    const err = $("#new-error");
+    err.hidden = true;
+    $("#start").disabled = true;
+    try {
+      const created = await api("/api/games", { method: "POST", body });
+      location.href = `/g/${created.id}`;
+    } catch (ex) {
+      err.textContent = ex.message;
+      err.hidden = false;
+      $("#start").disabled = false;
+    }
+  });
+}
+
+// -- accounts -----------------------------------------------------------------------------------------------------
+function setupAccount() {
+  for (const [id, path] of [["#login-form", "/api/auth/login"], ["#register-form", "/api/auth/register"]]) {
+    const form = $(id);
+    form?.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const error = $(".form-error", form);
+      error.hidden = true;
+      try {
+        await api(path, { method: "POST", body: { username: form.username.value, password: form.password.value } });
+        location.href = "/account";
+      } catch (err) { error.textContent = err.message; error.hidden = false; }
+    });
+  }
+  $("#logout")?.addEventListener("click", async () => { await api("/api/auth/logout", { method: "POST" }); location.href = "/"; });
+}
+
+// -- start --------------------------------------------------------------------------------------------------------
+setupName();
+const page = document.body.dataset.page;
+if (page === "game") {
+  window.paGame = new GamePage(new Live(), DATA.game);
+} else if (page === "replay") {
+  window.paReplay = new ReplayPage(DATA.game);
+} else if (page === "lobby" || page === "home") {
+  renderLobby(DATA.lobby);
+  const live = new Live();
+  live.on("lobby", (msg) => renderLobby(msg));
+  live.subscribeLobby();
+} else if (page === "new") {
+  setupNewGame();
+} else if (page === "account") {
+  setupAccount();
+}

@@ -1,0 +1,352 @@
+"""The storage layer: every read and write of players, games and ratings, as short transactions.
+
+Methods are synchronous (SQLAlchemy sessions); the live-game hub calls them on its database
+thread, the read-only routes from FastAPI's thread pool. A game write names the version it
+expects to replace, so two writers can never silently overwrite each other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, Table, and_, func, or_, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from pocketarena.ratings import Rating, rate
+
+from .core.security import default_guest_name, hash_password, needs_rehash, verify_password
+from .models import GameRecord, Player, RatingRow, utcnow
+
+_GAMES: Table = GameRecord.__table__  # type: ignore[assignment]
+NAME_MIN, NAME_MAX = 2, 24
+USERNAME_MAX = 24
+PASSWORD_MIN = 8
+
+
+class StoreError(ValueError):
+    """A request the storage layer refuses, with a message for the person who made it."""
+
+
+class ConflictError(StoreError):
+    """A write that lost a race: the game changed since the version it was based on."""
+
+
+def clean_name(name: object) -> str:
+    """A display name: printable, single-spaced, 2-24 characters."""
+    if not isinstance(name, str):
+        raise StoreError("a name must be text")
+    name = " ".join(name.split())
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise StoreError(f"a name must be {NAME_MIN} to {NAME_MAX} characters long")
+    if not all(ch.isprintable() for ch in name) or any(ch in "<>&\"'`" for ch in name):
+        raise StoreError("a name may not contain control characters or any of < > & \" ' `")
+    return name
+
+
+def clean_username(username: object) -> str:
+    if not isinstance(username, str):
+        raise StoreError("a username must be text")
+    username = username.strip().lower()
+    if not 3 <= len(username) <= USERNAME_MAX or not all(
+        c.isalnum() or c in "-_" for c in username
+    ):
+        raise StoreError(f"a username is 3 to {USERNAME_MAX} letters, digits, '-' or '_'")
+    if not username.isascii():
+        raise StoreError("a username uses ASCII letters and digits only")
+    return username
+
+
+def bot_player_id(spec: str) -> str:
+    """Bots have stable ids, so their ratings carry over between servers sharing a database."""
+    return hashlib.sha256(f"bot:{spec}".encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    player_id: str
+    before: int
+    after: int
+    provisional: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player_id,
+            "before": self.before,
+            "after": self.after,
+            "delta": self.after - self.before,
+            "provisional": self.provisional,
+        }
+
+
+class Store:
+    def __init__(self, engine: Engine, sessions: sessionmaker[Session]) -> None:
+        self.engine = engine
+        self.sessions = sessions
+
+    # -- players ---------------------------------------------------------------------------
+    def get_player(self, player_id: str) -> Player | None:
+        with self.sessions() as s:
+            return s.get(Player, player_id)
+
+    def get_players(self, ids: Sequence[str]) -> dict[str, Player]:
+        if not ids:
+            return {}
+        with self.sessions() as s:
+            rows = s.scalars(select(Player).where(Player.id.in_(list(set(ids))))).all()
+            return {p.id: p for p in rows}
+
+    def ensure_guest(self, player_id: str) -> Player:
+        """The player row for a cookie's id, created as a guest on first use."""
+        return self._get_or_create(
+            Player(id=player_id, name=default_guest_name(player_id), kind="guest")
+        )
+
+    def ensure_bot(self, spec: str, name: str) -> Player:
+        """The player a bot level plays as (rated like anyone)."""
+        return self._get_or_create(
+            Player(id=bot_player_id(spec), name=name, kind="bot", bot_spec=spec)
+        )
+
+    def _get_or_create(self, new: Player) -> Player:
+        with self.sessions() as s:
+            player = s.get(Player, new.id)
+            if player is not None:
+                return player
+            s.add(new)
+            try:
+                s.commit()
+            except IntegrityError:  # created meanwhile by a parallel request
+                s.rollback()
+                existing = s.get(Player, new.id)
+                assert existing is not None
+                return existing
+            return new
+
+    def rename(self, player_id: str, name: str) -> Player:
+        name = clean_name(name)
+        self.ensure_guest(player_id)
+        with self.sessions() as s:
+            player = s.get(Player, player_id)
+            assert player is not None
+            if player.kind == "bot":
+                raise StoreError("bots cannot be renamed")
+            player.name = name
+            s.commit()
+            return player
+
+    def register(self, player_id: str, username: str, password: str) -> Player:
+        """Turn the current guest into an account (keeping their games and ratings)."""
+        username = clean_username(username)
+        if not isinstance(password, str) or len(password) < PASSWORD_MIN:
+            raise StoreError(f"a password must be at least {PASSWORD_MIN} characters long")
+        if len(password) > 1024:
+            raise StoreError("a password must be at most 1024 characters long")
+        self.ensure_guest(player_id)
+        with self.sessions() as s:
+            player = s.get(Player, player_id)
+            assert player is not None
+            if player.kind != "guest":
+                raise StoreError("you are already signed in to an account; sign out first")
+            if s.scalar(select(Player.id).where(Player.username == username)) is not None:
+                raise StoreError(f"the username {username!r} is taken")
+            player.kind = "account"
+            player.username = username
+            player.password_hash = hash_password(password)
+            if player.name == default_guest_name(player.id):
+                player.name = username
+            try:
+                s.commit()
+            except IntegrityError:
+                raise StoreError(f"the username {username!r} is taken") from None
+            return player
+
+    def authenticate(self, username: str, password: str) -> Player:
+        try:
+            username = clean_username(username)
+        except StoreError:
+            raise StoreError("wrong username or password") from None
+        with self.sessions() as s:
+            player = s.scalar(select(Player).where(Player.username == username))
+            if player is None or not player.password_hash:
+                verify_password(_DUMMY_HASH, password if isinstance(password, str) else "")
+                raise StoreError("wrong username or password")
+            if not isinstance(password, str) or not verify_password(player.password_hash, password):
+                raise StoreError("wrong username or password")
+            if needs_rehash(player.password_hash):
+                player.password_hash = hash_password(password)
+                s.commit()
+            return player
+
+    # -- games -----------------------------------------------------------------------------
+    def insert_game(self, row: GameRecord) -> None:
+        with self.sessions() as s:
+            s.add(row)
+            s.commit()
+
+    def load_game(self, game_id: str) -> GameRecord | None:
+        with self.sessions() as s:
+            return s.get(GameRecord, game_id)
+
+    def save_game(self, game_id: str, expected_version: int, values: dict[str, Any]) -> None:
+        """Write ``values`` (which include the new ``version``) if the stored version is still
+        ``expected_version``; otherwise raise ConflictError and write nothing."""
+        if not self.save_games([(game_id, expected_version, values)])[0]:
+            raise ConflictError(f"game {game_id} changed elsewhere; reload it")
+
+    def save_games(self, writes: Sequence[tuple[str, int, dict[str, Any]]]) -> list[bool]:
+        """Several games' writes in one transaction (group commit: one commit, one disk flush,
+        for every move that arrived meanwhile). Each write names the version it replaces and
+        happens only if that is still the stored one; the result says which did. A write
+        that finds a newer version changes nothing, so the others still commit.
+
+        Core UPDATEs, no ORM session: this is the hot path of every move. A connection the
+        database dropped is thrown away and the batch retried once on a fresh one."""
+        now = utcnow()
+        statements = [
+            update(_GAMES)
+            .where(_GAMES.c.id == game_id, _GAMES.c.version == expected)
+            .values(**values, updated_at=now)
+            for game_id, expected, values in writes
+        ]
+        for attempt in (1, 2):
+            try:
+                with self.engine.begin() as conn:
+                    return [conn.execute(st).rowcount == 1 for st in statements]
+            except DBAPIError as e:
+                if attempt == 2 or not e.connection_invalidated:
+                    raise
+        raise AssertionError("unreachable")
+
+    def finish_game(
+        self,
+        game_id: str,
+        expected_version: int,
+        values: dict[str, Any],
+        game: str,
+        rated_seats: tuple[str, str] | None,
+        winner: int | None,
+    ) -> list[RatingChange]:
+        """Save the final state and, for a rated game, both players' new ratings, at once."""
+        values = {**values, "updated_at": utcnow()}
+        with self.sessions() as s, s.begin():
+            changes: list[RatingChange] = []
+            if rated_seats is not None:
+                rows = [self._rating_row(s, pid, game) for pid in rated_seats]
+                before = [Rating(r.mu, r.sigma, r.games) for r in rows]
+                after = rate(before[0], before[1], winner)
+                for row, b, a in zip(rows, before, after, strict=True):
+                    row.mu, row.sigma, row.games, row.updated_at = a.mu, a.sigma, a.games, utcnow()
+                    changes.append(RatingChange(row.player_id, b.display, a.display, a.provisional))
+                values["rating_changes"] = [c.to_json() for c in changes]
+            result = s.execute(
+                update(GameRecord)
+                .where(GameRecord.id == game_id, GameRecord.version == expected_version)
+                .values(**values)
+            )
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise ConflictError(f"game {game_id} changed elsewhere; reload it")
+        return changes
+
+    @staticmethod
+    def _rating_row(s: Session, player_id: str, game: str) -> RatingRow:
+        row = s.execute(
+            select(RatingRow)
+            .where(RatingRow.player_id == player_id, RatingRow.game == game)
+            .with_for_update()
+        ).scalar_one_or_none()
+        if row is None:
+            fresh = Rating()
+            row = RatingRow(player_id=player_id, game=game, mu=fresh.mu, sigma=fresh.sigma, games=0)
+            s.add(row)
+            s.flush()
+        return row
+
+    def games_by_status(self, statuses: Sequence[str], limit: int = 50) -> list[GameRecord]:
+        with self.sessions() as s:
+            return list(
+                s.scalars(
+                    select(GameRecord)
+                    .where(GameRecord.status.in_(list(statuses)))
+                    .order_by(GameRecord.updated_at.desc())
+                    .limit(limit)
+                ).all()
+            )
+
+    def open_seeks(self, limit: int = 50) -> list[GameRecord]:
+        with self.sessions() as s:
+            return list(
+                s.scalars(
+                    select(GameRecord)
+                    .where(GameRecord.status == "waiting", GameRecord.mode == "seek")
+                    .order_by(GameRecord.created_at.desc())
+                    .limit(limit)
+                ).all()
+            )
+
+    def player_games(self, player_id: str, limit: int = 100, offset: int = 0) -> list[GameRecord]:
+        with self.sessions() as s:
+            return list(
+                s.scalars(
+                    select(GameRecord)
+                    .where(
+                        or_(GameRecord.seat0_id == player_id, GameRecord.seat1_id == player_id),
+                        GameRecord.status.in_(["active", "finished"]),
+                    )
+                    .order_by(GameRecord.created_at.desc())
+                    .limit(limit)
+                    .offset(offset)
+                ).all()
+            )
+
+    def player_stats(self, player_id: str) -> dict[str, int]:
+        """Finished games, wins, losses and draws of a player, over every game."""
+        seat0 = and_(GameRecord.seat0_id == player_id)
+        seat1 = and_(GameRecord.seat1_id == player_id)
+        with self.sessions() as s:
+            base = (
+                select(func.count()).select_from(GameRecord).where(GameRecord.status == "finished")
+            )
+            played = s.scalar(base.where(or_(seat0, seat1))) or 0
+            wins = (
+                s.scalar(
+                    base.where(
+                        or_(
+                            and_(seat0, GameRecord.winner == 0), and_(seat1, GameRecord.winner == 1)
+                        )
+                    )
+                )
+                or 0
+            )
+            draws = s.scalar(base.where(or_(seat0, seat1), GameRecord.winner.is_(None))) or 0
+        return {"played": played, "wins": wins, "draws": draws, "losses": played - wins - draws}
+
+    def ratings_of(self, player_id: str) -> dict[str, Rating]:
+        with self.sessions() as s:
+            rows = s.scalars(select(RatingRow).where(RatingRow.player_id == player_id)).all()
+            return {r.game: Rating(r.mu, r.sigma, r.games) for r in rows}
+
+    def rating(self, player_id: str, game: str) -> Rating:
+        with self.sessions() as s:
+            row = s.get(RatingRow, (player_id, game))
+            return Rating(row.mu, row.sigma, row.games) if row else Rating()
+
+    def unfinished_game_ids(self) -> list[str]:
+        with self.sessions() as s:
+            return list(
+                s.scalars(
+                    select(GameRecord.id).where(GameRecord.status.in_(["waiting", "active"]))
+                ).all()
+            )
+
+    def now(self) -> datetime:
+        return utcnow()
+
+
+# Verifying against a fixed hash when the user does not exist keeps the response time the same,
+# so timing does not tell which usernames exist.
+_DUMMY_HASH = hash_password("pocketarena-not-a-password")

@@ -1,0 +1,141 @@
+"""Fixtures for the web platform: an app on a fresh SQLite file (or a PostgreSQL schema),
+players with their own cookies, and a helper to play over the WebSocket."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from pocketarena.server.core.config import Settings
+from pocketarena.server.main import create_app
+
+PG_URL = os.environ.get(
+    "POCKETARENA_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+
+
+def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "data_dir": tmp_path,
+        "secret_key": "test-secret-" + "x" * 32,
+        "bot_executor": "thread",
+        "bot_min_delay_ms": 0,
+        "ws_messages_per_s": 1000.0,
+        "ws_burst": 1000,
+        "http_writes_per_s": 1000.0,
+        "http_burst": 1000,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def second_client(first: TestClient) -> TestClient:
+    """Another browser (its own cookies) on the same running app and event loop."""
+    other = TestClient(first.app)
+    other.portal = first.portal
+    return other
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[str]:
+    """A fresh schema in the test PostgreSQL database, dropped afterwards (parallel runs never
+    share tables)."""
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    engine = create_engine(PG_URL)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as e:  # a missing server is a failure, not a skip
+        pytest.fail(f"PostgreSQL at {PG_URL} is not reachable: {e}")
+    yield schema
+    with engine.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    """Settings for each supported database."""
+    if request.param == "sqlite":
+        return make_settings(tmp_path)
+    schema = request.getfixturevalue("pg_schema")
+    return make_settings(tmp_path, database_url=PG_URL, database_schema=schema)
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def player_id(client: TestClient) -> str:
+    return client.get("/api/me").json()["id"]
+
+
+class Socket:
+    """A WebSocket session with helpers to wait for a kind of message."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.histories: dict[str, list[dict[str, Any]]] = {}
+        hello = ws.receive_json()
+        assert hello["type"] == "hello"
+        self.player = hello["player"]
+
+    def send(self, **msg: Any) -> None:
+        self.ws.send_json(msg)
+
+    def recv(self) -> dict[str, Any]:
+        """The next message; a state's move list is made whole from the updates (each carries
+        only the entries since the previous one, as the browser client rebuilds it)."""
+        msg: dict[str, Any] = self.ws.receive_json()
+        if msg["type"] == "state":
+            game = msg["game"]
+            known = self.histories.get(game["id"], [])
+            assert len(known) >= game["history_from"], "an update skipped entries"
+            game["history"] = known[: game["history_from"]] + game["history"]
+            assert len(game["history"]) == game["plies"]
+            self.histories[game["id"]] = game["history"]
+        return msg
+
+    def until(self, kind: str, **match: Any) -> dict[str, Any]:
+        """The next message of this type (and matching fields), skipping others."""
+        for _ in range(500):
+            msg = self.recv()
+            if msg["type"] == kind and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+        raise AssertionError(f"no {kind} message arrived")
+
+    def state(self, min_version: int = -1) -> dict[str, Any]:
+        """The next game state at least at ``min_version``."""
+        for _ in range(500):
+            msg = self.recv()
+            if msg["type"] == "state" and msg["game"]["version"] >= min_version:
+                return msg
+        raise AssertionError("no state arrived")
+
+    def watch(self, game: str, svg: bool = False) -> dict[str, Any]:
+        self.send(type="watch", game=game, svg=svg)
+        return self.until("state")
+
+    def ping(self) -> None:
+        self.send(type="ping", ref="alive")
+        assert self.until("pong")["ref"] == "alive"

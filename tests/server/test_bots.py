@@ -1,0 +1,85 @@
+"""Bots think off the event loop (worker processes by default) within their time budget."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import pocketarena as pa
+from pocketarena.server import catalog
+from pocketarena.server.live.bots import BotRunner
+from pocketarena.server.main import create_app
+
+from .conftest import create, make_settings
+
+
+def test_bots_play_from_worker_processes(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, bot_executor="process", bot_workers=1)
+    with TestClient(create_app(settings)) as client:
+        gid = create(client, game="stack-a-cash", mode="bot", bot="random", seat=1)["id"]
+        deadline = time.monotonic() + 60  # a worker process starts (spawn) on first use
+        while time.monotonic() < deadline:
+            view = client.get(f"/api/games/{gid}?svg=false").json()
+            if view["version"] >= 1:
+                break
+            time.sleep(0.05)
+        assert view["history"][0]["seat"] == 0 and view["to_move"] == 1
+
+
+class SlowBot:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def choose(self, state: pa.State) -> pa.Action:
+        time.sleep(2.0)
+        return state.legal_actions()[0]
+
+
+def test_a_bot_over_its_budget_gets_a_random_legal_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalog, "make_bot", SlowBot)
+    runner = BotRunner("thread", workers=1, budget_s=0.2)
+    state = pa.load("stack-a-cash").new_initial_state()
+
+    async def ask() -> tuple[pa.Action, float]:
+        started = time.monotonic()
+        action = await runner.choose("slow", state, seed=3)
+        return action, time.monotonic() - started
+
+    try:
+        action, took = asyncio.run(ask())
+    finally:
+        runner.close()
+    assert took < 1.0
+    assert action in state.legal_actions()
+    assert state.history == []  # the caller's state is untouched
+
+
+def test_the_event_loop_stays_free_while_a_bot_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalog, "make_bot", SlowBot)
+    runner = BotRunner("thread", workers=1, budget_s=1.0)
+    state = pa.load("stack-a-cash").new_initial_state()
+
+    async def both() -> int:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        task = asyncio.create_task(ticker())
+        await runner.choose("slow", state, seed=1)
+        task.cancel()
+        return ticks
+
+    try:
+        ticks = asyncio.run(both())
+    finally:
+        runner.close()
+    assert ticks > 30  # the loop kept running for most of the second the bot took

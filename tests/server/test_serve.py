@@ -1,0 +1,101 @@
+"""``pocketarena serve`` starts the app (migrations included) and reports bad settings in a line."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from typer.testing import CliRunner
+
+from pocketarena.cli.main import app as cli_app
+from pocketarena.server.core.config import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_starts_the_platform(tmp_path: Path) -> None:
+    port = free_port()
+    env = {
+        **os.environ,
+        "POCKETARENA_DATA_DIR": str(tmp_path),
+        "PYTHONPATH": str(Path(__file__).parents[2] / "src"),
+    }
+    db = f"sqlite:///{tmp_path / 'arena.sqlite3'}"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pocketarena",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            db,
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/api/catalog", timeout=1)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        assert r.status_code == 200 and any(g["id"] == "stack-a-cash" for g in r.json())
+        assert (tmp_path / "arena.sqlite3").exists()
+        assert (tmp_path / "secret_key").exists()  # the cookie key is kept for restarts
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_serve_explains_a_bad_database_url(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli_app,
+        ["serve", "--database-url", "mysql://x@y/z"],
+        env={"POCKETARENA_DATA_DIR": str(tmp_path)},
+    )
+    assert result.exit_code == 2
+    assert "SQLite or PostgreSQL" in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(
+        cli_app, ["serve", "--database-url", "postgresql+psycopg://nobody@127.0.0.1:1/none"]
+    )
+    assert result.exit_code == 2 and "cannot open the database" in result.output
+
+
+def test_settings_come_from_the_environment(tmp_path: Path) -> None:
+    s = Settings.from_env(
+        {
+            "POCKETARENA_DATABASE_URL": "sqlite:///x.db",
+            "POCKETARENA_BOT_WORKERS": "3",
+            "POCKETARENA_SECURE_COOKIES": "yes",
+            "POCKETARENA_DATA_DIR": str(tmp_path),
+        }
+    )
+    assert s.database_url == "sqlite:///x.db" and s.bot_workers == 3 and s.secure_cookies is True
+    assert Settings.from_env({"POCKETARENA_DATA_DIR": str(tmp_path)}).database_url.endswith(
+        "pocketarena.sqlite3"
+    )
+    try:
+        Settings.from_env({"POCKETARENA_BOT_WORKERS": "many"})
+    except ValueError as e:
+        assert "POCKETARENA_BOT_WORKERS='many' is not a valid int" in str(e)
+    else:
+        raise AssertionError("a bad number was accepted")

@@ -1,0 +1,134 @@
+"""The storage layer on SQLite and on the real PostgreSQL: migrations, players, accounts,
+games with optimistic versions, ratings."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import inspect, select
+
+from pocketarena.server.core.config import Settings
+from pocketarena.server.core.db import (
+    DatabaseConfigError,
+    make_engine,
+    run_migrations,
+    session_factory,
+)
+from pocketarena.server.models import GameRecord, Player
+from pocketarena.server.store import ConflictError, Store, StoreError, bot_player_id
+
+
+@pytest.fixture
+def store(db_settings: Settings) -> Store:
+    engine = make_engine(db_settings)
+    run_migrations(engine)
+    yield Store(engine, session_factory(engine))  # type: ignore[misc]
+    engine.dispose()
+
+
+def game_row(gid: str, creator: str, **kw: object) -> GameRecord:
+    values: dict[str, object] = dict(
+        id=gid,
+        game="stack-a-cash",
+        options={"protect": "touched"},
+        mode="friend",
+        status="waiting",
+        rated=True,
+        creator_id=creator,
+        seat0_id=creator,
+        creator_seat=0,
+        history=[],
+        version=0,
+    )
+    values.update(kw)
+    return GameRecord(**values)
+
+
+def test_migrations_create_the_tables_and_are_idempotent(store: Store) -> None:
+    run_migrations(store.engine)  # a second run is a no-op
+    names = set(inspect(store.engine).get_table_names())
+    assert {"players", "games", "ratings", "alembic_version"} <= names
+
+
+def test_guests_are_created_once(store: Store) -> None:
+    pid = "a" * 32
+    p1 = store.ensure_guest(pid)
+    p2 = store.ensure_guest(pid)
+    assert p1.id == p2.id == pid and p1.kind == "guest" and p1.name == "Guest aaaa"
+
+
+def test_names_are_checked(store: Store) -> None:
+    pid = "b" * 32
+    assert store.rename(pid, "  Ann   Lee ").name == "Ann Lee"
+    for bad in ["", "x", "y" * 25, "<script>", "bell\x07name", 42]:
+        with pytest.raises(StoreError):
+            store.rename(pid, bad)  # type: ignore[arg-type]
+    assert store.get_player(pid).name == "Ann Lee"  # type: ignore[union-attr]
+
+
+def test_accounts_hash_passwords_with_argon2(store: Store) -> None:
+    pid = "c" * 32
+    store.ensure_guest(pid)
+    player = store.register(pid, "Alice_1", "correct horse")
+    assert player.kind == "account" and player.username == "alice_1"
+    with store.sessions() as s:
+        stored = s.scalar(select(Player.password_hash).where(Player.id == pid))
+    assert stored and stored.startswith("$argon2") and "correct horse" not in stored
+    assert store.authenticate("ALICE_1", "correct horse").id == pid
+    with pytest.raises(StoreError, match="wrong username or password"):
+        store.authenticate("alice_1", "wrong password")
+    with pytest.raises(StoreError, match="wrong username or password"):
+        store.authenticate("nobody", "correct horse")
+    with pytest.raises(StoreError, match="taken"):
+        store.register("d" * 32, "alice_1", "another password")
+    with pytest.raises(StoreError, match="at least 8"):
+        store.register("e" * 32, "bob", "short")
+    with pytest.raises(StoreError, match="already signed in"):
+        store.register(pid, "alice_2", "correct horse")
+
+
+def test_game_writes_name_the_version_they_replace(store: Store) -> None:
+    creator = store.ensure_guest("f" * 32).id
+    store.insert_game(game_row("G1", creator))
+    store.save_game("G1", 0, {"history": ["place L b2"], "version": 1, "status": "active"})
+    with pytest.raises(ConflictError):
+        store.save_game("G1", 0, {"history": ["place S a1"], "version": 1})
+    row = store.load_game("G1")
+    assert row is not None and row.history == ["place L b2"] and row.version == 1
+    assert store.unfinished_game_ids() == ["G1"]
+
+
+def test_finishing_a_rated_game_updates_both_ratings_at_once(store: Store) -> None:
+    a = store.ensure_guest("1" * 32).id
+    bot = store.ensure_bot("random", "Randy").id
+    assert bot == bot_player_id("random")
+    store.insert_game(game_row("G2", a, seat1_id=bot, status="active", mode="bot"))
+    changes = store.finish_game(
+        "G2",
+        0,
+        {"status": "finished", "winner": 0, "result": "1-0", "version": 1},
+        "stack-a-cash",
+        (a, bot),
+        0,
+    )
+    assert [c.player_id for c in changes] == [a, bot]
+    assert changes[0].after > changes[0].before == 1500 and changes[1].after < 1500
+    assert store.rating(a, "stack-a-cash").games == 1
+    row = store.load_game("G2")
+    assert row is not None and row.rating_changes is not None and row.rating_changes[0]["delta"] > 0
+    with pytest.raises(ConflictError):  # a second finish on the old version writes nothing
+        store.finish_game("G2", 0, {"version": 1}, "stack-a-cash", (a, bot), 1)
+    assert store.rating(a, "stack-a-cash").games == 1
+    assert store.player_stats(a) == {"played": 1, "wins": 1, "draws": 0, "losses": 0}
+    assert [g.id for g in store.player_games(a)] == ["G2"]
+    assert store.ratings_of(bot)["stack-a-cash"].display < 1500
+
+
+def test_bad_database_urls_are_explained(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(DatabaseConfigError, match="cannot read the database URL"):
+        make_engine(Settings(data_dir=tmp_path, database_url="not a url"))
+    with pytest.raises(DatabaseConfigError, match="SQLite or PostgreSQL"):
+        make_engine(Settings(data_dir=tmp_path, database_url="mysql://x@y/z"))
+    with pytest.raises(DatabaseConfigError, match="plain identifier"):
+        make_engine(
+            Settings(data_dir=tmp_path, database_url="postgresql://x@y/z", database_schema="a;b")
+        )

@@ -1,0 +1,254 @@
+"""Live play over the WebSocket: players and spectators, every kind of bad message (the
+connection survives each), stale and duplicate moves, rate limits, reloads and restarts."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import pocketarena as pa
+from pocketarena import fair
+from pocketarena.server.core.config import Settings
+from pocketarena.server.main import create_app
+
+from .conftest import Socket, create, make_settings, second_client
+
+SAC = {"game": "stack-a-cash", "options": {}}
+SMALL_WALLET = {"game": "wallet-battles", "options": {"coins": {"Q": 1, "N": 1, "P": 1, "D": 1}}}
+
+
+def friend_game(client: TestClient, **body: Any) -> tuple[str, TestClient]:
+    """A friend game: the client sits first, a second browser joins by the invite."""
+    created = create(client, **(body or SAC), mode="friend", seat=0)
+    friend = second_client(client)
+    invite = created["invite_url"].split("invite=")[1]
+    assert (
+        friend.post(f"/api/games/{created['id']}/join", json={"invite": invite}).status_code == 200
+    )
+    return created["id"], friend
+
+
+def test_two_players_and_a_spectator(client: TestClient) -> None:
+    gid, friend = friend_game(client)
+    spectator = second_client(client)
+    with (
+        client.websocket_connect("/ws") as a,
+        friend.websocket_connect("/ws") as b,
+        spectator.websocket_connect("/ws") as c,
+    ):
+        pa_, pb, pc = Socket(a), Socket(b), Socket(c)
+        assert pa_.watch(gid)["you"] == [0]
+        assert pb.watch(gid)["you"] == [1]
+        watched = pc.watch(gid, svg=True)
+        assert watched["you"] == [] and watched["game"]["svg"].startswith("<svg")
+        pa_.send(type="move", game=gid, action="place L b2", version=1, ref="m1")
+        for sock in (pa_, pb, pc):
+            state = sock.state(min_version=2)["game"]
+            assert state["history"][-1] == {
+                "text": "place L b2",
+                "seat": 0,
+                "chance": False,
+                "say": state["history"][-1]["say"],
+            }
+            assert state["to_move"] == 1
+        assert pa_.until("ack")["ref"] == "m1"
+        pb.send(type="move", game=gid, action="place S b2", version=2)
+        assert pc.state(min_version=3)["game"]["history"][-1]["text"] == "place S b2"
+        # the spectator may not move, resign or claim a rematch
+        for msg in ({"type": "move", "action": "place M a1", "version": 3}, {"type": "resign"}):
+            pc.send(game=gid, **msg)
+            err = pc.until("error")
+            assert err["code"] == "not_seated" and err["game"] == gid
+        pc.ping()
+
+
+def test_bad_messages_get_an_error_and_the_connection_survives(client: TestClient) -> None:
+    gid, friend = friend_game(client)
+    with client.websocket_connect("/ws") as ws, friend.websocket_connect("/ws") as ws2:
+        me, other = Socket(ws), Socket(ws2)
+        me.watch(gid)
+        other.watch(gid)
+        cases: list[tuple[Any, str]] = [
+            ("not json", "bad_json"),
+            ("[1, 2]", "bad_json"),
+            (json.dumps({"type": "ping", "pad": "x" * 5000}), "too_large"),
+            (json.dumps({"type": "dance"}), "bad_request"),
+            (json.dumps({"type": "move", "action": "place L b2", "version": 1}), "bad_request"),
+            (
+                json.dumps(
+                    {"type": "move", "game": "NOPE1234", "action": "place L b2", "version": 1}
+                ),
+                "unknown_game",
+            ),
+            (
+                json.dumps(
+                    {"type": "move", "game": "x" * 40, "action": "place L b2", "version": 1}
+                ),
+                "unknown_game",
+            ),
+            (
+                json.dumps({"type": "move", "game": gid, "action": "place L z9", "version": 1}),
+                "illegal",
+            ),
+            (json.dumps({"type": "move", "game": gid, "action": 42, "version": 1}), "bad_request"),
+            (json.dumps({"type": "move", "game": gid, "action": "place L b2"}), "bad_request"),
+            (
+                json.dumps({"type": "move", "game": gid, "action": "place L b2", "version": 0}),
+                "stale",
+            ),
+            (json.dumps({"type": "throw", "game": gid, "version": 1}), "illegal"),
+            (json.dumps({"type": "rematch", "game": gid}), "not_active"),
+        ]
+        for raw, code in cases:
+            ws.send_text(raw)
+            err = me.until("error")
+            assert err["code"] == code, (raw[:60], err)
+            assert err["message"]
+        ws.send_bytes(b"\xff\xfe")
+        assert me.until("error")["code"] == "bad_json"
+        # moving for the other seat, and out of turn
+        other.send(type="move", game=gid, action="place L b2", version=1)
+        err = other.until("error")
+        assert err["code"] == "not_your_turn" and "not yours" in err["message"]
+        me.ping()
+        other.ping()
+        # nothing changed; the connection still plays
+        me.send(type="move", game=gid, action="place L b2", version=1)
+        assert me.state(min_version=2)["game"]["history"][-1]["text"] == "place L b2"
+
+
+def test_a_duplicate_submission_is_refused_as_stale(client: TestClient) -> None:
+    gid = create(client, **SAC, mode="local")["id"]
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.watch(gid)
+        me.send(type="move", game=gid, action="place L b2", version=0, ref=1)
+        me.send(type="move", game=gid, action="place L b2", version=0, ref=2)
+        assert me.until("ack")["ref"] == 1
+        err = me.until("error")
+        assert err["code"] == "stale" and err["ref"] == 2
+        # a stale client is sent the current state at once
+        assert me.until("state")["game"]["version"] == 1
+    assert len(client.get(f"/api/games/{gid}?svg=false").json()["history"]) == 1
+
+
+def test_messages_are_rate_limited_per_connection(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, ws_messages_per_s=2.0, ws_burst=3)
+    with TestClient(create_app(settings)) as client, client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        for i in range(5):
+            me.send(type="ping", ref=i)
+        replies = [me.recv() for _ in range(5)]
+        assert [r["type"] for r in replies] == ["pong", "pong", "pong", "error", "error"]
+        assert replies[3]["code"] == "rate_limited"
+        time.sleep(0.6)  # the bucket refills
+        me.ping()
+
+
+def test_a_socket_without_a_session_can_watch_but_not_play(client: TestClient) -> None:
+    gid = create(client, **SAC, mode="local")["id"]
+    anonymous = TestClient(client.app)
+    anonymous.portal = client.portal
+    with anonymous.websocket_connect("/ws") as ws:
+        sock = Socket(ws)
+        assert sock.player is None
+        assert sock.watch(gid)["you"] == []
+        sock.send(type="move", game=gid, action="place L b2", version=0)
+        assert sock.until("error")["code"] == "not_seated"
+
+
+def test_a_cross_site_socket_is_refused(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with (
+        pytest.raises(WebSocketDisconnect) as info,
+        client.websocket_connect("/ws", headers={"Origin": "https://evil.example"}),
+    ):
+        pass
+    assert info.value.code == 4403
+
+
+def test_a_reload_resumes_the_game(client: TestClient) -> None:
+    gid = create(client, **SAC, mode="bot", bot="random", seat=0)["id"]
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.watch(gid)
+        me.send(type="move", game=gid, action="place L b2", version=0)
+        state = me.state(min_version=2)["game"]
+    with client.websocket_connect("/ws") as ws:  # the page is reloaded
+        again = Socket(ws).watch(gid)
+        assert again["you"] == [0]
+        assert again["game"]["version"] == state["version"]
+        assert again["game"]["history"] == state["history"]
+
+
+def test_untimed_games_survive_a_restart(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        gid = create(client, **SAC, mode="bot", bot="random", seat=0)["id"]
+        client.post(f"/api/games/{gid}/moves", json={"action": "place L b2", "version": 0})
+        for _ in range(200):
+            before = client.get(f"/api/games/{gid}?svg=false").json()
+            if before["version"] == 2:
+                break
+            time.sleep(0.02)
+        cookies = dict(client.cookies)
+    with TestClient(create_app(settings), cookies=cookies) as client:
+        after = client.get(f"/api/games/{gid}?svg=false").json()
+        assert after["status"] == "active" and after["you"] == [0]
+        assert after["history"] == before["history"] and after["version"] == 2
+        assert gid in [g["id"] for g in client.get("/api/lobby").json()["live"]]
+        legal = after["legal"][0]["text"]
+        assert (
+            client.post(f"/api/games/{gid}/moves", json={"action": legal, "version": 2}).status_code
+            == 200
+        )
+
+
+def test_coin_age_slaps_are_thrown_by_the_mover_and_follow_the_seed(client: TestClient) -> None:
+    gid = create(client, game="coin-age", options={"map": "classic"}, mode="local")["id"]
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        state = me.watch(gid)["game"]
+        assert state["node"] == "chance" and state["thrower"] == 0 and state["to_move"] is None
+        me.send(type="move", game=gid, action="end", version=0)
+        assert "thrown first" in me.until("error")["message"]
+        me.send(type="throw", game=gid, version=0)
+        msg = me.state(min_version=1)
+        state = msg["game"]
+        assert state["history"][0]["chance"] and state["history"][0]["text"].startswith("slap ")
+        assert state["events_from"] == 0
+        # play on until the game is over: end every turn, throw every slap
+        legal: list[dict[str, Any]] = msg["legal"]
+        while state["status"] == "active":
+            if state["node"] == "chance":
+                me.send(type="throw", game=gid, version=state["version"])
+            else:
+                me.send(type="move", game=gid, action=legal[0]["text"], version=state["version"])
+            msg = me.state(min_version=state["version"] + 1)
+            state, legal = msg["game"], msg["legal"]
+            assert state["node"] != "decision" or legal  # the mover gets the legal actions
+        seed = state["fair"]["seed"]
+        assert seed and fair.commitment(seed) == state["fair"]["commitment"]
+    # every slap is the one the seed gives for (game id, move number)
+    replay = pa.load("coin-age", map="classic").new_initial_state()
+    for n, entry in enumerate(state["history"]):
+        if entry["chance"]:
+            assert entry["text"] == fair.fair_outcome(replay.chance_outcomes(), seed, gid, n).text
+        replay.apply(entry["text"])
+
+
+def test_wallet_battles_flips_are_thrown_by_the_server(client: TestClient) -> None:
+    gid, friend = friend_game(client, **SMALL_WALLET)
+    with client.websocket_connect("/ws") as ws:
+        state = Socket(ws).watch(gid)["game"]
+        assert state["node"] == "decision" and state["thrower"] is None
+        assert all(h["chance"] for h in state["history"]) and state["history"][-1]["text"] in (
+            "flip HH",
+            "flip TT",
+        )
+        assert state["fair"]["seed"] is None  # secret while the game runs
