@@ -55,7 +55,7 @@ def make_tasks(
     """``games`` self-play games of ``spec`` per option set."""
     if games < 1:
         raise ValueError(f"games per variant must be at least 1, got {games}")
-    tasks = []
+    tasks: list[GameTask] = []
     for v, options in enumerate(option_sets):
         for k in range(games):
             deal = f"{seed}:{v}:{k}"

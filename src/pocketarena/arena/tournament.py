@@ -128,7 +128,7 @@ class ArenaReport:
                     else None,
                 }
             )
-        standings = []
+        standings: list[dict[str, Any]] = []
         for i, name in enumerate(self.bots):
             rating = ratings[name]
             think = [

@@ -35,8 +35,11 @@ class EndgameBot(Bot):
             raise ValueError(f"the endgame solver plays FlipWars, not {game.ID}")
         if empty_cells < 1:
             raise ValueError(f"empty_cells must be at least 1, got {empty_cells}")
+        from pocketarena.games.flipwars import FlipWars
+
         from .flipwars_endgame import EndgameSolver
 
+        assert isinstance(game, FlipWars)
         self.inner = inner
         self.empty_cells = empty_cells
         self.solver = EndgameSolver(game)

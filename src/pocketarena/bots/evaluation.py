@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pocketarena.core import TERMINAL, Action, Game, State
 
@@ -56,20 +56,21 @@ def expected_score(value: float) -> float:
     return (value + 1.0) / 2.0
 
 
-def _frozen(value: object) -> Hashable:
+def _frozen(value: Any) -> Hashable:
     kind = type(value)
     if kind is list or kind is tuple:
-        frozen = tuple(value)  # type: ignore[call-overload]
+        frozen = tuple(value)
         try:
             hash(frozen)
         except TypeError:  # lists inside: freeze them too
             return tuple(_frozen(v) for v in frozen)
         return frozen
     if kind is dict:
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))  # type: ignore[attr-defined]
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
     if kind is set:
-        return frozenset(value)  # type: ignore[arg-type]
-    return value  # type: ignore[return-value]
+        return frozenset(value)
+    frozen_value: Hashable = value
+    return frozen_value
 
 
 def position_key(state: State) -> Hashable:

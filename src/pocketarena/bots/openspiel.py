@@ -47,7 +47,7 @@ class OpenSpielMCTSBot(Bot):
         try:
             import numpy as np
             import pyspiel  # type: ignore[import-not-found]
-            from open_spiel.python.algorithms import mcts  # type: ignore[import-not-found]
+            from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped]
 
             from pocketarena.interop.openspiel import spiel_name
         except ImportError:
@@ -106,4 +106,4 @@ class OpenSpielMCTSBot(Bot):
             del module.range
         self.last_iterations = count[0]
         self.last_seconds = time.perf_counter() - start
-        return self.game.actions[action_id]
+        return self.game.actions[int(action_id)]

@@ -10,6 +10,7 @@ Adding a bot is one line in ``FACTORIES``: a callable ``(game, seed, argument) -
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from pocketarena.core import Game
 
@@ -38,7 +39,7 @@ _COUNTS = {
 }
 
 
-def _budget(name: str, argument: str | None) -> dict[str, int | float]:
+def _budget(name: str, argument: str | None) -> dict[str, Any]:
     """Read a search budget: ``2000`` (a count, e.g. iterations) or ``1.5s`` (seconds)."""
     if argument is None:
         return {}
