@@ -30,6 +30,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -161,8 +162,8 @@ def render(
         f"- Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
         f"Python {platform.python_version()}; load average {load} when the run ended "
         "(other work shared the machine)",
-        f"- Budget: {args.seconds} s of wall-clock time per move for every timed bot (the issue "
-        "suggests 0.1–0.2 s so that 200 games a game fit); games in "
+        f"- Budget: {args.seconds} s of wall-clock time per move for every timed bot (short, so "
+        "that 200 games a game fit in an hour; the `hard` level itself thinks 1.5 s); games in "
         f"{args.jobs} worker processes, both bots of a game in the same process.",
         "- Scores: a win 1, a draw ½, from the first-named bot's view; 95% intervals by "
         "percentile bootstrap (Wilson when every game ended alike).",
@@ -208,7 +209,9 @@ def render(
             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for i, game_id in enumerate(GAMES):
-            recipe = levels_for(pa.load(game_id))["hard"].describe(pa.load(game_id))
+            level = levels_for(pa.load(game_id))["hard"]
+            level = replace(level, settings={**level.settings, "seconds": args.seconds})
+            recipe = level.describe(pa.load(game_id))
             for opponent in ("random", "greedy"):
                 games = [
                     r

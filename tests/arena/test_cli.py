@@ -88,6 +88,20 @@ def test_balance_command_measures_each_variant(tmp_path: Path) -> None:
     assert not (out / "records").exists()
 
 
+def test_balance_plots_a_one_sided_game(tmp_path: Path) -> None:
+    # Perfect self-play: Heads wins every game with protect=touched, every game is drawn with
+    # protect=placed. The intervals then end at their own estimate, which the plot must take.
+    out = tmp_path / "bal"
+    args = ["--bot", "perfect", "--games", "4", "--jobs", "1", "--no-records", "--out"]
+    result = run("balance", "stack-a-cash", *args, str(out))
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "balance.json").read_text())
+    touched, placed = data["variants"]
+    assert touched["first_seat"]["wins"] == 4 and touched["first_seat"]["score"] == 1.0
+    assert placed["first_seat"]["draws"] == 4 and placed["draw_rate"] == 1.0
+    assert (out / "first-seat.png").read_bytes()[:4] == b"\x89PNG"
+
+
 def test_balance_options_narrow_the_variants() -> None:
     assert variants("flipwars", {}) == [dict(v) for v in pa.GAMES["flipwars"].VARIANTS]
     assert variants("flipwars", {"mode": "tactical"}) == [

@@ -86,19 +86,22 @@ def first_seat(
     title: str,
 ) -> Figure:
     """First-seat score rate per variant with its 95% interval, and the draw rate."""
-    fig = _figure(1.8 + 1.1 * len(labels), 3.6)
+    fig = _figure(max(5.0, 1.8 + 1.1 * len(labels)), 3.8)
     ax = fig.add_subplot()
     x = list(range(len(labels)))
-    below = [r - lo for r, (lo, _) in zip(rates, intervals, strict=True)]
-    above = [hi - r for r, (_, hi) in zip(rates, intervals, strict=True)]
+    # Clamped: an interval computed in floating point may end a hair inside its own estimate
+    # (all games won: Wilson's upper end 0.9999999...), and matplotlib refuses negative bars.
+    below = [max(0.0, r - lo) for r, (lo, _) in zip(rates, intervals, strict=True)]
+    above = [max(0.0, hi - r) for r, (_, hi) in zip(rates, intervals, strict=True)]
     ax.bar(x, rates, yerr=[below, above], capsize=5, color="#4c72b0", label="first seat score")
     ax.scatter(x, draws, color="#dd8452", zorder=3, label="draw rate")
     ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xticks(x, labels=list(labels), rotation=20, ha="right")
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 1.22)  # headroom above 1 for the legend, so it never hides a bar
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
     ax.set_ylabel("rate")
-    ax.legend(loc="upper right", fontsize=8)
-    ax.set_title(title)
+    ax.legend(loc="upper center", ncols=2, fontsize=8, frameon=False)
+    ax.set_title(title, fontsize=10)
     return fig
 
 

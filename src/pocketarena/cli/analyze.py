@@ -127,9 +127,14 @@ def print_annotations(game: pa.Game, annotations: list[Annotation], analyst: str
         marks = sum(a.mark == "?!" for a in mine), sum(a.mark == "?" for a in mine)
         lost = sum(a.loss for a in mine) / len(mine) if mine else 0.0
         console.print(
-            f"{name}: {len(mine)} decisions, {marks[0]} inaccuracies, {marks[1]} blunders, "
-            f"average expected score lost {lost:.3f}"
+            f"{name}: {_count(len(mine), 'decision', 'decisions')}, "
+            f"{_count(marks[0], 'inaccuracy', 'inaccuracies')}, "
+            f"{_count(marks[1], 'blunder', 'blunders')}, average expected score lost {lost:.3f}"
         )
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def register(app: typer.Typer) -> None:
