@@ -40,14 +40,16 @@ NOTES = {
     "plies; with the printed `protect=placed` every game is drawn (by repetition, however the "
     "perfect players choose among their equal moves). The interval only reflects how few "
     "games were played.",
-    "coin-age": "Every map with the same bot and the same seeds: the throws, not the bots, "
-    "decide much of a game, so the spread of margins is wide.",
-    "wallet-battles": "The smaller Antietam battlefield and the two-of-each coin set "
-    "(`coins={...}`) shorten games; compare their first-seat scores with Gettysburg's.",
+    "coin-age": "All four maps were played with the same bot and the same seeds, so their rows "
+    "compare directly.",
+    "wallet-battles": "Lengths count plies, throws included: SPEC's guard ends a game once 500 "
+    "flips have been made, at about 750 plies.",
     "flipwars": "The `hard` level's exact endgame solver plays the last 6 placements (8 in "
     "`enclosed`) perfectly, so the ends of these games are exact; a tactical series is scored "
     "by rounds won.",
 }
+READING_START = "<!-- reading:start -->"
+READING_END = "<!-- reading:end -->"
 TITLES = {
     "stack-a-cash": "Stack-a-Cash",
     "coin-age": "Coin Age",
@@ -127,6 +129,18 @@ def section(game: str, data: dict[str, Any], command: str, seconds: float) -> li
     return lines
 
 
+def reading() -> list[str]:
+    """The hand-written reading of the figures, kept from the page as it was (between its
+    markers), since only a person can say what the numbers mean."""
+    if not PAGE.exists():
+        return []
+    text = PAGE.read_text(encoding="utf-8")
+    if READING_START not in text or READING_END not in text:
+        return []
+    kept = text[text.index(READING_START) : text.index(READING_END) + len(READING_END)]
+    return [kept, ""]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(BUDGETS), help="games to measure")
@@ -165,6 +179,7 @@ def main() -> int:
         "",
     ]
     head += [
+        *reading(),
         "## At a glance",
         "",
         "| game | variant | first seat's score (95% CI) | draws | reading |",
