@@ -144,7 +144,7 @@ def test_analyze_marks_the_blunder_and_writes_an_annotated_record(tmp_path: Path
     out = tmp_path / "annotated.txt"
     result = run("analyze", str(path), "--bot", "mcts:1500", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "analysis by mcts:1500" in result.output and "1 blunders" in result.output
+    assert "analysis by mcts:1500" in result.output and "1 blunder," in result.output
     annotated = load(out)
     assert annotated.headers["Annotator"] == "mcts:1500"
     marks = [t for n, t in annotated.comments if n == ply]
