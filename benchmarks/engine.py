@@ -27,6 +27,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import markdown_section  # benchmarks/markdown_section.py, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 if (ROOT / "src" / "pocketarena").is_dir():
     sys.path.insert(0, str(ROOT / "src"))  # measure this checkout, not an installed copy
@@ -242,16 +244,7 @@ def render_markdown(
 
 
 def write_section(path: Path, section: str) -> None:
-    """Replace this script's section of the file, keeping everything others wrote."""
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        after = rest.split(END, 1)[1]
-        text = before + section + after
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    markdown_section.write_section(path, section, START, END)
 
 
 def main(argv: list[str] | None = None) -> int:

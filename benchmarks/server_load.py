@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import markdown_section  # benchmarks/markdown_section.py, beside this script
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -370,15 +371,8 @@ def section(result: dict[str, Any], command: str, database: str) -> str:
     )
 
 
-def write_section(path: Path, text: str) -> None:
-    """Replace this script's section of the file, keeping everything others wrote."""
-    doc = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    if START in doc and END in doc:
-        before, rest = doc.split(START, 1)
-        doc = before + text + rest.split(END, 1)[1]
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + text + "\n"
-    path.write_text(doc, encoding="utf-8")
+def write_section(path: Path, section: str) -> None:
+    markdown_section.write_section(path, section, START, END)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,6 +30,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import markdown_section  # benchmarks/markdown_section.py, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 START = "<!-- solvers:start -->"
@@ -217,13 +219,7 @@ def render(
 
 
 def write_section(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else "# Benchmarks\n"
-    if START in text and END in text:
-        head, rest = text.split(START, 1)
-        text = head + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.write_text(text)
+    markdown_section.write_section(path, section, START, END)
 
 
 if __name__ == "__main__":
