@@ -256,10 +256,6 @@ def render(
     return "\n".join(lines)
 
 
-def write_section(path: Path, section: str) -> None:
-    markdown_section.write_section(path, section, START, END)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per game and pairing")
@@ -312,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     section = render(args, results, speed, time.perf_counter() - started)
     print(section)
     if not args.quick:
-        write_section(args.output, section)
+        markdown_section.write_section(args.output, section, START, END)
         console.print(f"wrote {args.output}")
     return 0
 

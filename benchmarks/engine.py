@@ -243,10 +243,6 @@ def render_markdown(
     return "\n".join(lines)
 
 
-def write_section(path: Path, section: str) -> None:
-    markdown_section.write_section(path, section, START, END)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -364,7 +360,9 @@ def main(argv: list[str] | None = None) -> int:
             "game and anchor once per round, so changing load hits all alike); whole playouts from "
             "the initial state, uniform random decisions, chance sampled by probability",
         }
-        write_section(output, render_markdown(rows, anchor_rows, meta, note))
+        markdown_section.write_section(
+            output, render_markdown(rows, anchor_rows, meta, note), START, END
+        )
         console.print(f"Wrote the engine section of {output}")
     return 0
 

@@ -371,10 +371,6 @@ def section(result: dict[str, Any], command: str, database: str) -> str:
     )
 
 
-def write_section(path: Path, section: str) -> None:
-    markdown_section.write_section(path, section, START, END)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
@@ -449,7 +445,9 @@ def main(argv: list[str] | None = None) -> int:
             argv if argv is not None else sys.argv[1:]
         )
         database = "PostgreSQL" if args.database_url else "SQLite (WAL)"
-        write_section(DOCS, section(result, command.replace(" --write", "").strip(), database))
+        markdown_section.write_section(
+            DOCS, section(result, command.replace(" --write", "").strip(), database), START, END
+        )
         print(f"wrote {DOCS.relative_to(ROOT)}")
     return 0
 

@@ -60,16 +60,9 @@ print(json.dumps({"cpu": time.process_time() - c0, "wall": time.perf_counter() -
 """
 
 ENDGAME = """
-import json, random, resource, statistics, time
-import pocketarena as pa
+import json, resource, statistics, time
 from pocketarena.bots.flipwars_endgame import EndgameSolver
-
-def position(mode, empty, seed):
-    state = pa.load("flipwars", mode=mode).new_initial_state()
-    rng = random.Random(seed)
-    while len(state.empty) > empty:
-        state.apply_random(rng)
-    return state
+from flipwars_endgame import position  # benchmarks/flipwars_endgame.py: the same positions
 
 rows = []
 for k in range({low}, {high} + 1):
@@ -91,7 +84,7 @@ for k in range({low}, {high} + 1):
 
 def run(code: str) -> list[dict[str, Any]]:
     """Run ``code`` in a fresh interpreter on this checkout; its JSON lines."""
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(ROOT / "benchmarks")])}
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
     )
@@ -132,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     section = render(args, solves, anchors, ends, time.perf_counter() - began)
     print(section)
     if not args.quick:
-        write_section(args.output, section)
+        markdown_section.write_section(args.output, section, START, END)
         print(f"wrote {args.output}")
     return 0
 
@@ -216,10 +209,6 @@ def render(
         END,
     ]
     return "\n".join(lines)
-
-
-def write_section(path: Path, section: str) -> None:
-    markdown_section.write_section(path, section, START, END)
 
 
 if __name__ == "__main__":
