@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from typing import Any
 
@@ -378,3 +380,16 @@ def test_the_lobby_forgets_seeks_and_games_left_idle(client: TestClient) -> None
     assert (
         client.get(f"/api/games/{seek}?svg=false").json()["status"] == "waiting"
     )  # still joinable
+
+
+def test_text_from_the_address_never_becomes_markup(client: TestClient) -> None:
+    gid = create(client, **SAC, mode="bot", bot="random", seat=0)["id"]
+    hostile = '</script><script>alert(1)</script><!--"&'
+    html = client.get(f"/g/{gid}", params={"invite": hostile}).text
+    assert "<script>alert(1)" not in html
+    embedded = re.search(
+        r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S
+    )
+    assert embedded is not None
+    data = json.loads(embedded.group(1))
+    assert data["invite"] == hostile and data["game"]["id"] == gid

@@ -33,6 +33,15 @@ CSP = (
 )
 
 
+# JSON inside <script> ends at the first "</script>" whatever the quoting: escape what HTML
+# reads (a visitor's text, e.g. the invite in the address, must never become markup).
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def script_json(data: Any) -> str:
+    return json.dumps(data).translate(_SCRIPT_SAFE)
+
+
 async def page(
     request: Request,
     ctx: ContextDep,
@@ -52,7 +61,7 @@ async def page(
     response = ctx.templates.TemplateResponse(
         request,
         template,
-        {"me": me, "page_data": json.dumps({"me": me, **(data or {})}), **context},
+        {"me": me, "page_data": script_json({"me": me, **(data or {})}), **context},
         status_code=status_code,
     )
     response.headers["Content-Security-Policy"] = CSP
