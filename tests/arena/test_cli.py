@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,12 +69,17 @@ def test_arena_unknown_game() -> None:
     assert_clean_error(run("arena", "chess"), 2, "unknown game 'chess'; valid games:")
 
 
-def test_balance_command_measures_each_variant(tmp_path: Path) -> None:
+def balance(tmp_path: Path, bot: str, games: int) -> tuple[Path, dict[str, Any]]:
+    """``balance stack-a-cash`` with one job and no records: where it wrote, and its JSON."""
     out = tmp_path / "bal"
-    args = ["--bot", "greedy", "--games", "3", "--jobs", "1", "--no-records", "--out"]
+    args = ["--bot", bot, "--games", str(games), "--jobs", "1", "--no-records", "--out"]
     result = run("balance", "stack-a-cash", *args, str(out))
     assert result.exit_code == 0, result.output
-    data = json.loads((out / "balance.json").read_text())
+    return out, json.loads((out / "balance.json").read_text())
+
+
+def test_balance_command_measures_each_variant(tmp_path: Path) -> None:
+    out, data = balance(tmp_path, "greedy", 3)
     assert data["format"] == "pocketarena-balance" and data["bot"] == "greedy"
     labels = [v["label"] for v in data["variants"]]
     assert labels == ["protect=touched", "protect=placed"]
@@ -91,11 +97,7 @@ def test_balance_command_measures_each_variant(tmp_path: Path) -> None:
 def test_balance_plots_a_one_sided_game(tmp_path: Path) -> None:
     # Perfect self-play: Heads wins every game with protect=touched, every game is drawn with
     # protect=placed. The intervals then end at their own estimate, which the plot must take.
-    out = tmp_path / "bal"
-    args = ["--bot", "perfect", "--games", "4", "--jobs", "1", "--no-records", "--out"]
-    result = run("balance", "stack-a-cash", *args, str(out))
-    assert result.exit_code == 0, result.output
-    data = json.loads((out / "balance.json").read_text())
+    out, data = balance(tmp_path, "perfect", 4)
     touched, placed = data["variants"]
     assert touched["first_seat"]["wins"] == 4 and touched["first_seat"]["score"] == 1.0
     assert placed["first_seat"]["draws"] == 4 and placed["draw_rate"] == 1.0
