@@ -18,7 +18,9 @@ scores, dates, an optional seed and free headers. The text form reads like this:
     ...
     1-0
 
-``Record.replay()`` rebuilds the final state and checks the stated result against it.
+``Record.replay()`` rebuilds the final state and checks the stated result against it. A record
+names every option of its game; one that leaves an option out was written before that option
+existed and is replayed as games were played then (``Game.recorded_options``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .core import CHANCE, GAMES, Game, IllegalActionError, RecordError, State
+from .core import CHANCE, GAMES, Game, IllegalActionError, RecordError, State, recorded_options
 from .core import load as load_game
 
 if TYPE_CHECKING:
@@ -109,6 +111,12 @@ class Record:
     headers: dict[str, str] = field(default_factory=dict)
     # (number of moves played before the comment, text): kept in place by both forms.
     comments: list[tuple[int, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # A record names every option of its game; one that leaves an option out was written
+        # before the option existed, and replays as games were played then.
+        if isinstance(self.options, Mapping):
+            self.options = recorded_options(self.game, self.options)
 
     # -- building -----------------------------------------------------------------------
     @classmethod

@@ -137,9 +137,11 @@ def coin_age_scenario() -> None:
 
 
 def wallet_battles_scenario() -> None:
-    game = pa.load("wallet-battles", map="antietam", coins={"Q": 2, "N": 2, "P": 2, "D": 2})
+    game = pa.load(
+        "wallet-battles", map="antietam", coins={"Q": 2, "N": 2, "P": 2, "D": 2}, end="used"
+    )
     layout = observation_layout(game)
-    assert observation_shape(game) == (8 * 7 + 20,)
+    assert observation_shape(game) == (9 * 7 + 21,)
     state = game.new_initial_state()
     state.apply("flip odd")
     rows = layout.views(observation_tensor(state, 1))
@@ -154,6 +156,13 @@ def wallet_battles_scenario() -> None:
     assert rows["flips"][0] == pytest.approx(2 / 500)
     union = layout.views(observation_tensor(state, 0))
     assert union["opp_stack"][loc].tolist() == [1, 0, 0, 0]
+    assert union["end_used"][0] == 1 and union["used"].tolist() == [0, 1, 0, 0, 0, 0, 0]
+    state.apply("flip HH")
+    state.apply("capture cornfield")  # empty again, but used
+    rows = layout.views(observation_tensor(state, 1))
+    assert not rows["own_stack"].any() and rows["used"][loc] == 1
+    occupied = pa.load("wallet-battles", map="antietam", end="occupied")
+    assert observation_tensor(occupied.new_initial_state(), 0)[-1] == 0
 
 
 def flipwars_scenario() -> None:

@@ -63,10 +63,13 @@ def test_parameters_by_string() -> None:
     game = pyspiel.load_game("pocketarena_stack_a_cash(protect=placed)")
     assert game.pocketarena.options == {"protect": "placed"}
     assert pyspiel.load_game("pocketarena_stack_a_cash").pocketarena.options["protect"] == "touched"
-    wallet = pyspiel.load_game("pocketarena_wallet_battles(map=antietam,coins=Q:1;N:0;P:2;D:0)")
+    wallet = pyspiel.load_game(
+        "pocketarena_wallet_battles(map=antietam,coins=Q:1;N:0;P:2;D:0,end=used)"
+    )
     assert wallet.pocketarena.options == {
         "map": "antietam",
         "coins": {"Q": 1, "N": 0, "P": 2, "D": 0},
+        "end": "used",
     }
     as_json = pyspiel.load_game(
         "pocketarena_wallet_battles", {"coins": json.dumps({"Q": 1, "N": 0, "P": 2, "D": 0})}
@@ -91,6 +94,7 @@ def test_random_map_is_recorded_in_the_game_string() -> None:
         ("pocketarena_stack_a_cash(protect=nope)", "choose one of: touched, placed"),
         ("pocketarena_wallet_battles(coins=Q:1)", "needs exactly the keys Q, N, P, D"),
         ("pocketarena_wallet_battles(coins=Q1)", "must be written like Q:6;N:6;P:6;D:6"),
+        ("pocketarena_wallet_battles(end=full)", "choose one of: occupied, used"),
         ("pocketarena_stack_a_cash(side=heads)", "Unknown parameter 'side'"),
     ],
 )

@@ -6,7 +6,7 @@ from .errors import IllegalActionError, NotationError, RecordError
 from .game import Game, GameInfo, normalize_notation
 from .options import Option, parse_option_pairs
 from .perft import divide, perft
-from .registry import GAMES, load, register
+from .registry import GAMES, load, recorded_options, register
 from .state import CHANCE, TERMINAL, State
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "parse_option_pairs",
     "perft",
     "divide",
+    "recorded_options",
     "register",
     "sample_outcome",
 ]

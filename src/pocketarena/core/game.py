@@ -74,6 +74,13 @@ class Game(ABC):
         )
 
     # -- hooks for subclasses -------------------------------------------------------------
+    @classmethod
+    def recorded_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options a stored game (a record, a saved game) was played with. Stores name
+        every option, so a name left out means the store predates that option; a game whose
+        new option or changed default would alter such a game says here what it was then."""
+        return dict(options)
+
     def _resolve(self, options: dict[str, Any]) -> dict[str, Any]:
         """Turn validated options into their final form (e.g. pick a random map)."""
         return options

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -29,3 +30,11 @@ def load(game_id: str, **options: Any) -> Game:
     if cls is None:
         raise ValueError(f"unknown game {game_id!r}; valid games: {', '.join(sorted(_GAMES))}")
     return cls(**options)
+
+
+def recorded_options(game_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a stored game of ``game_id`` (a record, a saved game) was played with: the
+    ones it names, and for an option it predates, the value every game had then. Unknown
+    games keep their options as given (loading them says what is wrong)."""
+    cls = _GAMES.get(str(game_id).strip().lower().replace("_", "-"))
+    return dict(options) if cls is None else cls.recorded_options(options)

@@ -1,9 +1,10 @@
-"""Wallet Battles as a flat vector seen by one seat: ``(8L + 20,)`` for a map of L locations,
-so (92,) on Gettysburg and (76,) on Antietam.
+"""Wallet Battles as a flat vector seen by one seat: ``(9L + 21,)`` for a map of L locations,
+so (102,) on Gettysburg and (84,) on Antietam.
 
 Locations are in the map's notation order (``game.location_ids``); coin kinds in the order
 Q N P D (largest first, as stacks grow). "Own" coins are the observing seat's. The table is
-for Gettysburg (L = 9); on Antietam (L = 7) the rows after the stacks move up by 16.
+for Gettysburg (L = 9); on Antietam (L = 7) the rows after the stacks move up by 16, and
+``used`` is 7 rows long.
 
 rows   block       size   meaning
 0-35   own_stack   9 x 4  own coin of kind Q N P D in the location's stack
@@ -17,6 +18,8 @@ rows   block       size   meaning
 84-87  phase       4      flip to make, act, recall, game over
 88-90  odd         3      odd flips in a row: 0, 1, 2 (one-hot)
 91     flips       1      flips made / 500 (the game ends there)
+92-100 used        9      a coin has stood on the location at some time in the game
+101    end_used    1      the game ends once every location has been used (end=used)
 """
 
 from __future__ import annotations
@@ -60,6 +63,8 @@ def _layout(map_id: str) -> Layout:
             Block("phase", (4,), "flip to make, act, recall, game over"),
             Block("odd", (3,), "odd flips in a row: 0, 1, 2 (one-hot)"),
             Block("flips", (1,), "flips made / 500 (the game ends there)"),
+            Block("used", (n,), "a coin has stood on the location at some time in the game"),
+            Block("end_used", (1,), "the game ends once every location has been used (end=used)"),
         ]
     )
 
@@ -74,6 +79,7 @@ def write(state: State, seat: int, out: np.ndarray) -> None:
     lay = _layout(pos["map"])
     rows = {b.name: lay.view(out, b.name) for b in lay}
     for i, loc in enumerate(pos["locations"]):
+        rows["used"][i] = float(loc["used"])
         holder = loc["holder"]
         if holder is not None:
             stack = rows["own_stack" if holder == seat else "opp_stack"]
@@ -91,3 +97,4 @@ def write(state: State, seat: int, out: np.ndarray) -> None:
     rows["phase"][PHASES.index(pos["phase"])] = 1.0
     rows["odd"][min(pos["odd_in_a_row"], ODD_STEPS - 1)] = 1.0
     rows["flips"][0] = min(pos["flips"], FLIP_LIMIT) / FLIP_LIMIT
+    rows["end_used"][0] = float(pos["end"] == "used")

@@ -39,10 +39,19 @@ GUARD = 500
 
 
 class Reference:
-    def __init__(self, map_name: str = "gettysburg", coins: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        map_name: str = "gettysburg",
+        coins: dict[str, int] | None = None,
+        end: str = "occupied",
+    ) -> None:
         coins = coins or {"Q": 6, "N": 6, "P": 6, "D": 6}
         self.locations = list(LOCATIONS[map_name])
         self.board: dict[str, dict | None] = {loc: None for loc in self.locations}
+        # SPEC's option end: "occupied" (every location occupied at once) or "used" (every
+        # location has held a coin at some time in the game).
+        self.end = end
+        self.ever_held: set[str] = set()
         self.piles = [dict(coins), dict(coins)]
         self.flips = 0
         self.odd_in_a_row = 0
@@ -116,6 +125,7 @@ class Reference:
             if self.board[loc] is None:
                 self.board[loc] = {"owner": seat, "coins": []}
             self.board[loc]["coins"].append(coin)
+            self.ever_held.add(loc)
         elif words[0] in ("capture", "recall"):
             loc = words[1]
             stack = self.board[loc]
@@ -124,7 +134,10 @@ class Reference:
             if not stack["coins"]:
                 self.board[loc] = None
         # The end test, literally after every action.
-        full = all(s is not None for s in self.board.values())
+        if self.end == "used":
+            full = set(self.locations) <= self.ever_held
+        else:
+            full = all(s is not None for s in self.board.values())
         if full or sum(self.piles[0].values()) == 0 or sum(self.piles[1].values()) == 0:
             self.over = True
             return

@@ -14,7 +14,9 @@ import pytest
 import pocketarena as pa
 from pocketarena.core import sample_outcome
 
-from .reference import Reference, reference_perft
+from .reference import LOCATIONS, Reference, reference_perft
+
+ANTIETAM = LOCATIONS["antietam"]
 
 Policy = Callable[[Sequence[pa.Action], random.Random], pa.Action]
 
@@ -61,8 +63,9 @@ def play_both(options: dict[str, Any], seed: int, policy: Policy) -> tuple[int, 
     """One seeded game on the engine and the reference together: positions compared, and which
     of the rarer rules it met (recall, and how it ended)."""
     rng = random.Random(seed)
-    state = pa.load("wallet-battles", **options).new_initial_state()
-    ref = Reference(options.get("map", "gettysburg"), options.get("coins"))
+    game = pa.load("wallet-battles", **options)
+    state = game.new_initial_state()
+    ref = Reference(game.options["map"], game.options["coins"], game.options["end"])
     compared = 0
     events: set[str] = set()
     while True:
@@ -70,7 +73,11 @@ def play_both(options: dict[str, Any], seed: int, policy: Policy) -> tuple[int, 
         compare(state, ref, where)
         compared += 1
         if state.is_terminal():
-            if all(cell is not None for cell in ref.board.values()):
+            if ref.end == "used" and set(ref.locations) <= ref.ever_held:
+                events.add("end: all used")
+                if any(cell is None for cell in ref.board.values()):
+                    events.add("end: all used, some empty")
+            elif all(cell is not None for cell in ref.board.values()):
                 events.add("end: map full")
             elif 0 in (sum(ref.piles[0].values()), sum(ref.piles[1].values())):
                 events.add("end: pile empty")
@@ -104,6 +111,19 @@ SMALL = {"Q": 2, "N": 2, "P": 2, "D": 2}
         ),
         ({"map": "gettysburg"}, 50, aggressive, {"recall", "capture", "end: map full"}),
         ({"map": "antietam"}, 8, mostly_pass, {"recall", "end: flip guard"}),
+        (
+            {"map": "gettysburg", "end": "used"},
+            300,
+            aggressive,
+            {"recall", "capture", "end: all used, some empty"},
+        ),
+        (
+            {"map": "antietam", "end": "used", "coins": SMALL},
+            400,
+            uniform,
+            {"capture", "end: all used, some empty", "end: pile empty"},
+        ),
+        ({"map": "antietam", "end": "used"}, 8, mostly_pass, {"recall", "end: flip guard"}),
     ],
     ids=[
         "gettysburg",
@@ -112,6 +132,9 @@ SMALL = {"Q": 2, "N": 2, "P": 2, "D": 2}
         "odd-coins-aggressive",
         "aggressive",
         "passive",
+        "used-aggressive",
+        "used-antietam-small",
+        "used-passive",
     ],
 )
 def test_engine_matches_the_reference(
@@ -127,18 +150,40 @@ def test_engine_matches_the_reference(
     assert must_meet <= met, f"these playouts never met {must_meet - met}"
 
 
+# Antietam with every location but sharpsburg used and north-woods empty again: where the two
+# end rules part (perft data "from" this position).
+MIDGAME = [
+    *[m for loc in ANTIETAM[:-1] for m in ("flip HH", f"place P {loc}")],
+    "flip TT",
+    "capture north-woods",
+]
+SIX = {"Q": 6, "N": 6, "P": 6, "D": 6}
+
+
 @pytest.mark.parametrize(
-    ("options", "depth"),
-    [({"map": "gettysburg"}, 5), ({"map": "antietam", "coins": SMALL}, 5)],
+    ("options", "start", "depth"),
+    [
+        ({"map": "gettysburg"}, [], 5),
+        ({"map": "antietam", "coins": SMALL}, [], 5),
+        ({"map": "antietam", "coins": SIX, "end": "occupied"}, MIDGAME, 5),
+        ({"map": "antietam", "coins": SIX, "end": "used"}, MIDGAME, 5),
+    ],
+    ids=["gettysburg", "antietam-small", "midgame-occupied", "midgame-used"],
 )
-def test_reference_confirms_the_perft_data(options: dict[str, Any], depth: int) -> None:
+def test_reference_confirms_the_perft_data(
+    options: dict[str, Any], start: list[str], depth: int
+) -> None:
     import json
     from pathlib import Path
 
     data = json.loads(
         (Path(__file__).parents[2] / "data" / "perft" / "wallet-battles.json").read_text()
     )
-    entry = next(v for v in data["variants"] if v["options"] == options)
+    entry = next(
+        v for v in data["variants"] if v["options"] == options and v.get("from", []) == start
+    )
     for d in range(1, depth + 1):
-        ref = Reference(options["map"], options.get("coins"))
+        ref = Reference(options["map"], options.get("coins"), options.get("end", "occupied"))
+        for move in start:
+            ref.apply(move)
         assert reference_perft(ref, d) == entry["counts"][d - 1]

@@ -1,5 +1,6 @@
 """One scenario per rule and ruling of Wallet Battles (SPEC.md), played in notation from the
-initial position with the flips chosen explicitly."""
+initial position with the flips chosen explicitly. Unless a test says otherwise it plays the
+``occupied`` end with 6 coins of each kind, whatever the defaults are."""
 
 from __future__ import annotations
 
@@ -11,10 +12,16 @@ import pytest
 import pocketarena as pa
 from pocketarena.games.wallet_battles import FLIP_LIMIT, WalletBattlesState
 
+from .reference import LOCATIONS
+
 UNION, CONFEDERACY = 0, 1
 
 
+SIX = {"Q": 6, "N": 6, "P": 6, "D": 6}
+
+
 def play(*moves: str, **options: Any) -> WalletBattlesState:
+    options = {"coins": SIX, "end": "occupied", **options}
     state = pa.load("wallet-battles", **options).new_initial_state()
     assert isinstance(state, WalletBattlesState)
     for move in moves:
@@ -416,6 +423,86 @@ def test_the_declared_length_bound_holds_for_the_longest_game() -> None:
     assert len(state.history) == 2 * FLIP_LIMIT == state.game.info.max_game_length
 
 
+# -- the end option: occupied or used -------------------------------------------------------
+ANTIETAM = LOCATIONS["antietam"]  # typed in from SPEC
+
+
+def six_held_then_one_taken(end: str) -> WalletBattlesState:
+    """Antietam: the Union holds six locations, then the Confederacy captures the coin on the
+    first: every location but sharpsburg has held a coin, and north-woods is empty again."""
+    state = play(map="antietam", end=end)
+    for loc in ANTIETAM[:-1]:
+        state.apply("flip HH")
+        state.apply(f"place P {loc}")
+    state.apply("flip TT")
+    state.apply("capture north-woods")
+    return state
+
+
+def test_used_ends_once_every_location_has_held_a_coin_though_one_is_empty_again() -> None:
+    state = six_held_then_one_taken("used")
+    assert not state.is_terminal() and state.position()["unused"] == 1
+    assert [loc["used"] for loc in state.position()["locations"]] == [True] * 6 + [False]
+    state.apply("flip TT")
+    state.apply("place Q sharpsburg")
+    assert state.is_terminal() and state.ending == "used"
+    assert holder(state, "north-woods") is None  # empty, but it was used
+    assert state.scores() == (5 * 3 + 18, 3 + 24)  # a pile coin taken, one placed
+
+
+def test_occupied_goes_on_while_a_location_is_empty() -> None:
+    state = six_held_then_one_taken("occupied")
+    state.apply("flip TT")
+    state.apply("place Q sharpsburg")
+    assert state.current_player == pa.CHANCE  # north-woods is empty: not over
+    state.apply("flip HH")
+    state.apply("place Q north-woods")
+    assert state.is_terminal() and state.ending == "occupied"
+
+
+def test_under_used_placing_again_on_a_used_location_does_not_end_the_game() -> None:
+    state = six_held_then_one_taken("used")
+    state.apply("flip HH")
+    state.apply("place Q north-woods")  # used already: sharpsburg still never held a coin
+    assert state.current_player == pa.CHANCE and state.position()["unused"] == 1
+
+
+def test_a_recall_does_not_make_a_location_unused() -> None:
+    state = play("flip HH", "place Q wheatfield", "flip odd", "flip odd", "flip odd", end="used")
+    state.apply("recall wheatfield")
+    wheatfield = next(x for x in state.position()["locations"] if x["id"] == "wheatfield")
+    assert wheatfield["stack"] == [] and wheatfield["used"]
+    assert state.position()["unused"] == 8
+
+
+def test_under_used_the_pile_and_the_guard_still_end_the_game() -> None:
+    state = play(
+        "flip HH", "place Q wheatfield", end="used", coins={"Q": 1, "N": 0, "P": 0, "D": 0}
+    )
+    assert state.is_terminal() and state.ending == "pile"
+    state = play(end="used")
+    for _ in range(FLIP_LIMIT):
+        state.apply("flip odd")
+    assert state.is_terminal() and state.ending == "guard"
+
+
+def test_the_end_option_is_checked_and_named_in_the_position() -> None:
+    with pytest.raises(ValueError) as info:
+        pa.load("wallet-battles", end="full")
+    assert "occupied" in str(info.value) and "used" in str(info.value)
+    assert pa.load("wallet-battles", end=" USED ").options["end"] == "used"
+    assert play(end="used").position()["end"] == "used"
+
+
+def test_the_ascii_picture_marks_used_empty_locations_under_used() -> None:
+    state = six_held_then_one_taken("used")
+    text = str(state)
+    assert "north-woods      .  - (used)" in text
+    assert "sharpsburg       .  -\n" in text
+    assert "never used 1" in text
+    assert "(used)" not in str(six_held_then_one_taken("occupied"))
+
+
 # -- misc contract ---------------------------------------------------------------------
 def test_decisions_at_a_flip_and_flips_at_a_decision_are_refused() -> None:
     refused(play(), "pass", "coins must be thrown first")
@@ -437,7 +524,9 @@ def test_position_is_complete_json() -> None:
         "holder": UNION,
         "stack": ["Q", "D"],
         "value": 4,
+        "used": True,
     }
+    assert pos["end"] == "occupied" and pos["unused"] == 8 and pos["ending"] is None
 
 
 def test_ascii_picture_shows_stacks_top_first() -> None:

@@ -4,6 +4,8 @@ coins on the locations of a Civil War battlefield (Gettysburg or Antietam)."""
 from .rules import (
     COIN_NAMES,
     COINS,
+    END_LABELS,
+    END_RULES,
     FLIP_LIMIT,
     MAPS,
     BattleMap,
@@ -18,6 +20,8 @@ from .rules import (
 __all__ = [
     "COINS",
     "COIN_NAMES",
+    "END_LABELS",
+    "END_RULES",
     "FLIP_LIMIT",
     "MAPS",
     "BattleMap",

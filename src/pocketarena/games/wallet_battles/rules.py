@@ -10,6 +10,11 @@ smaller index is a physically larger coin and stacks grow with increasing index)
     stacks[loc]   tuple of coin indices, bottom first (empty tuple: the location is empty)
     holder[loc]   0 Union, 1 Confederacy, -1 nobody (a stack only ever holds its holder's coins)
     piles[4*seat + coin]   coins of each kind in a seat's pile
+    ever          bit loc set once a coin has stood on loc (for the ``used`` end)
+
+The printed end, "when all possible locations on the map have been used", has two readings,
+chosen by the option ``end``: ``occupied`` (every location holds a coin at the same moment) and
+``used`` (every location has held a coin at some time in the game).
 """
 
 from __future__ import annotations
@@ -37,6 +42,16 @@ COINS = ("Q", "N", "P", "D")  # largest first: a coin may only go on a smaller i
 COIN_NAMES = ("quarter", "nickel", "penny", "dime")
 MAPS = ("gettysburg", "antietam")
 DEFAULT_COINS: dict[str, int] = {"Q": 6, "N": 6, "P": 6, "D": 6}
+# What records and saved games meant before the ``end`` option existed (they name no ``end``).
+FORMER_COINS: dict[str, int] = {"Q": 6, "N": 6, "P": 6, "D": 6}
+FORMER_END = "occupied"
+# Readings of "all possible locations on the map have been used", and how a person says them.
+END_RULES = ("occupied", "used")
+END_LABELS = {
+    "occupied": "every location holds a coin at once",
+    "used": "every location has held a coin",
+}
+DEFAULT_END = "occupied"
 MAX_COINS_OF_A_KIND = 20
 FLIP_LIMIT = 500  # SPEC's guard: the game ends once this many flips are made and nothing is owed
 DOUBLING_HEIGHT = 3  # stacks of this many coins or more count their coins twice
@@ -155,17 +170,36 @@ class WalletBattles(Game):
             "each player's starting pile, e.g. " + json.dumps(DEFAULT_COINS),
             check=_check_coins,
         ),
+        Option(
+            "end",
+            str,
+            DEFAULT_END,
+            "when the map ends the game: once every location holds a coin at the same time "
+            "(occupied), or once every location has held a coin at some time (used); an "
+            "empty pile always ends it",
+            choices=END_RULES,
+        ),
     )
     VARIANTS = (
         {"map": "gettysburg"},
         {"map": "antietam"},
         {"map": "antietam", "coins": {"Q": 2, "N": 2, "P": 2, "D": 2}},
+        {"map": "gettysburg", "end": "used"},
     )
     PITCH = "Flip for the right to act, then stack and capture coins across Gettysburg or Antietam."
 
     battle_map: BattleMap
     location_ids: tuple[str, ...]
     start_pile: tuple[int, int, int, int]
+    ends_when_used: bool  # end="used": the map ends the game once every location has held a coin
+
+    @classmethod
+    def recorded_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        # A record or saved game names every option; one without ``end`` predates it and was
+        # played by the rule and piles of that time, whatever the defaults are now.
+        if "end" in options:
+            return dict(options)
+        return {"coins": dict(FORMER_COINS), **options, "end": FORMER_END}
 
     def _resolve(self, options: dict[str, Any]) -> dict[str, Any]:
         coins = options["coins"]
@@ -176,6 +210,7 @@ class WalletBattles(Game):
     def _build_actions(self) -> tuple[list[Action], list[Action]]:
         self.battle_map = load_map(self.options["map"])
         self.location_ids = self.battle_map.location_ids
+        self.ends_when_used = self.options["end"] == "used"
         self.start_pile = (
             self.options["coins"]["Q"],
             self.options["coins"]["N"],
@@ -308,6 +343,8 @@ class WalletBattlesState(State):
         "pile_total",
         "held",
         "empty",
+        "ever",
+        "unused",
         "odd",
         "flips",
         "recalling",
@@ -320,6 +357,8 @@ class WalletBattlesState(State):
     pile_total: list[int]
     held: list[int]  # locations held per seat: "has coins on the map" is held[seat] > 0
     empty: int  # empty locations
+    ever: int  # bit loc: a coin has stood on loc at some time in the game
+    unused: int  # locations that never held a coin
     odd: int  # odd flips in a row since the last HH, TT or recall (0..2)
     flips: int  # flips made so far
     recalling: bool
@@ -334,6 +373,8 @@ class WalletBattlesState(State):
         self.pile_total = [total, total]
         self.held = [0, 0]
         self.empty = n
+        self.ever = 0
+        self.unused = n
         self.odd = 0
         self.flips = 0
         self.recalling = False
@@ -349,6 +390,8 @@ class WalletBattlesState(State):
         c.pile_total = self.pile_total.copy()
         c.held = self.held.copy()
         c.empty = self.empty
+        c.ever = self.ever
+        c.unused = self.unused
         c.odd = self.odd
         c.flips = self.flips
         c.recalling = self.recalling
@@ -417,7 +460,7 @@ class WalletBattlesState(State):
             self._place(game.coin_of[aid], loc, seat)
             # Only a place can end the game: it is the only action that fills a location or
             # takes from a pile (captures and recalls only empty locations and fill piles).
-            if self.empty == 0 or self.pile_total[seat] == 0:
+            if self._map_done() or self.pile_total[seat] == 0:
                 self.current_player = TERMINAL
                 return
         elif kind == CAPTURE:
@@ -459,6 +502,10 @@ class WalletBattlesState(State):
         else:
             self._next_flip()
 
+    def _map_done(self) -> bool:
+        """Does the map end the game now (by the ``end`` rule in play)?"""
+        return self.unused == 0 if self.game.ends_when_used else self.empty == 0
+
     def _next_flip(self) -> None:
         """Nothing is owed any more: flip again, unless the flip guard has been reached."""
         self.current_player = TERMINAL if self.flips >= FLIP_LIMIT else CHANCE
@@ -476,6 +523,10 @@ class WalletBattlesState(State):
             self.holder[loc] = seat
             self.held[seat] += 1
             self.empty -= 1
+            bit = 1 << loc
+            if not self.ever & bit:
+                self.ever |= bit
+                self.unused -= 1
         elif h != seat:
             raise IllegalActionError(
                 f"{name} is held by the {game.SEATS[h]}: you cannot stack on your opponent's "
@@ -538,6 +589,22 @@ class WalletBattlesState(State):
             return "flip"
         return "recall" if self.recalling else "act"
 
+    @property
+    def ending(self) -> str | None:
+        """Why the game ended: ``pile`` (a pile ran out), ``occupied`` or ``used`` (the map, by
+        the end rule in play) or ``guard`` (the flip guard); None while it goes on."""
+        if self.current_player != TERMINAL:
+            return None
+        if 0 in self.pile_total:
+            return "pile"
+        if self._map_done():
+            return self.game.options["end"]  # type: ignore[no-any-return]
+        return "guard"
+
+    def used(self, loc: int) -> bool:
+        """Has a coin stood on ``loc`` at some time in the game?"""
+        return bool(self.ever >> loc & 1)
+
     def pile(self, seat: int) -> dict[str, int]:
         return {c: self.piles[4 * seat + i] for i, c in enumerate(COINS)}
 
@@ -555,15 +622,19 @@ class WalletBattlesState(State):
                     "holder": None if self.holder[i] == NOBODY else self.holder[i],
                     "stack": [COINS[c] for c in self.stacks[i]],  # bottom first, top last
                     "value": self.location_value(i),
+                    "used": self.used(i),
                 }
                 for i, loc in enumerate(game.battle_map.locations)
             ],
+            "end": game.options["end"],
+            "unused": self.unused,
             "piles": [self.pile(0), self.pile(1)],
             "flips": self.flips,
             "flip_limit": FLIP_LIMIT,
             "odd_in_a_row": self.odd,
             "phase": self.phase,
             "to_move": cp if cp >= 0 else None,
+            "ending": self.ending,
         }
 
     def __str__(self) -> str:
@@ -580,12 +651,16 @@ class WalletBattlesState(State):
             h = self.holder[loc]
             stack = " ".join(COINS[c] for c in reversed(self.stacks[loc]))  # top first
             mark = seats[h] if h != NOBODY else "."
-            lines.append(f"  {lid:<{width}}  {mark}  {stack or '-'}")
+            if not stack:
+                stack = "- (used)" if game.ends_when_used and self.used(loc) else "-"
+            lines.append(f"  {lid:<{width}}  {mark}  {stack}")
         for seat in (UNION, CONFEDERACY):
             pile = " ".join(f"{c}{n}" for c, n in self.pile(seat).items())
             lines.append(f"  {game.SEATS[seat]:<11} pile {pile}")
         a, b = self.scores()
         lines.append(f"  score {a:g}-{b:g}")
+        if game.ends_when_used:
+            lines.append(f"  never used {self.unused} (the game ends when none is left)")
         return "\n".join(lines)
 
 

@@ -21,7 +21,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
-from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State
+from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State, recorded_options
 from pocketarena.fair import SCHEME, FairChance
 from pocketarena.ratings import Rating
 
@@ -260,7 +260,8 @@ class Hub:
                 rating = await self.db(self.store.rating, pid, row.game)
                 seats.append(self._seat(players[pid], rating))
         try:
-            game = catalog.load_game(row.game, row.options)
+            # Saved before an option existed: played as games were then.
+            game = catalog.load_game(row.game, recorded_options(row.game, row.options))
         except ValueError as e:
             raise GameError("unavailable", f"game {game_id} cannot be loaded: {e}") from None
         live = LiveGame(
