@@ -55,3 +55,27 @@ def test_tally() -> None:
     with pytest.raises(ValueError, match="a game result is 1, 0.5 or 0"):
         tally.add(0.25)
     assert Tally().score == 0.5
+
+
+def test_median_interval_uses_the_binomial_order_statistics() -> None:
+    from pocketarena.arena.stats import median_interval
+
+    # n = 40: P(Binomial(40, 1/2) <= 13) = 0.0192 and <= 14 is 0.0403, so the 14th smallest
+    # and the 14th largest (the 27th smallest) bound the median.
+    values = list(range(1, 41))
+    assert median_interval(values) == (14, 27)
+    # n = 10: j = 2 (P(X <= 1) = 0.0107, P(X <= 2) = 0.0547): 2nd smallest to 2nd largest.
+    assert median_interval([5, 1, 9, 3, 7, 2, 8, 4, 6, 10]) == (2, 9)
+    assert median_interval([3, 1, 2]) == (1, 3)  # too few for 95%: the whole range
+    assert median_interval([7] * 50) == (7, 7)
+    with pytest.raises(ValueError):
+        median_interval([])
+
+
+def test_mean_interval_is_the_normal_one() -> None:
+    from pocketarena.arena.stats import mean_interval
+
+    values = [1.0, 2.0, 3.0, 4.0, 5.0]
+    half = Z95 * math.sqrt(2.5) / math.sqrt(5)
+    assert mean_interval(values) == pytest.approx((3 - half, 3 + half))
+    assert mean_interval([4.0]) == (4.0, 4.0)

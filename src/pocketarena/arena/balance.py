@@ -1,10 +1,13 @@
 """Balance by self-play: for each mode or map of a game, a strong bot plays itself and we
 measure the first seat's advantage, the draw rate, how long games last and by how much they
-are won.
+are won. A game whose printed rules read more than one way (``Game.READINGS``) is measured on
+every reading side by side; a second bot (``against``) may take one seat, the two swapping
+seats from game to game, to see whether a reading rewards the stronger player.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import statistics
 from collections.abc import Mapping, Sequence
@@ -15,31 +18,73 @@ from typing import Any
 from pocketarena.core import GAMES, load
 
 from .runner import GameResult, GameTask
-from .stats import Tally, wilson
+from .stats import Tally, mean_interval, median_interval, wilson
 
 FORMAT = "pocketarena-balance"
 VERSION = 1
 
 
+def _value_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):  # coin counts: "3 each", or Q1 N0 P2 D0
+        counts = list(value.values())
+        if len(counts) > 1 and all(isinstance(c, int) and c == counts[0] for c in counts):
+            return f"{counts[0]} each"
+        return " ".join(f"{k}{json.dumps(v)}" for k, v in value.items())
+    return json.dumps(value)
+
+
+def variant_values(options: Mapping[str, Any]) -> str:
+    """A variant by its values alone (``gettysburg·used·3 each``), for narrow tables whose
+    heading names the options (``option_names``)."""
+    return "·".join(_value_text(v) for v in options.values()) or "default"
+
+
+def option_names(option_sets: Sequence[Mapping[str, Any]]) -> str:
+    """The options the variants name, in order (``map·end·coins``)."""
+    return "·".join(dict.fromkeys(k for o in option_sets for k in o)) or "variant"
+
+
 def variant_label(options: Mapping[str, Any]) -> str:
-    """``map=classic`` / ``mode=tactical, series=true``: how a variant is named in reports."""
+    """``map=classic`` / ``mode=tactical, series=true`` / ``coins=Q3 N3 P3 D3``: how a variant is
+    named in reports."""
     if not options:
         return "default"
-    return ", ".join(
-        f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in options.items()
-    )
+    return ", ".join(f"{k}={_value_text(v)}" for k, v in options.items())
+
+
+def study(game_id: str) -> list[dict[str, Any]]:
+    """The option sets the balance lab measures by default: the game's variants, or, for a game
+    with readings, every combination of its readings on each variant's other options (the
+    readings named in full, so a change of default never changes what a row measured)."""
+    cls = GAMES[game_id]
+    if not cls.READINGS:
+        return [dict(v) for v in cls.VARIANTS]
+    bases: list[dict[str, Any]] = []
+    for v in cls.VARIANTS:
+        base = {k: x for k, x in v.items() if k not in cls.READINGS}
+        if base not in bases:
+            bases.append(base)
+    names = list(cls.READINGS)
+    out: list[dict[str, Any]] = []
+    for base in bases:
+        for values in itertools.product(*(cls.READINGS[n] for n in names)):
+            out.append({**base, **dict(zip(names, values, strict=True))})
+    return out
 
 
 def variants(game_id: str, narrowed: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The option sets to measure: every VARIANT of the game, or (when options were given) the
-    variants that agree with them, or the given options alone if none does."""
-    cls = GAMES[game_id]
+    """The option sets to measure: the game's study (its variants, crossed with its readings
+    if it has any), or (when options were given) those that agree with them, or the given
+    options alone if none does."""
+    everything = study(game_id)
     if not narrowed:
-        return [dict(v) for v in cls.VARIANTS]
+        return everything
     resolved = load(game_id, **narrowed).options  # validates, fills defaults
     given = {k: resolved[k] for k in narrowed}
     matching = [
-        dict(v) for v in cls.VARIANTS if all(v.get(k, resolved[k]) == given[k] for k in given)
+        dict(v) for v in everything if all(v.get(k, resolved[k]) == given[k] for k in given)
     ]
     out = []
     for v in matching:
@@ -50,37 +95,47 @@ def variants(game_id: str, narrowed: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def make_tasks(
-    game_id: str, option_sets: Sequence[dict[str, Any]], spec: str, games: int, seed: int | str
+    game_id: str,
+    option_sets: Sequence[dict[str, Any]],
+    spec: str,
+    games: int,
+    seed: int | str,
+    against: str | None = None,
 ) -> list[GameTask]:
-    """``games`` self-play games of ``spec`` per option set."""
+    """``games`` self-play games of ``spec`` per option set; with ``against``, ``spec`` plays
+    that bot instead, first in even games and second in odd ones."""
     if games < 1:
         raise ValueError(f"games per variant must be at least 1, got {games}")
     tasks: list[GameTask] = []
     for v, options in enumerate(option_sets):
         for k in range(games):
             deal = f"{seed}:{v}:{k}"
+            other = spec if against is None else against
+            specs = (spec, other) if k % 2 == 0 else (other, spec)
             tasks.append(
                 GameTask(
                     index=len(tasks),
                     game=game_id,
                     options=dict(options),
-                    specs=(spec, spec),
+                    specs=specs,
                     seeds=(f"{deal}:0", f"{deal}:1"),
                     chance_seed=deal,
-                    labels={"variant": v},
+                    labels={"variant": v, "bot_seat": 0 if k % 2 == 0 else 1},
                 )
             )
     return tasks
 
 
-def _summary(values: Sequence[float]) -> dict[str, float | None]:
+def _summary(values: Sequence[float]) -> dict[str, Any]:
     if not values:
         return {
             "mean": None,
+            "mean_ci": None,
             "sd": None,
             "min": None,
             "q1": None,
             "median": None,
+            "median_ci": None,
             "q3": None,
             "max": None,
         }
@@ -92,12 +147,26 @@ def _summary(values: Sequence[float]) -> dict[str, float | None]:
     )
     return {
         "mean": round(statistics.fmean(ordered), 3),
+        "mean_ci": [round(x, 3) for x in mean_interval(ordered)],
         "sd": round(statistics.pstdev(ordered), 3),
         "min": ordered[0],
         "q1": round(q1, 3),
         "median": round(median, 3),
+        "median_ci": list(median_interval(ordered)),
         "q3": round(q3, 3),
         "max": ordered[-1],
+    }
+
+
+def _shares(words: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """How often each word occurs, with its Wilson interval, most frequent first."""
+    n = len(words)
+    counts: dict[str, int] = {}
+    for w in words:
+        counts[w] = counts.get(w, 0) + 1
+    return {
+        w: {"count": c, "share": round(c / n, 4), "ci": [round(x, 4) for x in wilson(c, n)]}
+        for w, c in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     }
 
 
@@ -128,6 +197,31 @@ class VariantStats:
     def decisions(self) -> list[int]:
         return [r.decisions[0] + r.decisions[1] for r in self.results]
 
+    def bot_side(self) -> Tally:
+        """The games from the seat of the bot under test (``spec``, wherever it sat)."""
+        tally = Tally()
+        for r in self.results:
+            tally = tally.add(r.result_for(r.task.labels.get("bot_seat", 0)))
+        return tally
+
+    def measures(self) -> dict[str, list[float]]:
+        """The games' numeric facts (e.g. flips), by name."""
+        out: dict[str, list[float]] = {}
+        for r in self.results:
+            for name, value in r.facts.items():
+                if not isinstance(value, str):
+                    out.setdefault(name, []).append(float(value))
+        return out
+
+    def categories(self) -> dict[str, list[str]]:
+        """The games' worded facts (e.g. how each ended), by name."""
+        out: dict[str, list[str]] = {}
+        for r in self.results:
+            for name, value in r.facts.items():
+                if isinstance(value, str):
+                    out.setdefault(name, []).append(value)
+        return out
+
     def to_json(self, seed: int = 0) -> dict[str, Any]:
         tally = self.first_seat()
         n = tally.games
@@ -135,6 +229,7 @@ class VariantStats:
         winner_margins = [
             abs(m) for m, r in zip(margins, self.results, strict=True) if r.winner is not None
         ]
+        mixed = any(r.task.specs[0] != r.task.specs[1] for r in self.results)
         return {
             "options": dict(self.options),
             "label": self.label,
@@ -147,6 +242,9 @@ class VariantStats:
             "decisions": _summary(self.decisions()),
             "margin": _summary(margins),
             "winning_margin": _summary(winner_margins),
+            "measures": {k: _summary(v) for k, v in self.measures().items()},
+            "categories": {k: _shares(v) for k, v in self.categories().items()},
+            "bot_side": self.bot_side().to_json(seed=seed) if mixed else None,
         }
 
 
@@ -160,6 +258,7 @@ class BalanceReport:
     seconds: float
     jobs: int
     started: str = ""
+    against: str | None = None
 
     @classmethod
     def from_results(
@@ -174,11 +273,19 @@ class BalanceReport:
         seconds: float,
         jobs: int,
         started: str = "",
+        against: str | None = None,
     ) -> BalanceReport:
         per = [VariantStats(dict(o), []) for o in option_sets]
         for r in results:
             per[r.task.labels["variant"]].results.append(r)
-        return cls(game, bot, games, seed, per, seconds, jobs, started)
+        return cls(game, bot, games, seed, per, seconds, jobs, started, against)
+
+    @property
+    def pairing(self) -> str:
+        """Who played: ``self-play of hard`` or ``hard against greedy``."""
+        if self.against is None:
+            return f"self-play of {self.bot}"
+        return f"{self.bot} against {self.against}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -186,6 +293,8 @@ class BalanceReport:
             "version": VERSION,
             "game": self.game,
             "bot": self.bot,
+            "against": self.against,
+            "pairing": self.pairing,
             "games_per_variant": self.games_per_variant,
             "seed": self.seed,
             "jobs": self.jobs,
@@ -219,7 +328,7 @@ class BalanceReport:
 
         intervals = [score_bootstrap(*t.counts(), seed=i) for i, t in enumerate(tallies)]
         paths: list[Path] = []
-        title = f"{self.game}: first seat by self-play of {self.bot}"
+        title = f"{self.game}: first seat, {self.pairing}"
         fig = plots.first_seat(
             labels,
             [t.score for t in tallies],
@@ -242,4 +351,16 @@ class BalanceReport:
             f"{self.game}: score margin",
         )
         paths += plots.save(fig, folder, f"{prefix}margin")
+        for name in dict.fromkeys(k for v in self.variants for k in v.measures()):
+            fig = plots.histograms(
+                labels,
+                [v.measures().get(name, []) for v in self.variants],
+                name,
+                f"{self.game}: {name} per game",
+            )
+            paths += plots.save(fig, folder, f"{prefix}{name}")
+        for name in dict.fromkeys(k for v in self.variants for k in v.categories()):
+            words = [v.categories().get(name, []) for v in self.variants]
+            fig = plots.shares(labels, words, f"{self.game}: {name} ({self.pairing})")
+            paths += plots.save(fig, folder, f"{prefix}{name}")
         return paths

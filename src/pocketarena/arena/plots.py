@@ -128,3 +128,41 @@ def histograms(
     axes[-1][0].set_xlabel(xlabel)
     axes[0][0].set_title(title)
     return fig
+
+
+def shares(labels: Sequence[str], samples: Sequence[Sequence[str]], title: str) -> Figure:
+    """How each variant's games split between categories (e.g. how they ended): one stacked
+    horizontal bar per variant, the share written on each part wide enough to hold it."""
+    kinds = list(dict.fromkeys(w for sample in samples for w in sorted(sample)))
+    colours = ["#4c72b0", "#55a868", "#dd8452", "#c44e52", "#8172b3", "#937860"]
+    fig = _figure(7.0, 1.2 + 0.42 * max(1, len(labels)))
+    ax = fig.add_subplot()
+    y = list(range(len(labels)))[::-1]
+    left = [0.0] * len(labels)
+    for i, kind in enumerate(kinds):
+        widths = [(sample.count(kind) / len(sample)) if sample else 0.0 for sample in samples]
+        ax.barh(y, widths, left=left, color=colours[i % len(colours)], label=kind)
+        for row, (start, width) in enumerate(zip(left, widths, strict=True)):
+            if width >= 0.08:
+                ax.text(
+                    start + width / 2,
+                    y[row],
+                    f"{width:.0%}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white",
+                )
+        left = [a + b for a, b in zip(left, widths, strict=True)]
+    ax.set_yticks(y, labels=list(labels), fontsize=8)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of games")
+    ax.legend(
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+        ncols=max(1, len(kinds)),
+        fontsize=8,
+        frameon=False,
+    )
+    ax.set_title(title, fontsize=10, pad=22)
+    return fig

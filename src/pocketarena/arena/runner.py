@@ -47,6 +47,7 @@ class GameResult:
     plies: int
     decisions: tuple[int, int]  # decisions made by each seat
     think: tuple[float, float]  # seconds each seat's bot spent deciding
+    facts: dict[str, int | str] = field(default_factory=dict)  # the final state's facts()
 
     def result_for(self, seat: int) -> float:
         """1 if ``seat`` won, 0.5 for a draw, 0 if it lost."""
@@ -89,6 +90,7 @@ def play_task(task: GameTask) -> GameResult:
         plies=state.ply,
         decisions=(decisions[0], decisions[1]),
         think=(think[0], think[1]),
+        facts=state.facts(),
     )
 
 

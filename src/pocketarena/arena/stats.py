@@ -3,11 +3,14 @@
 Win, draw and loss rates get Wilson score intervals (good for small counts and rates near 0
 or 1). The score rate (a win 1, a draw 1/2) is a mean of three-valued outcomes, so it gets a
 percentile bootstrap (seeded, so a report is reproducible) with the normal interval as a check.
+A median (of game lengths, which are skewed and capped) gets the distribution-free interval
+between two order statistics; a mean (of margins) the normal interval.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +59,41 @@ def score_bootstrap(
     scores = (counts[:, 0] + 0.5 * counts[:, 1]) / n
     low, high = np.quantile(scores, [0.025, 0.975])
     return (float(low), float(high))
+
+
+def median_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """Distribution-free interval for the median: the j-th smallest and j-th largest values,
+    with j the largest rank such that Binomial(n, 1/2) < j has probability at most
+    (1 - level) / 2. Exact for any continuous distribution; conservative with ties. Too few
+    values for the level (n < 6 at 95%) give the whole range."""
+    ordered = sorted(values)
+    n = len(ordered)
+    if n == 0:
+        raise ValueError("a median interval needs at least one value")
+    tail = (1 - level) / 2
+    below = 0.0  # P(Binomial(n, 1/2) < j), for j = rank + 1
+    j = 0
+    for k in range(n):
+        below += math.comb(n, k) / 2**n
+        if below > tail:
+            break
+        j = k + 1
+    if j == 0:
+        return (ordered[0], ordered[-1])
+    return (ordered[j - 1], ordered[n - j])
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """Normal interval of a mean: mean +- z * sd / sqrt(n) (sd with n - 1)."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("a mean interval needs at least one value")
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return (mean - half, mean + half)
 
 
 @dataclass(frozen=True)

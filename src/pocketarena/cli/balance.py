@@ -1,5 +1,7 @@
 """``pocketarena balance GAME``: self-play of a strong bot on every mode or map of GAME (or the
-ones the options pick), measuring first-seat advantage, draws, game length and score margins."""
+ones the options pick), measuring first-seat advantage, draws, game length and score margins.
+Games whose printed rules read more than one way are measured on every reading side by side;
+``--against`` pits the bot against another instead of itself."""
 
 from __future__ import annotations
 
@@ -7,11 +9,18 @@ import time
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.markup import escape
 from rich.table import Table
 
 from pocketarena.arena import run_with_progress
-from pocketarena.arena.balance import BalanceReport, make_tasks, variants
+from pocketarena.arena.balance import (
+    BalanceReport,
+    make_tasks,
+    option_names,
+    variant_values,
+    variants,
+)
 from pocketarena.bots import make_bot
 from pocketarena.core import load, parse_option_pairs
 from pocketarena.records import now_utc
@@ -21,9 +30,8 @@ from .common import GameArg, MapOpt, ModeOpt, OptionOpt, ProtectOpt, console, fa
 
 
 def print_balance(data: dict[str, Any]) -> None:
-    table = Table(
-        title=f"{data['game']}: self-play of {data['bot']} ({data['games_per_variant']} games a variant)"
-    )
+    pairing = data.get("pairing") or f"self-play of {data['bot']}"
+    table = Table(title=f"{data['game']}: {pairing} ({data['games_per_variant']} games a variant)")
     for column in (
         "variant",
         "first seat score",
@@ -48,11 +56,59 @@ def print_balance(data: dict[str, Any]) -> None:
             "-" if v["winning_margin"]["median"] is None else f"{v['winning_margin']['median']:g}",
         )
     console.print(table)
+    if any(v.get("measures") or v.get("categories") for v in data["variants"]):
+        print_facts(data)
+
+
+def _median_text(summary: dict[str, Any]) -> str:
+    low, high = summary["median_ci"]
+    return f"{summary['median']:g} ({low:g}–{high:g})"
+
+
+def print_facts(data: dict[str, Any]) -> None:
+    """The game's own measures of length (median, 95% CI), how its games ended (shares) and,
+    against another bot, the tested bot's score: narrow, so readings compare at 80 columns."""
+    variants = data["variants"]
+    measures = list(dict.fromkeys(k for v in variants for k in v.get("measures", {})))
+    categories = list(dict.fromkeys(k for v in variants for k in v.get("categories", {})))
+    against = any(v.get("bot_side") for v in variants)
+    title = "length (median, 95% CI) and how games ended"
+    if against:
+        title += f"; score: {escape(data['bot'])}'s against {escape(data['against'])}"
+    table = Table(
+        title=title,
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+    )
+    table.add_column(escape(option_names([v["options"] for v in variants])), no_wrap=True)
+    table.add_column("decisions", justify="right")
+    for name in measures:
+        table.add_column(name, justify="right", no_wrap=True)
+    for name in categories:
+        table.add_column(name)
+    if against:
+        table.add_column("score", justify="right", no_wrap=True)
+    for v in variants:
+        cells = [escape(variant_values(v["options"])), f"{v['decisions']['median']:g}"]
+        cells += [_median_text(v["measures"][m]) if m in v["measures"] else "-" for m in measures]
+        for name in categories:
+            found = v["categories"].get(name, {})
+            cells.append(" ".join(f"{w} {x['share']:.0%}" for w, x in found.items()))
+        if against:
+            cells.append(f"{v['bot_side']['score']:.2f}" if v.get("bot_side") else "-")
+        table.add_row(*cells)
+    console.print(table)
 
 
 def balance(
     game_id: GameArg,
     bot: Annotated[str, typer.Option("--bot", help="The bot that plays itself.")] = "medium",
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against", help="Play --bot against this bot instead, swapping seats each game."
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per variant.")] = 100,
     jobs: JobsOpt = None,
     seed: SeedOpt = 0,
@@ -81,14 +137,16 @@ def balance(
     try:
         option_sets = variants(key, narrowed)
         for options in option_sets:
-            make_bot(bot, load(key, **options), seed=0)
+            for spec in (bot, against) if against is not None else (bot,):
+                make_bot(spec, load(key, **options), seed=0)
     except ValueError as e:
         fail(str(e))
     spec = bot.strip().lower()
+    other = against.strip().lower() if against is not None else None
     folder = out if out is not None else default_out("balance", key)
     if folder.exists() and not folder.is_dir():
         fail(f"--out {folder} is a file, not a folder")
-    tasks = make_tasks(key, option_sets, spec, games, seed)
+    tasks = make_tasks(key, option_sets, spec, games, seed, against=other)
     started = now_utc()
     start = time.perf_counter()
     results = run_with_progress(
@@ -104,6 +162,7 @@ def balance(
         seconds=time.perf_counter() - start,
         jobs=workers,
         started=started,
+        against=other,
     )
     try:
         path = report.save(folder, records=records)

@@ -48,6 +48,9 @@ class Game(ABC):
     # Option sets that together cover every mode/map: the conformance suite, perft data,
     # benchmarks and balance reports iterate over these.
     VARIANTS: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
+    # Options that choose between readings of an ambiguous printed rule, with the readings to
+    # weigh: the balance lab plays every combination of them on each variant's other options.
+    READINGS: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
     PITCH: ClassVar[str] = ""
 
     def __init__(self, **options: Any) -> None:

@@ -66,6 +66,11 @@ class State(ABC):
     def position(self) -> dict[str, Any]:
         """The position as JSON-safe data (board, banks, whose turn…), for viewers and services."""
 
+    def facts(self) -> dict[str, int | str]:
+        """What reports tally about a game besides its plies and decisions: a number is a
+        measure (its own unit of length), a word a category (how it ended). None by default."""
+        return {}
+
     def winner(self) -> int | None:
         """0 or 1 once the game is over and someone won; None while it runs or on a draw."""
         if self.current_player != TERMINAL:

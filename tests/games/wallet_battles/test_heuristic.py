@@ -6,7 +6,7 @@ import math
 import random
 
 import pocketarena as pa
-from pocketarena.bots.heuristics.wallet_battles import SCALE, evaluate
+from pocketarena.bots.heuristics.wallet_battles import SCALE, evaluate, scale
 
 UNION, CONFEDERACY = 0, 1
 
@@ -91,4 +91,36 @@ def test_an_exposed_three_stack_counts_against_its_holder() -> None:
     )  # fmt: skip
     union, confederacy = stacked.scores()
     assert union - confederacy == 1
-    assert evaluate(stacked, UNION) < math.tanh((union - confederacy) / SCALE)
+    assert evaluate(stacked, UNION) < math.tanh((union - confederacy) / scale(stacked))
+
+
+def test_a_lead_counts_for_more_near_the_end() -> None:
+    # The same 2-point lead (a Union quarter, same piles): with eight never-used locations
+    # left, and with one, after the sides took turns placing a dime and capturing it.
+    early = played("flip HH", "place Q culps-hill", end="used")
+    assert scale(early) < SCALE and evaluate(early, UNION) > 0
+    trades = []
+    for i, loc in enumerate(
+        ("mcpherson-ridge", "seminary-ridge", "cemetery-hill", "culps-hill",
+         "cemetery-ridge", "peach-orchard", "wheatfield", "devils-den")
+    ):  # fmt: skip
+        mover, taker = ("flip HH", "flip TT") if i % 2 == 0 else ("flip TT", "flip HH")
+        trades += [mover, f"place D {loc}", taker, f"capture {loc}"]
+    late = played(*trades, "flip HH", "place Q culps-hill", end="used")
+    assert late.scores() == early.scores() and late.position()["unused"] == 1
+    assert evaluate(late, UNION) > evaluate(early, UNION) > 0
+    # By the occupied end the late position is as far from over as the early one.
+    occupied = played(*trades, "flip HH", "place Q culps-hill", end="occupied")
+    assert evaluate(occupied, UNION) < evaluate(late, UNION)
+
+
+def test_a_trailer_avoids_using_the_last_location_and_a_leader_takes_it() -> None:
+    from pocketarena.bots.simple import GreedyBot
+
+    moves = [m for loc in ("north-woods", "cornfield", "west-woods", "dunker-church",
+                           "sunken-road", "burnside-bridge")
+             for m in ("flip HH", f"place Q {loc}")]  # fmt: skip
+    leader = played(*moves, "flip HH", end="used", map="antietam")
+    assert GreedyBot(leader.game, seed=1).choose(leader).text.endswith("sharpsburg")
+    trailer = played(*moves, "flip TT", end="used", map="antietam")
+    assert not GreedyBot(trailer.game, seed=1).choose(trailer).text.endswith("sharpsburg")

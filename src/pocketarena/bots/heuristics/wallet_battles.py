@@ -5,6 +5,12 @@ is as likely to go to either side, so each side's best single action counts half
 place, including topping a 2-stack up to the doubled 3-coin stack, or its best capture of an
 exposed top coin). A small term for exposure (every enemy capture that would hurt) and one for
 pile coins still to play round it off. Cheap: one pass over the locations.
+
+A lead counts for more the nearer the end: the scale shrinks with the places left before the
+map ends the game (empty locations by the ``occupied`` end, never-used ones by ``used``) or a
+pile runs out, so a leader hurries the end and a trailer holds it off. Greedy with this scale
+beat greedy without it 0.59-0.64 (200 games a variant, seats and flips mirrored) by the
+``used`` end and 0.53-0.65 (100 games) by ``occupied``.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from pocketarena.games.wallet_battles import WalletBattlesState
 SCALE = 12.0  # a margin of about a dozen points is a comfortable lead
 EXPOSURE_WEIGHT = 0.15
 PILE_WEIGHT = 0.05
+END_SCALE = 0.3  # at the very end the scale is this fraction of SCALE
 
 
 def _value(n: int) -> int:
@@ -56,6 +63,20 @@ def _features(board: WalletBattlesState, seat: int) -> tuple[int, int]:
     return best, exposure
 
 
+def places_left(board: WalletBattlesState) -> int:
+    """Places before the game's end at the latest: before the map ends it (by the end rule in
+    play) or the smaller pile runs out."""
+    on_map = board.unused if board.game.ends_when_used else board.empty
+    return min(on_map, board.pile_total[0], board.pile_total[1])
+
+
+def scale(board: WalletBattlesState) -> float:
+    """The margin that counts as a comfortable lead here: SCALE while the end is a whole map
+    away, shrinking to END_SCALE * SCALE as it nears."""
+    far = min(1.0, places_left(board) / len(board.holder))
+    return SCALE * (END_SCALE + (1.0 - END_SCALE) * far)
+
+
 def evaluate(state: State, seat: int) -> float:
     if not isinstance(state, WalletBattlesState):
         raise TypeError(f"a Wallet Battles state is needed, got {type(state).__name__}")
@@ -73,4 +94,4 @@ def evaluate(state: State, seat: int) -> float:
         + EXPOSURE_WEIGHT * (their_exposure - my_exposure)
         + PILE_WEIGHT * (state.pile_total[seat] - state.pile_total[other])
     )
-    return math.tanh(x / SCALE)
+    return math.tanh(x / scale(state))

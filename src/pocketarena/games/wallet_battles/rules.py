@@ -45,6 +45,8 @@ DEFAULT_COINS: dict[str, int] = {"Q": 6, "N": 6, "P": 6, "D": 6}
 # What records and saved games meant before the ``end`` option existed (they name no ``end``).
 FORMER_COINS: dict[str, int] = {"Q": 6, "N": 6, "P": 6, "D": 6}
 FORMER_END = "occupied"
+# The recommended 6 of each kind shared out between the two players.
+SHARED_OUT_COINS: dict[str, int] = {"Q": 3, "N": 3, "P": 3, "D": 3}
 # Readings of "all possible locations on the map have been used", and how a person says them.
 END_RULES = ("occupied", "used")
 END_LABELS = {
@@ -186,6 +188,9 @@ class WalletBattles(Game):
         {"map": "antietam", "coins": {"Q": 2, "N": 2, "P": 2, "D": 2}},
         {"map": "gettysburg", "end": "used"},
     )
+    # The print leaves two things open, both weighed by the balance lab: what "all locations
+    # used" means, and whether the recommended 6 of each kind are each player's or shared out.
+    READINGS = {"end": END_RULES, "coins": (FORMER_COINS, SHARED_OUT_COINS)}
     PITCH = "Flip for the right to act, then stack and capture coins across Gettysburg or Antietam."
 
     battle_map: BattleMap
@@ -600,6 +605,10 @@ class WalletBattlesState(State):
         if self._map_done():
             return self.game.options["end"]  # type: ignore[no-any-return]
         return "guard"
+
+    def facts(self) -> dict[str, int | str]:
+        # Flips are what a person sits through; "ending" tells the map, a pile or the guard.
+        return {"flips": self.flips, "ending": self.ending or "unfinished"}
 
     def used(self, loc: int) -> bool:
         """Has a coin stood on ``loc`` at some time in the game?"""
