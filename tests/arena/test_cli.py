@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import pocketarena as pa
-from pocketarena.arena.balance import variants
+from pocketarena.arena.balance import make_tasks, variant_label, variants
 from pocketarena.records import Player, Record, load
 from tests.bots.scenarios import find, has_threat_to_block, immediate, threats
 from tests.cli.helpers import assert_clean_error, run
@@ -174,3 +174,51 @@ def test_analyze_refuses_missing_and_broken_records(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text('[Game "stack-a-cash"]\n\nplace L b2\nplace L b2\n*\n')
     assert_clean_error(run("analyze", str(bad)), 1, "move 2 ('place L b2') is illegal")
+
+
+SIX, THREE = {"Q": 6, "N": 6, "P": 6, "D": 6}, {"Q": 3, "N": 3, "P": 3, "D": 3}
+
+
+def test_balance_crosses_the_readings_with_each_map() -> None:
+    every = variants("wallet-battles", {})
+    assert every[:4] == [
+        {"map": "gettysburg", "end": "occupied", "coins": SIX},
+        {"map": "gettysburg", "end": "occupied", "coins": THREE},
+        {"map": "gettysburg", "end": "used", "coins": SIX},
+        {"map": "gettysburg", "end": "used", "coins": THREE},
+    ]
+    assert len(every) == 8 and every[4]["map"] == "antietam"
+    assert [v["coins"] for v in variants("wallet-battles", {"end": "used", "map": "antietam"})] == [
+        SIX,
+        THREE,
+    ]
+    assert variant_label(every[3]) == "map=gettysburg, end=used, coins=3 each"
+
+
+def test_against_swaps_seats_every_game() -> None:
+    tasks = make_tasks("wallet-battles", [{}], "hard", 4, 0, against="greedy")
+    assert [t.specs for t in tasks] == [("hard", "greedy"), ("greedy", "hard")] * 2
+    assert [t.labels["bot_seat"] for t in tasks] == [0, 1, 0, 1]
+
+
+def test_balance_against_another_bot_reports_its_score_and_the_games_facts(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "vs"
+    args = ["--bot", "random", "--against", "greedy", "--games", "4", "--jobs", "1"]
+    args += ["-o", "map=antietam", "-o", "end=used", "--no-records", "--no-plots", "--out"]
+    result = run("balance", "wallet-battles", *args, str(out))
+    assert result.exit_code == 0, result.output
+    assert "random against greedy" in result.output
+    data = json.loads((out / "balance.json").read_text())
+    assert data["against"] == "greedy" and data["pairing"] == "random against greedy"
+    for v in data["variants"]:
+        side, first = v["bot_side"], v["first_seat"]
+        assert side["games"] == 4 and side["score"] <= 0.5  # greedy beats random
+        assert first["games"] == 4
+        flips = v["measures"]["flips"]
+        assert flips["median_ci"][0] <= flips["median"] <= flips["median_ci"][1]
+        assert sum(x["count"] for x in v["categories"]["ending"].values()) == 4
+        assert [g["flips"] for g in v["per_game"]] and all(
+            g["ending"] in ("used", "pile", "guard") for g in v["per_game"]
+        )

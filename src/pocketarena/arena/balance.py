@@ -245,6 +245,17 @@ class VariantStats:
             "measures": {k: _summary(v) for k, v in self.measures().items()},
             "categories": {k: _shares(v) for k, v in self.categories().items()},
             "bot_side": self.bot_side().to_json(seed=seed) if mixed else None,
+            # Each game's numbers, so figures can be drawn again from the JSON alone.
+            "per_game": [
+                {
+                    "plies": r.plies,
+                    "decisions": r.decisions[0] + r.decisions[1],
+                    "margin": m,
+                    "winner": r.winner,
+                    **r.facts,
+                }
+                for r, m in zip(self.results, margins, strict=True)
+            ],
         }
 
 
@@ -364,3 +375,62 @@ class BalanceReport:
             fig = plots.shares(labels, words, f"{self.game}: {name} ({self.pairing})")
             paths += plots.save(fig, folder, f"{prefix}{name}")
         return paths
+
+
+def _share(v: Mapping[str, Any], category: str, word: str) -> tuple[float, float, float]:
+    """A word's share of a variant's games with its Wilson interval (0 when it never came)."""
+    found = v.get("categories", {}).get(category, {}).get(word)
+    if found is not None:
+        return (found["share"], found["ci"][0], found["ci"][1])
+    low, high = wilson(0, v["games"])
+    return (0.0, low, high)
+
+
+def _median(summary: Mapping[str, Any]) -> tuple[float, float, float]:
+    return (summary["median"], summary["median_ci"][0], summary["median_ci"][1])
+
+
+def readings_figure(
+    reports: Sequence[Mapping[str, Any]], measure: str, category: str, limit: str, title: str
+) -> Any:
+    """The readings side by side, one panel a measure, one series per report (e.g. self-play
+    and against another bot, over the same option sets): the game's own length ``measure``,
+    decisions, the share of games ending by ``limit`` (a guard), the first seat's score,
+    draws and the margin, each with its 95% interval."""
+    from . import plots
+
+    labels = [variant_values(v["options"]) for v in reports[0]["variants"]]
+    series = [str(r.get("pairing") or f"self-play of {r['bot']}") for r in reports]
+
+    def each(get: Any) -> list[list[tuple[float, float, float]]]:
+        return [[get(v) for v in r["variants"]] for r in reports]
+
+    panels: list[plots.Panel] = [
+        (
+            f"{measure} (median)",
+            each(lambda v: _median(v["measures"][measure])),
+            [(100, "100")],
+            None,
+        ),
+        ("decisions (median)", each(lambda v: _median(v["decisions"])), [], None),
+        (
+            f"share ending by the {limit}",
+            each(lambda v: _share(v, category, limit)),
+            [],
+            (-0.02, 1.02),
+        ),
+        (
+            "first seat's score",
+            each(lambda v: (v["first_seat"]["score"], *v["first_seat"]["score_ci"])),
+            [(0.5, "fair")],
+            (-0.02, 1.02),
+        ),
+        ("draws", each(lambda v: (v["draw_rate"], *v["draw_ci"])), [], (-0.02, 1.02)),
+        (
+            "margin, first seat (mean)",
+            each(lambda v: (v["margin"]["mean"], *v["margin"]["mean_ci"])),
+            [(0.0, "even")],
+            None,
+        ),
+    ]
+    return plots.interval_panels(labels, series, panels, title)

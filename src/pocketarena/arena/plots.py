@@ -166,3 +166,63 @@ def shares(labels: Sequence[str], samples: Sequence[Sequence[str]], title: str) 
     )
     ax.set_title(title, fontsize=10, pad=22)
     return fig
+
+
+# One measure of a comparison: its axis label, per series per variant (value, low, high),
+# reference lines (x, words) such as a target or a limit, and the axis range (None: fitted).
+Panel = tuple[
+    str,
+    Sequence[Sequence[tuple[float, float, float]]],
+    Sequence[tuple[float, str]],
+    tuple[float, float] | None,
+]
+
+
+def interval_panels(
+    labels: Sequence[str], series: Sequence[str], panels: Sequence[Panel], title: str
+) -> Figure:
+    """Several measures side by side, one panel each, sharing the variants on the y axis: each
+    series' value with its 95% interval, slightly offset so the series do not hide each other."""
+    n = len(labels)
+    columns = min(3, len(panels))
+    rows = -(-len(panels) // columns)
+    fig = _figure(2.2 + 2.6 * columns, 0.9 + rows * (0.6 + 0.3 * n))
+    axes: Any = fig.subplots(rows, columns, sharey=True, squeeze=False)
+    markers = ["o", "s", "^", "D"]
+    colours = ["#4c72b0", "#dd8452", "#55a868", "#c44e52"]
+    y = list(range(n))[::-1]
+    for index, (name, values, refs, limits) in enumerate(panels):
+        ax = axes[index // columns][index % columns]
+        for s, per_variant in enumerate(values):
+            offset = (s - (len(values) - 1) / 2) * 0.22
+            ys = [row + offset for row in y]
+            xs = [v for v, _, _ in per_variant]
+            below = [max(0.0, v - lo) for v, lo, _ in per_variant]
+            above = [max(0.0, hi - v) for v, _, hi in per_variant]
+            ax.errorbar(
+                xs,
+                ys,
+                xerr=[below, above],
+                fmt=markers[s % len(markers)],
+                color=colours[s % len(colours)],
+                markersize=4,
+                capsize=2,
+                linewidth=1,
+                label=series[s] if index == 0 else None,
+            )
+        for at, words in refs:
+            ax.axvline(at, color="grey", linewidth=0.8, linestyle="--")
+            ax.text(at, n - 0.4, words, fontsize=7, color="grey", ha="center", va="bottom")
+        ax.set_xlabel(name, fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_ylim(-0.6, n + 0.2)
+        if limits is not None:
+            ax.set_xlim(*limits)
+    for row in axes:
+        row[0].set_yticks(y, labels=list(labels), fontsize=8)
+    for extra in range(len(panels), rows * columns):
+        axes[extra // columns][extra % columns].set_visible(False)
+    fig.legend(loc="outside lower center", ncols=len(series), fontsize=8, frameon=False)
+    fig.suptitle(title, fontsize=10)
+    return fig

@@ -85,7 +85,17 @@ def position_key(state: State) -> Hashable:
             for name in getattr(cls, "__slots__", ())
             if name not in ("game", "history", "current_player", "_game", "__weakref__")
         )
-    return (state.current_player, *[_frozen(getattr(state, name)) for name in names])
+    # Most slots are numbers, tuples or flat lists: freeze those in one go and let a single
+    # hash say whether anything deeper (dicts, sets, nested lists) needs the slow way.
+    key = (
+        state.current_player,
+        *[tuple(v) if type(v) is list else v for v in [getattr(state, n) for n in names]],
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return (state.current_player, *[_frozen(getattr(state, name)) for name in names])
+    return key
 
 
 _SLOTS: dict[type, tuple[str, ...]] = {}

@@ -23,6 +23,19 @@ class Option:
     nullable: bool = False  # may also be None ("none" on a command line)
     # Extra check on a coerced value; returns an error message or None.
     check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+    # How forms name the option and its choices for a person (the name and values otherwise).
+    label: str = ""
+    choice_labels: tuple[tuple[Any, str], ...] = ()
+
+    @property
+    def title(self) -> str:
+        """The option's name for a person: its label, or its name in words."""
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def choice_title(self, choice: Any) -> str:
+        """A choice's name for a person: its label, or the value itself."""
+        labels: dict[Any, str] = dict(self.choice_labels)
+        return labels.get(choice, str(choice))
 
     def coerce(self, game_id: str, value: Any) -> Any:
         """Turn ``value`` (possibly a string from a command line) into a valid option value."""

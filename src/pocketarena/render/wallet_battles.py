@@ -62,6 +62,22 @@ def _last_location(last: Action | None) -> str | None:
     return None
 
 
+# Why a game ended, as the status line says it.
+ENDINGS = {
+    "pile": " (a pile is empty)",
+    "occupied": " (every location is held)",
+    "used": " (every location has held a coin)",
+    "guard": " (the 500-flip limit)",
+}
+
+
+def _empty_text(state: WalletBattlesState, loc: int) -> str:
+    """An empty location's note: by the ``used`` end, whether it still counts towards it."""
+    if not state.game.ends_when_used:
+        return "empty"
+    return "used, empty" if state.used(loc) else "never used"
+
+
 def _status(state: WalletBattlesState) -> str:
     """One line: whose flip or act it is, or how the game ended."""
     cp = state.current_player
@@ -69,8 +85,11 @@ def _status(state: WalletBattlesState) -> str:
         a, b = state.scores()
         w = state.winner()
         result = "a draw" if w is None else f"the {SIDES[w]} wins"
-        return f"Game over after {state.flips} flips: {result}, {a:g} to {b:g}"
+        why = ENDINGS.get(state.ending or "", "")
+        return f"Game over after {state.flips} flips{why}: {result}, {a:g} to {b:g}"
     odd = f", {state.odd} odd in a row" if state.odd else ""
+    if state.game.ends_when_used:
+        odd += f" · {state.unused} never used"
     if cp == CHANCE:
         return f"Flip {state.flips + 1}: both players flip{odd}"
     if state.recalling:
@@ -110,7 +129,7 @@ def location_label(state: WalletBattlesState, loc: int) -> tuple[str, str]:
     name = state.game.battle_map.locations[loc].name
     stack = state.stacks[loc]
     if not stack:
-        return name, "(empty)"
+        return name, f"({_empty_text(state, loc)})"
     coins = " ".join(COINS[c] for c in reversed(stack))
     return name, f"{SHORT[state.holder[loc]]}: {coins} ={state.location_value(loc)}"
 
@@ -306,9 +325,12 @@ def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
             'stroke-width="3" class="last-move"/>'
         )
     if holder < 0:
+        # By the used end a location that has held a coin is drawn solid: it no longer
+        # counts towards the end, while a never-used one keeps the dashed outline.
+        dashes = "" if board.game.ends_when_used and board.used(loc) else ' stroke-dasharray="3 3"'
         parts.append(
             f'<circle cx="{cx}" cy="{cy}" r="{SITE_R}" fill="#f8f2e2" stroke="{INK}" '
-            'stroke-width="1.2" stroke-dasharray="3 3"/>'
+            f'stroke-width="1.2"{dashes}/>'
         )
     else:
         parts.append(
@@ -332,6 +354,9 @@ def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
         n = len(stack)
         doubled = " ×2" if n >= 3 else ""
         info = f"{SHORT[holder]} · {' '.join(reversed(stack))} · {board.location_value(loc)} pts{doubled}"
+    else:
+        info = _empty_text(board, loc) if board.game.ends_when_used else ""
+    if info:
         parts.append(
             f'<text x="{cx}" y="{name_y + 11}" text-anchor="middle" font-size="8.5" fill="{colour}" '
             f"{halo}>{escape(info)}</text>"

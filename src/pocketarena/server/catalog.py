@@ -57,10 +57,14 @@ def option_field(option: Option) -> dict[str, Any]:
     )
     return {
         "name": option.name,
+        "label": option.title,
         "type": kind,
         "default": option.default,
         "help": option.help,
         "choices": list(option.choices) if option.choices is not None else None,
+        "choice_labels": (
+            [option.choice_title(c) for c in option.choices] if option.choices is not None else None
+        ),
     }
 
 

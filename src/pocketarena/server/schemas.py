@@ -15,10 +15,14 @@ class ErrorOut(BaseModel):
 # -- catalog -----------------------------------------------------------------------------------
 class OptionField(BaseModel):
     name: str
+    label: str = Field(description="The option's name for a person")
     type: Literal["bool", "int", "str", "dict", "list"]
     default: Any
     help: str
     choices: list[Any] | None
+    choice_labels: list[str] | None = Field(
+        description="Each choice's name for a person, in the order of choices"
+    )
 
 
 class CatalogGame(BaseModel):

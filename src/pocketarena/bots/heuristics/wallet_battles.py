@@ -39,27 +39,40 @@ def _capture_swing(n: int) -> int:
     return _value(n) - _value(n - 1) + 1
 
 
-def _features(board: WalletBattlesState, seat: int) -> tuple[int, int]:
-    """``seat``'s best single-action gain, and the exposure of the enemy: the sum of what
-    capturing each enemy top coin would gain ``seat``."""
+# By stack height (a stack holds at most one coin of each of the 4 kinds): what topping it up
+# gains its holder (the new coin's value less the pile point), and what capturing its top
+# gains the enemy. Tables, since search calls the heuristic tens of thousands of times a move.
+_HEIGHTS = range(5)
+_TOP_UP = tuple(_value(n + 1) - _value(n) - 1 for n in _HEIGHTS)
+_SWING = (0, *(_capture_swing(n) for n in _HEIGHTS[1:]))
+
+
+def _features(board: WalletBattlesState) -> tuple[list[int], list[int]]:
+    """Per seat: its best single-action gain, and its exposure (the sum of what capturing
+    each of its top coins would gain the enemy). One pass over the locations."""
     piles = board.piles
-    smallest_in_pile = max((c for c in range(4) if piles[4 * seat + c]), default=-1)
-    best = 0  # passing gains nothing
-    if smallest_in_pile >= 0 and board.empty:
-        best = 2  # a coin on an empty location: +3 held, -1 pile
-    exposure = 0
+    # The smallest coin kind each seat still has (the largest index), -1 for an empty pile.
+    smallest = [-1, -1]
+    for seat in (0, 1):
+        for c in (3, 2, 1, 0):
+            if piles[4 * seat + c]:
+                smallest[seat] = c
+                break
+    open_location = 2 if board.empty else 0  # a coin there: +3 held, -1 pile
+    best = [open_location if smallest[0] >= 0 else 0, open_location if smallest[1] >= 0 else 0]
+    exposure = [0, 0]
+    stacks = board.stacks
     for loc, h in enumerate(board.holder):
         if h < 0:
             continue
-        n = len(board.stacks[loc])
-        if h == seat:
-            # A smaller coin can go on top: +value gained, -1 from the pile.
-            if smallest_in_pile > board.stacks[loc][-1]:
-                best = max(best, _value(n + 1) - _value(n) - 1)
-        else:
-            swing = _capture_swing(n)
-            best = max(best, swing)
-            exposure += swing
+        stack = stacks[loc]
+        n = len(stack)
+        if smallest[h] > stack[-1] and _TOP_UP[n] > best[h]:
+            best[h] = _TOP_UP[n]  # a smaller coin can go on top
+        swing = _SWING[n]
+        exposure[h] += swing
+        if swing > best[1 - h]:
+            best[1 - h] = swing
     return best, exposure
 
 
@@ -86,8 +99,9 @@ def evaluate(state: State, seat: int) -> float:
     other = 1 - seat
     scores = state.scores()
     margin = scores[seat] - scores[other]
-    my_best, their_exposure = _features(state, seat)
-    their_best, my_exposure = _features(state, other)
+    best, exposure = _features(state)
+    my_best, their_best = best[seat], best[other]
+    my_exposure, their_exposure = exposure[seat], exposure[other]
     x = (
         margin
         + 0.5 * (my_best - their_best)

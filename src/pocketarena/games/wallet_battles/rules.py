@@ -164,13 +164,22 @@ class WalletBattles(Game):
     SEATS = ("Union", "Confederacy")
     CHANCE = True
     OPTIONS = (
-        Option("map", str, "gettysburg", "the battlefield: either side of the card", choices=MAPS),
+        Option(
+            "map",
+            str,
+            "gettysburg",
+            "the battlefield: either side of the card",
+            choices=MAPS,
+            label="Battlefield",
+            choice_labels=tuple((m, load_map(m).title) for m in MAPS),
+        ),
         Option(
             "coins",
             dict,
             DEFAULT_COINS,
             "each player's starting pile, e.g. " + json.dumps(DEFAULT_COINS),
             check=_check_coins,
+            label="Coins in each pile",
         ),
         Option(
             "end",
@@ -180,6 +189,8 @@ class WalletBattles(Game):
             "(occupied), or once every location has held a coin at some time (used); an "
             "empty pile always ends it",
             choices=END_RULES,
+            label="The map ends the game when",
+            choice_labels=tuple(END_LABELS.items()),
         ),
     )
     VARIANTS = (

@@ -710,15 +710,16 @@ function setupNewGame() {
   }
   function optionField(o) {
     const id = `opt-${o.name}`;
-    const label = el("label", { for: id }, o.name.replace(/_/g, " "), el("div", { class: "help", text: o.help }));
+    const title = o.label || o.name.replace(/_/g, " ");
+    const label = el("label", { for: id }, title, el("div", { class: "help", text: o.help }));
     let input;
     if (o.type === "bool") {
       input = el("input", { type: "checkbox", id, "data-opt": o.name, "data-type": "bool" });
       input.checked = !!o.default;
-      return el("div", { class: "field" }, el("label", { class: "check" }, input, o.name.replace(/_/g, " ")), el("div", { class: "help muted small", text: o.help }));
+      return el("div", { class: "field" }, el("label", { class: "check" }, input, title), el("div", { class: "help muted small", text: o.help }));
     }
     if (o.choices) {
-      input = el("select", { id, "data-opt": o.name, "data-type": o.type }, o.choices.map((c) => el("option", { value: String(c), text: String(c), selected: c === o.default })));
+      input = el("select", { id, "data-opt": o.name, "data-type": o.type }, o.choices.map((c, i) => el("option", { value: String(c), text: (o.choice_labels || [])[i] || String(c), selected: c === o.default })));
     } else if (o.type === "int") {
       input = el("input", { type: "number", id, value: o.default, "data-opt": o.name, "data-type": "int" });
     } else if (o.type === "dict" && o.default && Object.values(o.default).every((x) => Number.isInteger(x))) {
