@@ -36,6 +36,16 @@ def test_catalog_lists_every_game_with_options_and_bots(client: TestClient) -> N
     assert "random" in games["wallet-battles"]["bots"]
     assert games["coin-age"]["chance"] is True
     assert client.get("/api/catalog/nope").status_code == 404
+    # Forms name options and their choices in words; the values stay the ids.
+    protect = games["stack-a-cash"]["options"][0]
+    assert protect["label"] == "Protect" and protect["choice_labels"] == protect["choices"]
+    end = next(o for o in games["wallet-battles"]["options"] if o["name"] == "end")
+    assert end["choices"] == ["occupied", "used"]
+    assert end["label"] == "The map ends the game when"
+    assert end["choice_labels"] == [
+        "every location holds a coin at once",
+        "every location has held a coin",
+    ]
 
 
 def test_a_visitor_gets_a_stable_signed_guest_identity(client: TestClient) -> None:

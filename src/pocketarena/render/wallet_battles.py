@@ -72,10 +72,9 @@ ENDINGS = {
 
 
 def _empty_text(state: WalletBattlesState, loc: int) -> str:
-    """An empty location's note: by the ``used`` end, whether it still counts towards it."""
-    if not state.game.ends_when_used:
-        return "empty"
-    return "used, empty" if state.used(loc) else "never used"
+    """An empty location's note: by the ``used`` end, one that has held a coin says so (it no
+    longer counts towards the end; the status line counts the never-used ones)."""
+    return "used, empty" if state.game.ends_when_used and state.used(loc) else "empty"
 
 
 def _status(state: WalletBattlesState) -> str:
@@ -88,13 +87,13 @@ def _status(state: WalletBattlesState) -> str:
         why = ENDINGS.get(state.ending or "", "")
         return f"Game over after {state.flips} flips{why}: {result}, {a:g} to {b:g}"
     odd = f", {state.odd} odd in a row" if state.odd else ""
-    if state.game.ends_when_used:
-        odd += f" · {state.unused} never used"
+    # By the used end, how far the map is from ending the game.
+    left = f" · {state.unused} never used" if state.game.ends_when_used else ""
     if cp == CHANCE:
-        return f"Flip {state.flips + 1}: both players flip{odd}"
+        return f"Flip {state.flips + 1}: both players flip{odd}{left}"
     if state.recalling:
-        return f"Recall: the {SIDES[cp]} returns one own top coin to the pile"
-    return f"The {SIDES[cp]} acts: place, capture or pass"
+        return f"Recall: the {SIDES[cp]} returns one own top coin to the pile{left}"
+    return f"The {SIDES[cp]} acts: place, capture or pass{left}"
 
 
 def describe(action: Action) -> str:
@@ -354,8 +353,10 @@ def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
         n = len(stack)
         doubled = " ×2" if n >= 3 else ""
         info = f"{SHORT[holder]} · {' '.join(reversed(stack))} · {board.location_value(loc)} pts{doubled}"
+    elif board.game.ends_when_used and board.used(loc):
+        info = _empty_text(board, loc)
     else:
-        info = _empty_text(board, loc) if board.game.ends_when_used else ""
+        info = ""
     if info:
         parts.append(
             f'<text x="{cx}" y="{name_y + 11}" text-anchor="middle" font-size="8.5" fill="{colour}" '

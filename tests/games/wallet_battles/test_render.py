@@ -126,3 +126,26 @@ def test_describe_says_who_may_act() -> None:
     assert "Culp's Hill" in describe("wallet-battles", game.action("capture culps-hill"))
     assert "Recall" in describe("wallet-battles", game.action("recall devils-den"))
     assert describe("wallet-battles", game.action("pass")).startswith("Pass")
+
+
+def test_by_the_used_end_the_board_tells_used_locations_from_never_used_ones() -> None:
+    moves = ("flip HH", "place Q culps-hill", "flip TT", "capture culps-hill", "flip odd")
+    used = played(*moves, end="used")
+    svg = svg_board(used)
+    culps = next(
+        g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("data-place") == "culps-hill"
+    )
+    words = " ".join(t.text or "" for t in culps.iter(f"{SVG}text"))
+    assert "used, empty" in words
+    outline = next(culps.iter(f"{SVG}circle"))
+    assert outline.get("stroke-dasharray") is None  # solid: it no longer counts to the end
+    assert "9 never used" not in svg and "8 never used" in svg
+    assert "(used, empty)" in text_of(rich_board(used))
+    # By the occupied end an empty location is just empty, whatever it held before.
+    occupied = played(*moves, end="occupied")
+    assert "used" not in svg_board(occupied) and "(empty)" in text_of(rich_board(occupied))
+
+
+def test_a_finished_game_says_why_it_ended() -> None:
+    state = played("flip HH", "place Q wheatfield", coins={"Q": 1, "N": 0, "P": 0, "D": 0})
+    assert "(a pile is empty)" in svg_board(state)
