@@ -75,8 +75,27 @@ def _frozen(value: Any) -> Hashable:
 
 def position_key(state: State) -> Hashable:
     """A hashable key for the position a state is in, history left out: two states with equal
-    keys have the same future. Built from the state's slots (every game keeps its whole
-    position there), so transpositions (the same coins placed in another order) share a key."""
+    keys have the same future. A game's heuristics module may define its own
+    ``position_key`` (to merge positions its rules cannot tell apart); otherwise the key is
+    built from the state's slots (every game keeps its whole position there), so
+    transpositions (the same coins placed in another order) share a key."""
+    kind = type(state)
+    if kind not in _OWN_KEYS:
+        try:
+            _OWN_KEYS[kind] = getattr(module_for(state.game.ID), "position_key", None)
+        except ModuleNotFoundError:
+            _OWN_KEYS[kind] = None
+    own = _OWN_KEYS[kind]
+    return own(state) if own is not None else _slots_key(state)
+
+
+# Per state class: its game's own key function, or None for the generic one.
+_OWN_KEYS: dict[type, Callable[[State], Hashable] | None] = {}
+
+
+def _slots_key(state: State) -> Hashable:
+    """The generic key: every slot of the state but the game, history and player to move
+    (which leads the key)."""
     names = _SLOTS.get(type(state))
     if names is None:
         names = _SLOTS[type(state)] = tuple(

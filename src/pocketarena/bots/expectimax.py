@@ -178,7 +178,14 @@ class ExpectimaxBot(Bot):
         sign = 1.0 if mover == 0 else -1.0
         values: list[float] = []
         best = LOW
+        twins: dict[Hashable, float] = {}  # the value of each position searched so far
         for _action, child in children:
+            key = position_key(child) if child.current_player != TERMINAL else None
+            if key is not None and key in twins:
+                # The same position as an earlier action: the same value (or, searched in a
+                # narrower window then, a bound that still ranks it no better than the best).
+                values.append(twins[key])
+                continue
             if exact:
                 window = (LOW, HIGH)
             else:
@@ -189,6 +196,8 @@ class ExpectimaxBot(Bot):
                     continue
             v = sign * self._child_value(child, mover, depth, *window)
             values.append(v)
+            if key is not None:
+                twins[key] = v
             best = max(best, v)
         if not exact:
             # Fail-low bounds equal to the best would tie it; push them just below.
@@ -244,13 +253,13 @@ class ExpectimaxBot(Bot):
                     return value
                 if flag == UPPER and value <= alpha:
                     return value
-        actions = self._ordered(state, player, best_id, depth)
+        moves = self._ordered(state, player, best_id, depth)
         maximise = player == 0
         a, b = alpha, beta
         best = LOW - 1.0 if maximise else HIGH + 1.0
         best_action = -1
-        for action in actions:
-            v = self._child_value(state.child(action), player, depth, a, b)
+        for action, child in moves:
+            v = self._child_value(child, player, depth, a, b)
             if maximise:
                 if v > best:
                     best, best_action = v, action.id
@@ -272,21 +281,33 @@ class ExpectimaxBot(Bot):
         self.table[key] = (depth, flag, best, best_action)
         return best
 
-    def _ordered(self, state: State, player: int, best_id: int, depth: int) -> list[Action]:
-        """Decisions in the order to search them: the table's best move first, then (if
-        ordering) by the heuristic of the state each leads to."""
-        actions = list(state.legal_actions())
-        if self.order and len(actions) > 1 and depth > 1:
+    def _ordered(
+        self, state: State, player: int, best_id: int, depth: int
+    ) -> list[tuple[Action, State]]:
+        """Decisions with the states they lead to, in the order to search them: the table's
+        best move first, then (if ordering) by the heuristic of the state each leads to.
+        Above the horizon a move whose position another already reaches is left out: it has
+        the same value (a Wallet Battles coin onto either of two empty locations)."""
+        moves = [(a, state.child(a)) for a in state.legal_actions()]
+        if self.order and len(moves) > 1 and depth > 1:
+            seen: set[Hashable] = set()
+            distinct = []
+            for move in moves:
+                key = position_key(move[1])
+                if key not in seen:
+                    seen.add(key)
+                    distinct.append(move)
+            moves = distinct
             sign = 1.0 if player == 0 else -1.0
             evaluate = self.evaluate
-            actions.sort(key=lambda a: -sign * evaluate(state.child(a), 0))
+            moves.sort(key=lambda m: -sign * evaluate(m[1], 0))
         if best_id >= 0:
-            for i, action in enumerate(actions):
+            for i, (action, _) in enumerate(moves):
                 if action.id == best_id:
                     if i:
-                        actions.insert(0, actions.pop(i))
+                        moves.insert(0, moves.pop(i))
                     break
-        return actions
+        return moves
 
     def _chance(self, state: State, depth: int, alpha: float, beta: float, chain: int) -> float:
         """A throw: the expectation of its outcomes, cut off by Star2 probes and Star1 bounds."""
@@ -341,5 +362,5 @@ class ExpectimaxBot(Bot):
         if entry is not None and entry[0] >= depth and entry[1] == EXACT:
             return entry[2]
         best_id = entry[3] if entry is not None else -1
-        actions = self._ordered(child, player, best_id, depth)
-        return self._child_value(child.child(actions[0]), player, depth, LOW, HIGH)
+        moves = self._ordered(child, player, best_id, depth)
+        return self._child_value(moves[0][1], player, depth, LOW, HIGH)

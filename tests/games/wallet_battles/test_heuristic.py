@@ -7,6 +7,7 @@ import random
 
 import pocketarena as pa
 from pocketarena.bots.heuristics.wallet_battles import SCALE, evaluate, scale
+from pocketarena.games.wallet_battles import WalletBattlesState
 
 UNION, CONFEDERACY = 0, 1
 
@@ -124,3 +125,21 @@ def test_a_trailer_avoids_using_the_last_location_and_a_leader_takes_it() -> Non
     assert GreedyBot(leader.game, seed=1).choose(leader).text.endswith("sharpsburg")
     trailer = played(*moves, "flip TT", end="used", map="antietam")
     assert not GreedyBot(trailer.game, seed=1).choose(trailer).text.endswith("sharpsburg")
+
+
+def test_positions_that_differ_only_in_which_location_holds_what_share_a_search_key() -> None:
+    from pocketarena.bots.evaluation import position_key
+
+    a = played("flip HH", "place Q culps-hill", "flip TT", "place N wheatfield")
+    b = played("flip HH", "place Q wheatfield", "flip TT", "place N devils-den")
+    assert position_key(a) == position_key(b)
+    c = played("flip HH", "place Q culps-hill", "flip TT", "place P wheatfield")
+    assert position_key(a) != position_key(c)
+    # By the used end, a location that held a coin is not the same as one that never did;
+    # by the occupied end it is.
+    for end, same in (("used", False), ("occupied", True)):
+        held = played("flip HH", "place Q culps-hill", "flip TT", "capture culps-hill", end=end)
+        never = held.clone()
+        assert isinstance(never, WalletBattlesState)
+        never.ever, never.unused = 0, 9
+        assert (position_key(held) == position_key(never)) is same

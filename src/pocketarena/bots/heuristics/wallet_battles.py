@@ -16,6 +16,7 @@ beat greedy without it 0.59-0.64 (200 games a variant, seats and flips mirrored)
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 
 from pocketarena.core import TERMINAL, State
 from pocketarena.games.wallet_battles import WalletBattlesState
@@ -109,3 +110,25 @@ def evaluate(state: State, seat: int) -> float:
         + PILE_WEIGHT * (state.pile_total[seat] - state.pile_total[other])
     )
     return math.tanh(x / scale(state))
+
+
+def position_key(state: State) -> Hashable:
+    """A key for search tables under which positions that differ only in *which* locations
+    hold what are one: no rule tells locations apart (no adjacency, equal worth), so the same
+    stacks on other locations have the same future. Searches share their values and skip the
+    moves that lead to such twins (the same coin onto either of two empty locations)."""
+    if not isinstance(state, WalletBattlesState):
+        raise TypeError(f"a Wallet Battles state is needed, got {type(state).__name__}")
+    ever = state.ever if state.game.ends_when_used else 0  # used only matters by that end
+    sites = sorted(
+        (h, stack, ever >> loc & 1)
+        for loc, (h, stack) in enumerate(zip(state.holder, state.stacks, strict=True))
+    )
+    return (
+        state.current_player,
+        state.recalling,
+        tuple(sites),
+        tuple(state.piles),
+        state.odd,
+        state.flips,
+    )
