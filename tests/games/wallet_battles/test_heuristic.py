@@ -143,3 +143,18 @@ def test_positions_that_differ_only_in_which_location_holds_what_share_a_search_
         assert isinstance(never, WalletBattlesState)
         never.ever, never.unused = 0, 9
         assert (position_key(held) == position_key(never)) is same
+
+
+def test_far_ahead_a_searching_bot_ends_the_game_rather_than_wait_for_the_guard() -> None:
+    # 23 to 1 by the used end, two locations never used, the Union down to its last coin:
+    # passing wins at the guard too, but the Confederacy should place towards the end.
+    from pocketarena.bots import make_bot
+
+    state = played("flip TT", end="used", coins={"Q": 3, "N": 3, "P": 3, "D": 3})
+    assert isinstance(state, WalletBattlesState)
+    state.ever, state.unused = 0b011011111, 2  # all but peach-orchard and little-round-top
+    state.piles, state.pile_total = [0, 1, 0, 0, 6, 5, 6, 6], [1, 23]
+    assert state.scores() == (1, 23)
+    choice = make_bot("expectimax:2", state.game, seed=1).choose(state)
+    assert choice.text.split()[0] == "place"
+    assert choice.text.split()[2] in ("peach-orchard", "little-round-top")
