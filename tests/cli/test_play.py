@@ -168,9 +168,11 @@ def test_both_seats_on_one_screen(tmp_path: Path, coin_race: pa.Game) -> None:
     )
     out = result.output
     assert result.exit_code == 0, out
-    assert "Heads (kim (Heads)) to move>" in out and "Tails (kim (Tails)) to move>" in out
+    # Two people at one screen: the prompt names the seat, nothing more.
+    assert "Heads to move>" in out and "Tails to move>" in out
+    assert "Heads (" not in out and "Tails (" not in out and "human" not in out
     record = load(saved_path(out))
-    assert [p.kind for p in record.players] == ["human", "human"]
+    assert [(p.name, p.kind) for p in record.players] == [("kim", "human"), ("kim", "human")]
     assert record.replay().is_terminal()
 
 

@@ -46,6 +46,12 @@ class Bot(ABC):
         between games; the default bot keeps nothing."""
         return None
 
+    def reseed(self, seed: int | str) -> None:
+        """Draw from ``seed`` from now on. A match that reseeds before every move makes each
+        choice depend on (seed, move) alone, so a game resumed from its record, or a move
+        taken back and asked again, gets the same answer."""
+        self.rng = random.Random(seed)
+
     def legal_decisions(self, state: State) -> Sequence[Action]:
         """The legal decisions at ``state``; ValueError if this is not a decision node of
         this bot's game (bots decide; they do not throw coins)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from rich.panel import Panel
@@ -20,12 +21,27 @@ def board(state: pa.State, last: pa.Action | None = None) -> Any:
     return module.rich_board(state, last=last)
 
 
-def describe(game: pa.Game, action: pa.Action) -> str:
+def describe(game: pa.Game, action: pa.Action, before: pa.State | None = None) -> str:
     """The game's sentence for an action or throw, to show beside its notation; empty when
-    the game has none or it would only repeat the notation."""
+    the game has none or it would only repeat the notation. ``before`` (the state the action
+    is played in) lets a game name the mover and the places as players say them."""
     try:
         module = render.module_for(game.ID)
     except ModuleNotFoundError:
         return ""
-    text: str = module.describe(action)
+    takes_state = "state" in inspect.signature(module.describe).parameters
+    text: str = (
+        module.describe(action, before) if takes_state and before else module.describe(action)
+    )
     return "" if text == action.text else text
+
+
+def read_move(state: pa.State, text: str) -> str:
+    """A move as typed, in the game's notation: a game whose picture numbers its places (Coin
+    Age's map) reads those numbers too (``place Q 3``)."""
+    try:
+        module = render.module_for(state.game.ID)
+    except ModuleNotFoundError:
+        return text
+    reader = getattr(module, "read_move", None)
+    return text if reader is None else str(reader(state, text))
