@@ -237,3 +237,15 @@ def test_moves_can_be_filtered_by_words(tmp_path: Path) -> None:
     assert out.count("1. add 1") == 1, (
         "the filter on '2' keeps only move 2, numbered as in the full list"
     )
+
+
+def test_coin_age_moves_may_use_the_map_numbers(tmp_path: Path) -> None:
+    """The terminal map numbers the spaces; "place N 3" means the third space."""
+    save = tmp_path / "g.txt"
+    script = "\n".join(["", "moves place", "place N 3", "quit"]) + "\n"
+    out = run(
+        "play", "coin-age", "--vs", "human", "--seed", "1", "--save", str(save), input=script
+    ).output
+    assert "Heads plays place N stone-rock  Heads places a nickel on Stone Rock" in out
+    assert "the mover" not in out
+    assert load(save).moves[1] == "place N stone-rock"

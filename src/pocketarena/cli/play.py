@@ -38,7 +38,6 @@ from .common import (
     scores_line,
     writable_or_fail,
 )
-from .prompt import LineReader
 
 HELP = """\
 Type a move in notation (e.g. the first listed by `moves`), or its number from the list.
@@ -74,6 +73,8 @@ class TerminalGame:
         self.game = match.game
         self.humans = humans
         self.drawn_at = -1  # the ply the board was last drawn at
+        from .prompt import LineReader  # prompt_toolkit only for the commands that ask
+
         self.reader = LineReader(f"play-{self.game.ID}", self.completions)
 
     # -- what the screen shows --------------------------------------------------------

@@ -16,7 +16,9 @@ import platformdirs
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import completion_is_selected
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.markup import escape
 
 from .common import console
@@ -71,6 +73,18 @@ def is_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+def _keys() -> KeyBindings:
+    keys = KeyBindings()
+
+    @keys.add("enter", filter=completion_is_selected)
+    def _take_completion(event: KeyPressEvent) -> None:
+        """Enter on a completion picked from the menu takes it and goes on editing (as in
+        IPython), rather than sending a half-typed move."""
+        event.current_buffer.complete_state = None
+
+    return keys
+
+
 class LineReader:
     """One prompt of the program (``play-flipwars``, ``replay``), with its own history.
 
@@ -84,7 +98,7 @@ class LineReader:
                 history=_history(name),
                 completer=WordCompleter(candidates),
                 complete_while_typing=False,
-                enable_history_search=False,
+                key_bindings=_keys(),
             )
 
     def read(self, prompt: str) -> str:

@@ -13,7 +13,6 @@ from pocketarena.records import Record, load
 
 from . import drawing
 from .common import FAILED, console, fail, plural, say, scores_line
-from .prompt import LineReader
 
 HELP = "n or Enter: next · b: back · j N: jump to move N · s: start · e: end · q: quit"
 COMMANDS = ("next", "back", "jump", "start", "end", "quit")
@@ -152,6 +151,8 @@ def replay(
     if viewer.doubt:
         say(f"[red]Warning: {escape(viewer.doubt)}[/]")
     viewer.show()
+    from .prompt import LineReader  # prompt_toolkit only for the commands that ask
+
     reader = LineReader("replay", lambda: COMMANDS)
     while True:
         try:

@@ -7,6 +7,7 @@ The last placement is outlined in gold and the tiles it flipped carry a gold cor
 
 from __future__ import annotations
 
+import textwrap
 from xml.sax.saxutils import escape
 
 from rich.console import Group
@@ -111,10 +112,16 @@ def _status(state: FlipWarsState) -> str:
 
 
 def _supply_line(state: FlipWarsState, seat: int) -> str:
-    """What a seat has left to place, named as typed (``twin``, ``trex``)."""
+    """What a seat has left to place, named as typed (``twin``, ``trex``), wrapped to fit an
+    80-column terminal."""
     left = state.supply(seat)
-    parts = [f"{k} {n}" for k, n in left.items() if n]
-    return f"{state.game.SEATS[seat]}: " + (", ".join(parts) if parts else "nothing left")
+    parts = [f"{k}×{n}" for k, n in left.items() if n]
+    return textwrap.fill(
+        " ".join(parts) if parts else "nothing left",
+        width=78,
+        initial_indent=f"{state.game.SEATS[seat]}: ",
+        subsequent_indent="  ",
+    )
 
 
 # -- terminal -----------------------------------------------------------------------------------
