@@ -98,10 +98,12 @@ class TerminalGame:
     def announce(self, mover: int, action: pa.Action, before: pa.State) -> None:
         sentence = escape(drawing.describe(self.game, action, before))
         said = f"  [dim]{sentence}[/]" if sentence else ""
+        # Wrapped between words: a sentence is read, not grepped, and must not be folded
+        # mid-word ("up\n-left") by an 80-column terminal.
         if action.chance:
-            say(f"[bold]Throw:[/] {escape(action.text)}{said}")
+            console.print(f"[bold]Throw:[/] {escape(action.text)}{said}")
         else:
-            say(f"{self.who(mover)} plays [bold]{escape(action.text)}[/]{said}")
+            console.print(f"{self.who(mover)} plays [bold]{escape(action.text)}[/]{said}")
 
     def completions(self) -> list[str]:
         """What Tab may complete now: the legal moves (at a decision) and the commands."""

@@ -77,6 +77,9 @@ class Viewer:
                 say(f"[red]The record stops here: {escape(self.problem)}[/]")
             elif self.doubt:
                 say(f"[red]End of the moves; the record does not hold up: {escape(self.doubt)}[/]")
+            elif self.record.result == "*":
+                how = self.record.termination or "unfinished"
+                say(f"[bold]End of the record: the game stopped unfinished ({escape(how)})[/]")
             else:
                 say(f"[bold]End of the record: {escape(self.record.result)}[/]")
 
