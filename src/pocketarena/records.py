@@ -29,13 +29,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .core import CHANCE, GAMES, Game, IllegalActionError, RecordError, State
+from .core import CHANCE, GAMES, Game, IllegalActionError, RecordError, SeededChance, State
 from .core import load as load_game
-
-if TYPE_CHECKING:
-    from .match import SeededChance
 
 FORMAT = "pocketarena-record"
 VERSION = 1
@@ -54,12 +51,15 @@ def now_utc() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+def result_for(winner: int | None) -> str:
+    """The result of a finished game: ``1-0`` (seat 0 won), ``0-1`` (seat 1 won) or
+    ``1/2-1/2`` (nobody did), however it ended (on the board, by time, by resignation)."""
+    return "1-0" if winner == 0 else "0-1" if winner == 1 else "1/2-1/2"
+
+
 def result_of(state: State) -> str:
     """The result string for a state: ``1-0``/``0-1``/``1/2-1/2`` once over, ``*`` before."""
-    if not state.is_terminal():
-        return "*"
-    winner = state.winner()
-    return "1-0" if winner == 0 else "0-1" if winner == 1 else "1/2-1/2"
+    return result_for(state.winner()) if state.is_terminal() else "*"
 
 
 def _check_date(name: str, value: Any) -> str | None:
@@ -229,8 +229,6 @@ class Record:
             return None
         if self.seed is None:
             raise RecordError("record says its throws are seeded, but it has no seed")
-        from .match import SeededChance
-
         return SeededChance(self.seed)
 
     def _check_outcome(self, state: State) -> None:

@@ -1,4 +1,4 @@
-"""Coin Age, as SPEC.md rules it.
+"""Coin Age's rules (docs/rules/coin-age.md gives every ruling and why).
 
 A turn is a chance node (the slap) followed by the mover's decisions. Coins are small ints,
 ``owner * 4 + kind`` with kind 0..3 = D P N Q, so the rank of a coin is ``(coin & 3) + 1`` and
@@ -11,8 +11,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import random
-import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pocketarena.core import Action, Game, IllegalActionError, Option, State, normalize_notation
@@ -73,7 +72,7 @@ class CoinAge(Game):
             "seed",
             int,
             None,
-            "seed for map=random; none draws one (and records it)",
+            "seed for map=random (required with it: whoever sets up the game draws it)",
             nullable=True,
         ),
     )
@@ -81,11 +80,18 @@ class CoinAge(Game):
 
     map: CoinAgeMap
 
+    @classmethod
+    def needs_seed(cls, options: Mapping[str, Any]) -> bool:
+        return options["map"] == "random" and options["seed"] is None
+
     def _resolve(self, options: dict[str, Any]) -> dict[str, Any]:
         if options["map"] == "random":
-            # The options record the seed and the map it picked, so the game replays exactly.
             if options["seed"] is None:
-                options["seed"] = secrets.randbits(32)
+                raise ValueError(
+                    "coin-age option map=random picks the map from the seed: give seed=N too "
+                    "(any whole number; the same seed picks the same map)"
+                )
+            # The options keep the seed and the map it picked, so the game replays exactly.
             options["map"] = random.Random(options["seed"]).choice(MAP_NAMES)
         return options
 

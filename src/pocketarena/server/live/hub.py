@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State
 from pocketarena.fair import SCHEME, FairChance
 from pocketarena.ratings import Rating
+from pocketarena.records import result_for
 
 from .. import catalog
 from ..core.config import Settings
@@ -163,7 +164,7 @@ class LiveGame:
 
 
 def _result(winner: int | None) -> str:
-    return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2") if winner is not None else "1/2-1/2"
+    return result_for(winner)
 
 
 class Hub:
@@ -335,7 +336,7 @@ class Hub:
         try:
             if not isinstance(game_id, str):
                 raise ValueError("the game must be named by its id, e.g. 'flipwars'")
-            game = catalog.load_game(game_id.strip().lower().replace("_", "-"), options)
+            game = catalog.load_game(game_id, options)
         except ValueError as e:
             raise GameError("bad_request", str(e)) from None
         if seat not in (None, 0, 1):
