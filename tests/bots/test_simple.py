@@ -92,3 +92,18 @@ def test_bots_play_real_games_without_touching_the_state(
         state.apply(action)
         decisions += 1
     assert decisions > 0
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:60", "expectimax:1", "easy"])
+@pytest.mark.parametrize("game_id", ["flipwars", "wallet-battles"])
+def test_a_reseeded_bot_plays_like_a_fresh_one(spec: str, game_id: str) -> None:
+    game = pa.load(game_id)
+    state = game.new_initial_state()
+    chance = SeededChance(4)
+    while state.current_player < 0 or state.ply < 3:
+        state.apply(chance.outcome(state) if state.is_chance_node() else state.legal_actions()[0])
+    kept = make_bot(spec, game, seed=1)
+    kept.choose(state)  # something learnt and random numbers drawn
+    for seed in (2, 3):
+        kept.reseed(seed)
+        assert kept.choose(state) == make_bot(spec, game, seed=seed).choose(state)

@@ -62,7 +62,7 @@ class OpenSpielMCTSBot(Bot):
             iterations = 1000
         self.seconds: float | None = float(seconds) if seconds is not None else None
         self.spiel_game = pyspiel.load_game(spiel_name(game.ID), spiel_parameters(game))
-        numbers = np.random.RandomState(random.Random(seed).randrange(2**32))
+        numbers = self._numbers = np.random.RandomState(_numpy_seed(seed))
         self._mcts = mcts
         self.bot = mcts.MCTSBot(
             self.spiel_game,
@@ -73,6 +73,10 @@ class OpenSpielMCTSBot(Bot):
         )
         self.last_iterations = 0
         self.last_seconds = 0.0
+
+    def reseed(self, seed: int | str | None) -> None:
+        super().reseed(seed)
+        self._numbers.seed(_numpy_seed(seed))  # the generator OpenSpiel's search and rollouts share
 
     def spiel_state(self, state: State) -> Any:
         """The OpenSpiel state with the same history as ``state``."""
@@ -109,6 +113,10 @@ class OpenSpielMCTSBot(Bot):
         self.last_iterations = count[0]
         self.last_seconds = time.perf_counter() - start
         return self.game.actions[int(action_id)]
+
+
+def _numpy_seed(seed: int | str | None) -> int:
+    return random.Random(seed).randrange(2**32)
 
 
 def make(game: Game, seed: int | str | None, argument: str | None) -> Bot:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import secrets
@@ -31,7 +30,7 @@ from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
 from ..store import ConflictError, Store
-from .bots import BotRunner
+from .bots import BotRunner, bot_seed
 from .clock import Clock
 from .connection import Connection
 from .writer import GameWriter
@@ -804,9 +803,7 @@ class Hub:
             budget = None
             if live.clock is not None:
                 budget = max(0.05, live.clock.left_ms(seat) / 1000 - 0.2)
-            seed = int.from_bytes(
-                hashlib.sha256(f"{live.id}:{len(state.history)}".encode()).digest()[:8]
-            )
+            seed = bot_seed(live.id, len(state.history))
             action = await self.bots.choose(spec, state, seed, budget)
             async with live.lock:
                 if live.version != version or live.status != "active":
