@@ -64,7 +64,7 @@ class EndgameBot(Bot):
     def reset(self) -> None:
         self.inner.reset()
 
-    def reseed(self, seed: int | str) -> None:
+    def reseed(self, seed: int | str | None) -> None:
         super().reseed(seed)
         self.inner.reseed(seed)
 

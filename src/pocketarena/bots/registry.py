@@ -2,14 +2,20 @@
 (``mcts:2000`` iterations, ``mcts:1.5s`` seconds, ``expectimax:3`` turns deep); the argument is
 the factory's to read. The levels ``easy``, ``medium``, ``hard`` and ``perfect`` pick the
 method and budget per game (see ``levels``); ``hard:0.2s`` is a level with its thinking time
-changed. ``openspiel-mcts`` is OpenSpiel's own MCTS, for comparison (needs the rl extra).
+changed.
 
-Adding a bot is one line in ``FACTORIES``: a callable ``(game, seed, argument) -> Bot``.
+Adding a bot is one line in ``FACTORIES``: a callable ``(game, seed, argument) -> Bot``. Bots
+that live outside this package are entry points of group ``pocketarena.bots`` naming such a
+callable: OpenSpiel's own MCTS (``openspiel-mcts``, for comparison; needs the rl extra) is one,
+in :mod:`pocketarena.interop.openspiel_mcts`, since it plays through the OpenSpiel adapter, which
+sits above the bots.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import Any
 
 from pocketarena.core import Game
@@ -36,15 +42,20 @@ def _plain(cls: type[Bot]) -> Factory:
 _COUNTS = {
     "mcts": ("iterations", "iterations", 2000),
     "expectimax": ("depth", "turns deep", 2),
-    "openspiel-mcts": ("iterations", "simulations", 1000),
 }
 
 
 def _budget(name: str, argument: str | None) -> dict[str, Any]:
-    """Read a search budget: ``2000`` (a count, e.g. iterations) or ``1.5s`` (seconds)."""
+    return parse_budget(name, argument, *_COUNTS[name])
+
+
+def parse_budget(
+    name: str, argument: str | None, budget: str, words: str, example: int
+) -> dict[str, Any]:
+    """Read a search budget after ``name:``: ``2000`` (a count of ``budget``, e.g. iterations,
+    described as ``words``) or ``1.5s`` (seconds)."""
     if argument is None:
         return {}
-    budget, words, example = _COUNTS[name]
     text = argument.strip()
     try:
         if text.endswith("s"):
@@ -74,12 +85,6 @@ def _expectimax(game: Game, seed: int | str | None, argument: str | None) -> Bot
     from .expectimax import ExpectimaxBot
 
     return ExpectimaxBot(game, seed=seed, **_budget("expectimax", argument))
-
-
-def _openspiel(game: Game, seed: int | str | None, argument: str | None) -> Bot:
-    from .openspiel import OpenSpielMCTSBot
-
-    return OpenSpielMCTSBot(game, seed=seed, **_budget("openspiel-mcts", argument))
 
 
 def _level(level: str) -> Factory:
@@ -114,7 +119,6 @@ FACTORIES: dict[str, Factory] = {
     "greedy": _plain(GreedyBot),
     "mcts": _mcts,
     "expectimax": _expectimax,
-    "openspiel-mcts": _openspiel,
     "easy": _level("easy"),
     "medium": _level("medium"),
     "hard": _level("hard"),
@@ -122,8 +126,22 @@ FACTORIES: dict[str, Factory] = {
 }
 
 
+@functools.cache
+def _installed() -> dict[str, Any]:
+    """Bots from entry points (group ``pocketarena.bots``), by name; loaded when first used."""
+    return {point.name: point for point in entry_points(group="pocketarena.bots")}
+
+
 def bot_names() -> list[str]:
-    return sorted(FACTORIES)
+    return sorted({*FACTORIES, *_installed()})
+
+
+def _factory(name: str) -> Factory | None:
+    factory = FACTORIES.get(name)
+    if factory is None and name in _installed():
+        loaded: Factory = _installed()[name].load()
+        factory = FACTORIES[name] = loaded
+    return factory
 
 
 def make_bot(
@@ -134,7 +152,7 @@ def make_bot(
     ``reproducible``: a thinking time (``hard``, ``mcts:0.5s``) becomes a count worth about as
     much (``levels.counted``), so with the same seed the bot decides the same on any machine."""
     name, sep, argument = str(spec).strip().lower().partition(":")
-    factory = FACTORIES.get(name)
+    factory = _factory(name)
     if factory is None:
         raise ValueError(f"unknown bot {spec!r}; valid bots: {', '.join(bot_names())}")
     if not reproducible:

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import pocketarena as pa
-from pocketarena.core import format_options, parse_option_pairs
+from pocketarena.core import format_options, fresh_seed, game_class, parse_option_pairs, with_seed
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -66,11 +66,10 @@ OptionOpt = Annotated[
 
 
 def game_id_or_fail(game_id: str) -> str:
-    key = game_id.strip().lower().replace("_", "-")
-    if key not in pa.GAMES:
-        known = ", ".join(sorted(pa.GAMES)) or "none installed"
-        fail(f"unknown game {game_id!r}; valid games: {known}")
-    return key
+    try:
+        return game_class(game_id).ID
+    except ValueError as e:
+        fail(str(e))
 
 
 def game_options(
@@ -105,17 +104,20 @@ def load_game(
     map: str | None = None,
     protect: str | None = None,
     option: list[str] | None = None,
+    seed: int | None = None,
 ) -> pa.Game:
-    """The game named on the command line, with its options; a bad one stops with one line."""
+    """The game named on the command line, with its options; a bad one stops with one line.
+    A set-up left to chance (``--map random``) is drawn from ``seed`` (a fresh one if None)."""
     key, options = game_options(game_id, mode=mode, map=map, protect=protect, option=option)
-    return load_or_fail(key, options)
+    return load_or_fail(key, options, seed)
 
 
-def load_or_fail(key: str, options: Mapping[str, Any]) -> pa.Game:
+def load_or_fail(key: str, options: Mapping[str, Any], seed: int | None = None) -> pa.Game:
     """``pa.load`` for options a person typed: a bad value, or one the game would quietly
-    override (``series=true`` in a one-round mode), stops with one line."""
+    override (``series=true`` in a one-round mode), stops with one line. A set-up left to
+    chance is drawn from ``seed`` (a fresh one if None)."""
     try:
-        game = pa.load(key, **options)
+        game = pa.load(key, **with_seed(key, options, fresh_seed() if seed is None else seed))
     except ValueError as e:
         fail(str(e))
     declared = {o.name: o for o in type(game).OPTIONS}

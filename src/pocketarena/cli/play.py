@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import secrets
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -17,7 +16,7 @@ from rich.markup import escape
 import pocketarena as pa
 from pocketarena.bots import bot_names, make_bot
 from pocketarena.bots.base import Bot
-from pocketarena.core import format_options
+from pocketarena.core import format_options, fresh_seed
 from pocketarena.match import Match, SeededChance
 from pocketarena.records import Player, Record, load
 
@@ -242,10 +241,6 @@ class TerminalGame:
         return line
 
 
-def _declares_seed(key: str) -> bool:
-    return any(o.name == "seed" for o in pa.GAMES[key].OPTIONS)
-
-
 def _refuse_with_resume(given: dict[str, object]) -> None:
     named = [flag for flag, value in given.items() if value not in (None, [], False)]
     if named:
@@ -387,14 +382,13 @@ def _new_match(
     name: str | None,
 ) -> tuple[Match, list[int]]:
     key, options = game_options(game_id, mode=mode, map=map, protect=protect, option=option)
+    typed = options.get("seed")
+    if seed is not None and typed is not None and str(typed).strip() != str(seed):
+        fail(f"--seed {seed} and -o seed={typed} disagree; give the seed once")
     if seed is None:
-        seed = secrets.randbelow(2**31)
-    if _declares_seed(key):
-        # One seed drives everything random, a random map too.
-        typed = options.setdefault("seed", str(seed))
-        if str(typed).strip() != str(seed):
-            fail(f"--seed {seed} and -o seed={typed} disagree; give the seed once")
-    game = load_or_fail(key, options)
+        seed = fresh_seed()
+    # One seed drives everything random: the coins, the bot, a random map too.
+    game = load_or_fail(key, options, seed)
     opponent = (vs or "greedy").strip().lower()
     name = name or "human"
     seats: list[Bot | None] = [None, None]
@@ -440,7 +434,7 @@ def _resumed_match(record: Record, game: pa.Game) -> tuple[Match, list[int]]:
     humans = [seat for seat in (0, 1) if seats[seat] is None]
     if not humans:
         fail("the saved game is between two bots; nobody would play here")
-    seed = record.seed if record.seed is not None else secrets.randbelow(2**31)
+    seed = record.seed if record.seed is not None else fresh_seed()
     match = Match(
         game,
         seats,

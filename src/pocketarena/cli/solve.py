@@ -12,6 +12,8 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from pocketarena.core import normalize_game_id
+
 from .common import err_console, fail, say
 
 SOLVABLE = ("stack-a-cash",)
@@ -40,7 +42,7 @@ def solve_command(
     ] = False,
 ) -> None:
     """Solve GAME: the value of every reachable position with best play, and the opening's."""
-    key = game.strip().lower().replace("_", "-")
+    key = normalize_game_id(game)
     if key not in SOLVABLE:
         fail(f"{game!r} cannot be solved here; solvable games: {', '.join(SOLVABLE)}")
     choice = protect.strip().lower()
