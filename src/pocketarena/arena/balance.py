@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pocketarena.core import GAMES, load
+from pocketarena.core import GAMES, format_options, load
 
 from .runner import GameResult, GameTask
 from .stats import Tally, mean_interval, median_interval, wilson
@@ -47,11 +47,8 @@ def option_names(option_sets: Sequence[Mapping[str, Any]]) -> str:
 
 
 def variant_label(options: Mapping[str, Any]) -> str:
-    """``map=classic`` / ``mode=tactical, series=true`` / ``coins=Q3 N3 P3 D3``: how a variant is
-    named in reports."""
-    if not options:
-        return "default"
-    return ", ".join(f"{k}={_value_text(v)}" for k, v in options.items())
+    """``map=classic`` / ``mode=tactical, series=true``: how a variant is named in reports."""
+    return format_options(dict(options)) or "default"
 
 
 def study(game_id: str) -> list[dict[str, Any]]:

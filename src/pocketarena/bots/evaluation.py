@@ -12,18 +12,16 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from pocketarena.core import TERMINAL, Action, Game, State
-
-from .heuristics import module_for
+from pocketarena.core import TERMINAL, Action, Game, State, for_game
 
 Evaluate = Callable[[State, int], float]
 
 
 def heuristic_for(game: Game) -> Evaluate | None:
-    """The game's own heuristic ``evaluate(state, seat)``, or None when it has none."""
-    try:
-        module = module_for(game.ID)
-    except ModuleNotFoundError:
+    """The game's own heuristic ``evaluate(state, seat)`` (``heuristics.py`` in its folder), or
+    None when it has none."""
+    module = for_game(game.ID, "heuristics")
+    if module is None:
         return None
     evaluate: Evaluate = module.evaluate
     return evaluate
@@ -75,16 +73,14 @@ def _frozen(value: Any) -> Hashable:
 
 def position_key(state: State) -> Hashable:
     """A hashable key for the position a state is in, history left out: two states with equal
-    keys have the same future. A game's heuristics module may define its own
+    keys have the same future. A game's heuristics (``heuristics.py`` in its folder) may define its own
     ``position_key`` (to merge positions its rules cannot tell apart); otherwise the key is
     built from the state's slots (every game keeps its whole position there), so
     transpositions (the same coins placed in another order) share a key."""
     kind = type(state)
     if kind not in _OWN_KEYS:
-        try:
-            _OWN_KEYS[kind] = getattr(module_for(state.game.ID), "position_key", None)
-        except ModuleNotFoundError:
-            _OWN_KEYS[kind] = None
+        module = for_game(state.game.ID, "heuristics")
+        _OWN_KEYS[kind] = getattr(module, "position_key", None) if module is not None else None
     own = _OWN_KEYS[kind]
     return own(state) if own is not None else _slots_key(state)
 

@@ -21,7 +21,7 @@ How it is computed
 - Positions are stored side-to-move relative (a face bit 0 means "the mover's side"): swapping
   Heads and Tails together with the side to move gives the same game, and so do the board's
   eight symmetries. Each class of positions is kept once, as its smallest 58-bit key: 54 bits
-  of board as in ``games/stack_a_cash/rules.py``, then the protected cell (9 = none).
+  of board as in ``games/stack_a_cash/board.py``, then the protected cell (9 = none).
 - Breadth first from the empty board, every action of every class is generated with numpy
   over thousands of classes at a time. An action either wins at once, loses at once (it shows
   the opponent's line) or leads to another class; finished games are never stored. The sorted
@@ -56,7 +56,7 @@ import numpy.typing as npt
 import pocketarena as pa
 from pocketarena.core import TERMINAL, Action, State
 from pocketarena.games.stack_a_cash import StackACashState
-from pocketarena.games.stack_a_cash import rules as R
+from pocketarena.games.stack_a_cash import board as R
 
 __all__ = ["PROTECT_OPTIONS", "Solution", "build", "cache_dir", "progress_bar", "solve"]
 
@@ -600,8 +600,8 @@ def solve(
     cache: Path | None = None,
     use_cache: bool = True,
 ) -> Solution:
-    """The solution for a ``protect`` option: from memory, shipped with the package, from the
-    cache folder, or else built (a minute or two, with a progress bar on stderr unless
+    """The solution for a ``protect`` option: from memory, from the cache folder (a rebuild),
+    shipped with the package, or else built (a minute or two, with a progress bar on stderr unless
     ``progress=False``; a callable receives the progress instead) and then cached.
     ``use_cache=False`` always builds afresh and stores nothing."""
     if protect not in PROTECT_OPTIONS:
@@ -609,7 +609,8 @@ def solve(
     if use_cache and protect in _SOLVED:
         return _SOLVED[protect]
     folder = cache or cache_dir()
-    solution = (shipped(protect) or load(protect, folder)) if use_cache else None
+    # The user's own rebuild (solve --rebuild) first, then the one shipped with the package.
+    solution = (load(protect, folder) or shipped(protect)) if use_cache else None
     if solution is None:
         if progress is True:
             with progress_bar(protect) as update:

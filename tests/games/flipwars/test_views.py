@@ -9,8 +9,8 @@ import pytest
 from rich.console import Console
 
 import pocketarena as pa
-from pocketarena.bots.heuristics.flipwars import evaluate, exposure_masks, features
-from pocketarena.render.flipwars import describe, rich_board, svg_board
+from pocketarena.games.flipwars.heuristics import evaluate, exposure_masks, features
+from pocketarena.games.flipwars.render import describe, rich_board, svg_board
 from tests.games.flipwars.helpers import LAST_FIRST_WINS, QUIET_23, new, play
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -65,6 +65,16 @@ def test_rich_board_draws_tiles_block_and_status() -> None:
     assert "GRN↑" in text and "TNK↕*" in text and "▓▓▓▓" in text
     assert "Blue to place" in text
     assert "Last: place tank d4 r90" in text
+
+
+def test_ownership_is_written_not_only_coloured() -> None:
+    """Without colour (NO_COLOR, colour-blind eyes) each tile still says whose it is."""
+    state = play(new(mode="tactical"), ["place grenade b2 r90", "place tank d4 r90"])
+    console = Console(record=True, width=80, no_color=True)
+    console.print(rich_board(state, state.history[-1]))
+    text = console.export_text(styles=False)
+    assert "B GRN↑" in text and "R TNK↕*" in text
+    assert "B Blue's tile, R Red's, ▓▓ the block" in text
 
 
 def test_rich_board_between_rounds_and_at_the_end() -> None:

@@ -6,8 +6,8 @@ import math
 import random
 
 import pocketarena as pa
-from pocketarena.bots.heuristics.wallet_battles import SCALE, evaluate, scale
 from pocketarena.games.wallet_battles import WalletBattlesState
+from pocketarena.games.wallet_battles.heuristics import SCALE, evaluate, scale
 
 UNION, CONFEDERACY = 0, 1
 

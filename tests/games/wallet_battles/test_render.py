@@ -11,8 +11,8 @@ from rich.console import Console
 
 import pocketarena as pa
 from pocketarena.games.wallet_battles import MAPS, WalletBattlesState
+from pocketarena.games.wallet_battles.render import label_boxes
 from pocketarena.render import describe, rich_board, svg_board
-from pocketarena.render.wallet_battles import label_boxes
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -148,4 +148,4 @@ def test_by_the_used_end_the_board_tells_used_locations_from_never_used_ones() -
 
 def test_a_finished_game_says_why_it_ended() -> None:
     state = played("flip HH", "place Q wheatfield", coins={"Q": 1, "N": 0, "P": 0, "D": 0})
-    assert "(a pile is empty)" in svg_board(state)
+    assert "Game over after 1 flip, a pile empty: the Union wins, 3 to 1." in svg_board(state)

@@ -17,7 +17,10 @@ from .rules import (
     location_names,
 )
 
+GAME = WalletBattles
+
 __all__ = [
+    "GAME",
     "COINS",
     "COIN_NAMES",
     "END_LABELS",

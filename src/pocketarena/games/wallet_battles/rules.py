@@ -35,7 +35,6 @@ from pocketarena.core import (
     Option,
     State,
     normalize_notation,
-    register,
 )
 
 COINS = ("Q", "N", "P", "D")  # largest first: a coin may only go on a smaller index
@@ -157,7 +156,6 @@ def _check_coins(value: Any) -> str | None:
 
 
 # -- the game -----------------------------------------------------------------------------
-@register
 class WalletBattles(Game):
     ID = "wallet-battles"
     TITLE = "Wallet Battles"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import secrets
@@ -24,13 +23,14 @@ from typing import Any, TypeVar
 from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State, recorded_options
 from pocketarena.fair import SCHEME, FairChance
 from pocketarena.ratings import Rating
+from pocketarena.records import result_for
 
 from .. import catalog
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
 from ..store import ConflictError, Store
-from .bots import BotRunner
+from .bots import BotRunner, bot_seed
 from .clock import Clock
 from .connection import Connection
 from .writer import GameWriter
@@ -163,7 +163,7 @@ class LiveGame:
 
 
 def _result(winner: int | None) -> str:
-    return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2") if winner is not None else "1/2-1/2"
+    return result_for(winner)
 
 
 class Hub:
@@ -334,9 +334,7 @@ class Hub:
         if mode not in MODES:
             raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         try:
-            if not isinstance(game_id, str):
-                raise ValueError("the game must be named by its id, e.g. 'flipwars'")
-            game = catalog.load_game(game_id.strip().lower().replace("_", "-"), options)
+            game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
         except ValueError as e:
             raise GameError("bad_request", str(e)) from None
         if seat not in (None, 0, 1):
@@ -806,9 +804,7 @@ class Hub:
             budget = None
             if live.clock is not None:
                 budget = max(0.05, live.clock.left_ms(seat) / 1000 - 0.2)
-            seed = int.from_bytes(
-                hashlib.sha256(f"{live.id}:{len(state.history)}".encode()).digest()[:8]
-            )
+            seed = bot_seed(live.id, len(state.history))
             action = await self.bots.choose(spec, state, seed, budget)
             async with live.lock:
                 if live.version != version or live.status != "active":

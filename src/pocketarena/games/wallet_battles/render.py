@@ -64,10 +64,10 @@ def _last_location(last: Action | None) -> str | None:
 
 # Why a game ended, as the status line says it.
 ENDINGS = {
-    "pile": " (a pile is empty)",
-    "occupied": " (every location is held)",
-    "used": " (every location has held a coin)",
-    "guard": " (the 500-flip limit)",
+    "pile": ", a pile empty",
+    "occupied": ", all locations held",
+    "used": ", all locations used",
+    "guard": ", the flip limit",
 }
 
 
@@ -85,7 +85,8 @@ def _status(state: WalletBattlesState) -> str:
         w = state.winner()
         result = "a draw" if w is None else f"the {SIDES[w]} wins"
         why = ENDINGS.get(state.ending or "", "")
-        return f"Game over after {state.flips} flips{why}: {result}, {a:g} to {b:g}"
+        flips = f"{state.flips} flip{'' if state.flips == 1 else 's'}"
+        return f"Game over after {flips}{why}: {result}, {a:g} to {b:g}."
     odd = f", {state.odd} odd in a row" if state.odd else ""
     # By the used end, how far the map is from ending the game.
     left = f" · {state.unused} never used" if state.game.ends_when_used else ""
