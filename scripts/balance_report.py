@@ -185,6 +185,68 @@ def _percents(low: float, high: float) -> str:
     return f"{low * 100:.0f}–{high:.0%}"
 
 
+def heading(data: dict[str, Any]) -> str:
+    if data.get("against"):
+        return f"`{data['bot']}` against `{data['against']}`, seats swapping"
+    return f"Self-play of `{data['bot']}`"
+
+
+def pooled_table(reports: list[dict[str, Any]]) -> list[str]:
+    """Each reading (the options but the map) over every map and every run together: the
+    figures a default is chosen by, each with its 95% interval."""
+    from pocketarena.arena.stats import Tally, median_interval, score_bootstrap, wilson
+
+    groups: dict[str, list[tuple[dict[str, Any], int, dict[str, Any]]]] = {}
+    for data in reports:
+        for v in data["variants"]:
+            reading = {k: x for k, x in v["options"].items() if k != "map"}
+            for k, game in enumerate(v["per_game"]):
+                groups.setdefault(variant_values(reading), []).append((data, k, game))
+    names = " · ".join(k for k in reports[0]["variants"][0]["options"] if k != "map")
+    bot = reports[0]["bot"]
+    against = next((d["against"] for d in reports if d.get("against")), None)
+    head = (
+        f"| {names} | games | flips (median, 95% CI) | decisions (median) | ended by the guard "
+        "| first seat's score | draws |"
+    )
+    rule = "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    if against:
+        head += f" `{bot}`'s score against `{against}` |"
+        rule += " ---: |"
+    lines = [head, rule]
+    for label, games in groups.items():
+        first, side = Tally(), Tally()
+        for data, k, game in games:
+            w = game["winner"]
+            first = first.add(0.5 if w is None else float(w == 0))
+            if data.get("against"):
+                seat = k % 2  # the tested bot sits first in even games
+                side = side.add(0.5 if w is None else float(w == seat))
+        n = len(games)
+        flips = sorted(float(g["flips"]) for _, _, g in games)
+        decisions = sorted(g["decisions"] for _, _, g in games)
+        guard = sum(g["ending"] == "guard" for _, _, g in games)
+        low, high = median_interval(flips)
+        f_low, f_high = score_bootstrap(*first.counts())
+        row = (
+            f"| {label.replace('·', ' · ')} | {n} | {_middle(flips):g} ({low:g}–{high:g}) "
+            f"| {_middle(decisions):g} | {guard / n:.0%} ({_percents(*wilson(guard, n))}) "
+            f"| {first.score:.2f} ({f_low:.2f}–{f_high:.2f}) "
+            f"| {first.draws / n:.0%} ({_percents(*wilson(first.draws, n))}) |"
+        )
+        if against:
+            s_low, s_high = score_bootstrap(*side.counts())
+            row += f" {side.score:.2f} ({s_low:.2f}–{s_high:.2f}) |"
+        lines.append(row)
+    return lines
+
+
+def _middle(values: list[float] | list[int]) -> float:
+    import statistics
+
+    return float(statistics.median(values))
+
+
 def readings_table(data: dict[str, Any]) -> list[str]:
     """One row a reading: length, the guard, fairness and margin, each with its interval."""
     against = data.get("against")
@@ -233,8 +295,14 @@ def readings_section(game: str, runs: list[tuple[dict[str, Any], str]]) -> list[
             + f", {data['games_per_variant']} games a reading, {minutes(data)}."
         )
     lines.append("")
+    lines += [
+        "### Each reading over both maps and both pairings",
+        "",
+        *pooled_table([data for data, _ in runs]),
+        "",
+    ]
     for data, _ in runs:
-        lines += [f"### {data['pairing'].capitalize()}", "", *readings_table(data), ""]
+        lines += [f"### {heading(data)}", "", *readings_table(data), ""]
     lines += [NOTES[game], ""] if game in NOTES else []
     figure = readings_figure(
         [data for data, _ in runs],
@@ -251,13 +319,13 @@ def readings_section(game: str, runs: list[tuple[dict[str, Any], str]]) -> list[
         labels,
         [[float(g["flips"]) for g in per] for per in games],
         "flips (the guard ends a game at 500)",
-        f"{TITLES[game]}: flips per game, {own['pairing']}",
+        f"{TITLES[game]}: flips per game\n{own['pairing']}",
     )
     save_png(figure, f"{game}-flips")
     figure = plots.shares(
         labels,
         [[str(g["ending"]) for g in per] for per in games],
-        f"{TITLES[game]}: how games ended, {own['pairing']}",
+        f"{TITLES[game]}: how games ended\n{own['pairing']}",
     )
     save_png(figure, f"{game}-ending")
     lines += [

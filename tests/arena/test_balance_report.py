@@ -27,7 +27,16 @@ def test_the_report_measures_every_reading_and_keeps_the_other_games(tmp_path: P
     wallet = text.split("## Wallet Battles\n", 1)[1].split("\n## ", 1)[0]
     assert "--bot random --games 2 --seed 0" in wallet
     assert "--bot random --against greedy --games 2" in wallet
-    for heading in ("### Self-play of random", "### Random against greedy"):
+    pooled = wallet.split("### Each reading over both maps and both pairings", 1)[1]
+    pooled_rows = pooled.split("\n\n", 2)[1].splitlines()[2:]
+    assert [row.split(" | ")[0] for row in pooled_rows] == [
+        "| occupied · 6 each",
+        "| occupied · 3 each",
+        "| used · 6 each",
+        "| used · 3 each",
+    ]
+    assert all(row.split(" | ")[1] == "8" for row in pooled_rows)  # 2 maps x 2 runs x 2 games
+    for heading in ("### Self-play of `random`", "### `random` against `greedy`, seats swapping"):
         table = wallet.split(heading, 1)[1].split("\n\n", 2)[1].splitlines()
         assert table[0].startswith("| map · end · coins | flips (median, 95% CI) |")
         rows = table[2:]

@@ -12,8 +12,9 @@ from pocketarena.core import sample_outcome
 
 
 def seeded_game(seed: int, options: dict[str, object] | None = None) -> pa.State:
+    """A random game by the occupied end (longer games, more flips to count)."""
     rng = random.Random(seed)
-    state = pa.load("wallet-battles", **(options or {})).new_initial_state()
+    state = pa.load("wallet-battles", **{"end": "occupied", **(options or {})}).new_initial_state()
     while not state.is_terminal():
         if state.current_player == pa.CHANCE:
             state.apply(sample_outcome(state.chance_outcomes(), rng))

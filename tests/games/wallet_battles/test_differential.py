@@ -95,22 +95,28 @@ def play_both(options: dict[str, Any], seed: int, policy: Policy) -> tuple[int, 
 
 
 SMALL = {"Q": 2, "N": 2, "P": 2, "D": 2}
+OCC = "occupied"
 
 
 @pytest.mark.parametrize(
     ("options", "games", "policy", "must_meet"),
     [
-        ({"map": "gettysburg"}, 400, uniform, {"recall", "capture", "end: map full"}),
-        ({"map": "antietam"}, 400, uniform, {"recall", "capture", "end: map full"}),
-        ({"map": "antietam", "coins": SMALL}, 400, uniform, {"end: pile empty", "end: map full"}),
+        ({"map": "gettysburg", "end": OCC}, 400, uniform, {"recall", "capture", "end: map full"}),
+        ({"map": "antietam", "end": OCC}, 400, uniform, {"recall", "capture", "end: map full"}),
         (
-            {"map": "gettysburg", "coins": {"Q": 1, "N": 0, "P": 3, "D": 2}},
+            {"map": "antietam", "coins": SMALL, "end": OCC},
+            400,
+            uniform,
+            {"end: pile empty", "end: map full"},
+        ),
+        (
+            {"map": "gettysburg", "coins": {"Q": 1, "N": 0, "P": 3, "D": 2}, "end": OCC},
             200,
             aggressive,
             {"recall", "capture", "end: pile empty"},
         ),
-        ({"map": "gettysburg"}, 50, aggressive, {"recall", "capture", "end: map full"}),
-        ({"map": "antietam"}, 8, mostly_pass, {"recall", "end: flip guard"}),
+        ({"map": "gettysburg", "end": OCC}, 50, aggressive, {"recall", "capture", "end: map full"}),
+        ({"map": "antietam", "end": OCC}, 8, mostly_pass, {"recall", "end: flip guard"}),
         (
             {"map": "gettysburg", "end": "used"},
             300,
@@ -182,8 +188,9 @@ def test_reference_confirms_the_perft_data(
     entry = next(
         v for v in data["variants"] if v["options"] == options and v.get("from", []) == start
     )
+    resolved = pa.load("wallet-battles", **options).options  # the defaults filled in
     for d in range(1, depth + 1):
-        ref = Reference(options["map"], options.get("coins"), options.get("end", "occupied"))
+        ref = Reference(resolved["map"], resolved["coins"], resolved["end"])
         for move in start:
             ref.apply(move)
         assert reference_perft(ref, d) == entry["counts"][d - 1]

@@ -49,6 +49,18 @@ def test_default_coins_are_six_of_each() -> None:
     assert state.position()["piles"] == [{"Q": 6, "N": 6, "P": 6, "D": 6}] * 2
 
 
+def test_the_default_end_is_used_and_records_before_the_option_meant_occupied() -> None:
+    game = pa.load("wallet-battles")
+    assert game.options["end"] == "used"
+    assert pa.GAMES["wallet-battles"].recorded_options({"map": "antietam"}) == {
+        "map": "antietam",
+        "coins": {"Q": 6, "N": 6, "P": 6, "D": 6},
+        "end": "occupied",
+    }
+    named = {"map": "antietam", "end": "used", "coins": {"Q": 3, "N": 3, "P": 3, "D": 3}}
+    assert pa.GAMES["wallet-battles"].recorded_options(named) == named
+
+
 def test_coins_set_both_piles() -> None:
     game = pa.load("wallet-battles", coins={"D": 1, "P": 2, "N": 3, "Q": 4})
     assert list(game.options["coins"].items()) == [("Q", 4), ("N", 3), ("P", 2), ("D", 1)]
