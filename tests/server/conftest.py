@@ -31,6 +31,18 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "ws_burst": 1000,
         "http_writes_per_s": 1000.0,
         "http_burst": 1000,
+        # Every test client shares one address: the per-address limits have tests of their own.
+        "address_writes_per_s": 1000.0,
+        "address_burst": 1000,
+        "games_per_minute": 10_000,
+        "address_games_per_minute": 10_000,
+        "max_open_games": 1000,
+        "address_max_open_games": 1000,
+        "address_sessions_per_minute": 10_000,
+        "address_sign_ins_per_minute": 10_000,
+        "address_max_sockets": 1000,
+        "address_sockets_per_minute": 10_000,
+        "lobby_updates_per_s": 50.0,
     }
     values.update(overrides)
     return Settings(**values)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
@@ -13,6 +14,7 @@ from ...store import Store
 from ..deps import HubDep, PlayerIdDep, StoreDep, WriteLimit
 
 router = APIRouter(prefix="/api", tags=["players"])
+PLAYER_ID = re.compile(r"[0-9a-f]{32}")  # checked before it reaches the database
 
 
 def me_json(store: Store, player_id: str) -> dict[str, Any]:
@@ -68,6 +70,9 @@ def summarize(row: GameRecord, player_id: str, names: dict[str, str]) -> dict[st
 
 
 def player_json(store: Store, player_id: str, limit: int = 50) -> dict[str, Any] | None:
+    """A player's page data, or None if there is no such player (or no such id)."""
+    if not PLAYER_ID.fullmatch(player_id):
+        return None
     p = store.get_player(player_id)
     if p is None:
         return None
@@ -98,7 +103,7 @@ def player_json(store: Store, player_id: str, limit: int = 50) -> dict[str, Any]
 @router.get("/players/{player_id}", response_model=PlayerOut, responses={404: {"model": ErrorOut}})
 def get_player(player_id: str, store: StoreDep) -> dict[str, Any]:
     """A player's ratings per game and recent games."""
-    data = player_json(store, player_id) if len(player_id) <= 32 else None
+    data = player_json(store, player_id)
     if data is None:
         raise HTTPException(status_code=404, detail=f"there is no player {player_id!r}")
     return data
