@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +67,8 @@ def second_client(first: TestClient) -> TestClient:
     return other
 
 
-@pytest.fixture
-def pg_schema() -> Iterator[str]:
+@contextmanager
+def fresh_pg_schema() -> Iterator[str]:
     """A fresh schema in the test PostgreSQL database, dropped afterwards (parallel runs never
     share tables)."""
     schema = f"t_{uuid.uuid4().hex[:16]}"
@@ -77,10 +78,24 @@ def pg_schema() -> Iterator[str]:
             conn.execute(text(f'CREATE SCHEMA "{schema}"'))
     except Exception as e:  # a missing server is a failure, not a skip
         pytest.fail(f"PostgreSQL at {PG_URL} is not reachable: {e}")
-    yield schema
-    with engine.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    engine.dispose()
+    try:
+        yield schema
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[str]:
+    with fresh_pg_schema() as schema:
+        yield schema
+
+
+@pytest.fixture(scope="module")
+def pg_schema_module() -> Iterator[str]:
+    with fresh_pg_schema() as schema:
+        yield schema
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -39,7 +39,9 @@ def snapshot(client: TestClient) -> dict[str, object]:
 
 
 def send(client: TestClient, method: str, path: str, raw: str) -> int:
-    r = client.request(method, path, content=raw.encode(), headers={"Content-Type": "application/json"})
+    r = client.request(
+        method, path, content=raw.encode(), headers={"Content-Type": "application/json"}
+    )
     return r.status_code
 
 
@@ -57,7 +59,11 @@ def test_lone_surrogates_and_nul_bytes_are_refused(app_client: TestClient) -> No
         ("POST", f"/api/games/{gid}/moves", f'{{"action":"place L {SURROGATE}","version":0}}'),
         ("POST", f"/api/games/{gid}/moves", '{"action":"place L b2\\u0000","version":0}'),
         ("POST", "/api/games", f'{{"game":"{SURROGATE}","mode":"seek"}}'),
-        ("POST", "/api/games", f'{{"game":"flipwars","mode":"seek","options":{{"{SURROGATE}":1}}}}'),
+        (
+            "POST",
+            "/api/games",
+            f'{{"game":"flipwars","mode":"seek","options":{{"{SURROGATE}":1}}}}',
+        ),
         ("POST", "/api/games", f'{{"game":"flipwars","mode":"seek","{SURROGATE}":1}}'),
         ("POST", "/api/games", '{"game":"flipwars","mode":"seek","options":' + DEEP + "}"),
         ("POST", f"/api/games/{gid}/join", f'{{"invite":"{SURROGATE}"}}'),

@@ -48,6 +48,21 @@ class ErrorOut(BaseModel):
     code: str = Field("bad_request", description="A stable machine-readable reason")
 
 
+class Issue(BaseModel):
+    loc: list[str | int] = Field(description="Where in the request, e.g. ['body', 'version']")
+    msg: str
+    type: str
+
+
+class InvalidOut(BaseModel):
+    """422: a request that does not fit its schema (``detail`` lists the issues, ``code``
+    is ``invalid``), or a move the rules refuse (``detail`` says why, ``code`` is
+    ``illegal``)."""
+
+    detail: str | list[Issue]
+    code: str
+
+
 # -- catalog -----------------------------------------------------------------------------------
 class OptionField(BaseModel):
     name: str

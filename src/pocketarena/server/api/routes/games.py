@@ -14,13 +14,23 @@ from pocketarena.core import IllegalActionError
 from ... import catalog
 from ...core.security import address_hash
 from ...live.hub import GameError, Hub, LiveGame
-from ...schemas import ErrorOut, GameCreate, GameCreated, GameView, JoinIn, MoveIn, VersionIn
+from ...schemas import (
+    ErrorOut,
+    GameCreate,
+    GameCreated,
+    GameView,
+    InvalidOut,
+    JoinIn,
+    MoveIn,
+    VersionIn,
+)
 from ..deps import ContextDep, HubDep, PlayerIdDep, WriteLimit, check, client_addr
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422, 429, 503)
+    **{code: {"model": ErrorOut} for code in (400, 403, 404, 409, 429, 503)},
+    422: {"model": InvalidOut},
 }
 
 

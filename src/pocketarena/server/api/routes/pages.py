@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pocketarena.core import RecordError
 from pocketarena.fair import verify_record
-from pocketarena.records import loads
+from pocketarena.records import MAX_RECORD_BYTES, loads
 
 from ... import catalog, rules
 from ...core.security import default_guest_name
@@ -21,7 +21,6 @@ from ...recording import record_of
 from ..deps import ContextDep, HubDep, PlayerIdDep, StoreDep, WriteLimit, page_visitor
 from .games import view_for
 from .players import player_json
-from .records import MAX_RECORD_BYTES
 
 router = APIRouter(include_in_schema=False)
 
