@@ -57,3 +57,15 @@ def test_settings_come_from_the_environment(tmp_path: Path) -> None:
         assert "POCKETARENA_BOT_WORKERS='many' is not a valid int" in str(e)
     else:
         raise AssertionError("a bad number was accepted")
+
+
+def test_bad_limits_and_proxies_are_explained(tmp_path: Path) -> None:
+    for env, words in (
+        ({"POCKETARENA_GAMES_PER_MINUTE": "0"}, "GAMES_PER_MINUTE must be positive"),
+        ({"POCKETARENA_TRUSTED_PROXIES": "10.0.0.0/33"}, "'10.0.0.0/33' is not an IP address"),
+    ):
+        result = CliRunner().invoke(
+            cli_app, ["serve"], env={"POCKETARENA_DATA_DIR": str(tmp_path), **env}
+        )
+        assert result.exit_code == 2 and words in result.output, result.output
+        assert "Traceback" not in result.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from dataclasses import dataclass, field, fields
@@ -102,6 +103,16 @@ class Settings:
             )
         if not self.database_url:
             self.database_url = f"sqlite:///{self.data_dir / 'pocketarena.sqlite3'}"
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type not in ("int", "float"):
+                continue
+            rate = f.name.endswith(("_per_s", "_per_minute", "burst"))
+            if not (value > 0 if rate else value >= 0):
+                need = "positive" if rate else "zero or more"
+                raise ValueError(f"{ENV_PREFIX}{f.name.upper()} must be {need}, not {value!r}")
+        for item in self.trusted_proxies.split(","):
+            _check_proxy(item.strip())
 
     def resolved_secret_key(self) -> str:
         """The cookie-signing key: given, or read from (or created in) the data directory."""
@@ -116,6 +127,22 @@ class Settings:
         with os.fdopen(fd, "w") as fh:
             fh.write(key)
         return key
+
+
+def _check_proxy(item: str) -> None:
+    """A trusted proxy: an IP address, a network (with /), "*", or a plain name (a Unix
+    socket's peer, a test client); anything else is a mistake worth saying."""
+    if not item or item == "*":
+        return
+    try:
+        if "/" in item:
+            ipaddress.ip_network(item)
+        elif item[0].isdigit() or ":" in item:
+            ipaddress.ip_address(item)
+    except ValueError:
+        raise ValueError(
+            f"{ENV_PREFIX}TRUSTED_PROXIES: {item!r} is not an IP address or network"
+        ) from None
 
 
 def _coerce(name: str, annotation: Any, text: str) -> Any:

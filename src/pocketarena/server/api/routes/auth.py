@@ -11,7 +11,6 @@ from anyio import to_thread
 from fastapi import APIRouter, Request
 
 from ...core.sessions import SessionInfo
-from ...models import Player
 from ...schemas import CredentialsIn, ErrorOut, MeOut, SessionOut
 from ...store import StoreError, clean_username
 from ..deps import (
@@ -25,14 +24,11 @@ from ..deps import (
     start_session,
     too_many,
 )
+from .players import me_of
 
 router = APIRouter(prefix="/api/auth", tags=["accounts"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 429)}
 WRONG = "wrong username or password"
-
-
-def me_of(p: Player) -> dict[str, Any]:
-    return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username}
 
 
 @router.post("/register", response_model=MeOut, responses=ERRORS, dependencies=[WriteLimit])

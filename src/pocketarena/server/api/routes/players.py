@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 
 from ... import catalog
-from ...models import GameRecord
+from ...models import GameRecord, Player
 from ...schemas import ErrorOut, MeOut, NameIn, PlayerOut
 from ...store import Store
 from ..deps import HubDep, PlayerIdDep, StoreDep, WriteLimit
@@ -17,9 +17,13 @@ router = APIRouter(prefix="/api", tags=["players"])
 PLAYER_ID = re.compile(r"[0-9a-f]{32}")  # checked before it reaches the database
 
 
-def me_json(store: Store, player_id: str) -> dict[str, Any]:
-    p = store.ensure_guest(player_id)
+def me_of(p: Player) -> dict[str, Any]:
+    """Who a visitor is (``MeOut``)."""
     return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username}
+
+
+def me_json(store: Store, player_id: str) -> dict[str, Any]:
+    return me_of(store.ensure_guest(player_id))
 
 
 @router.get("/me", response_model=MeOut, summary="The visitor (a guest until they register)")
@@ -34,7 +38,7 @@ def rename(body: NameIn, store: StoreDep, hub: HubDep, player: PlayerIdDep) -> d
     """Choose the display name others see."""
     p = store.rename(player, body.name)
     hub.player_renamed(p.id, p.name)
-    return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username}
+    return me_of(p)
 
 
 def summarize(row: GameRecord, player_id: str, names: dict[str, str]) -> dict[str, Any]:
