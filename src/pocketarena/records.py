@@ -425,7 +425,7 @@ class Record:
             moves.append(line)
         if "Game" not in tags:
             raise RecordError('record has no [Game "..."] header')
-        options = _parse_json(tags.get("Options", "{}"), "record Options header")
+        options = _parse_json(tags.get("Options", "{}"), "record Options header", "is not JSON")
         if not isinstance(options, dict):
             raise RecordError("record Options header must be a JSON object")
         game_id = tags["Game"]
@@ -527,13 +527,13 @@ def load(path: str | Path) -> Record:
         raise RecordError(f"{path}: {e}") from None
 
 
-def _parse_json(text: str | bytes, what: str) -> Any:
-    """JSON from a record: RecordError (one line) for bad JSON, and for JSON nested more than
-    MAX_JSON_DEPTH deep (whose parsing would otherwise exhaust the stack)."""
+def _parse_json(text: str | bytes, what: str, not_json: str = "is not valid JSON") -> Any:
+    """JSON from a record: RecordError (one line about ``what``) for bad JSON, and for JSON
+    nested more than MAX_JSON_DEPTH deep (whose parsing would otherwise exhaust the stack)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"{what} is not valid JSON: {e.msg} (line {e.lineno})") from None
+        raise RecordError(f"{what} {not_json}: {e.msg} (line {e.lineno})") from None
     except RecursionError:
         data = None
     else:
