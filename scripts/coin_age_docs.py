@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from pocketarena.games.coin_age import MAP_NAMES, CoinAgeMap, load_map
-from pocketarena.render.coin_age import svg_map
+from pocketarena.games.coin_age.render import svg_map
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules" / "coin-age.md"

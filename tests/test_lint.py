@@ -1,13 +1,22 @@
-"""The code stays as STYLE asks: ruff-clean and ruff-formatted, and mypy --strict clean on the
-engine, the bots and the research interfaces (the files pyproject.toml lists)."""
+"""The code stays as STYLE asks: ruff-clean (complexity limit included) and ruff-formatted,
+mypy --strict clean on the whole package, no import cycles, rules that import nothing but the
+engine core, and no randomness drawn inside the engine."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
 
+import grimp
+import pytest
+
+import pocketarena as pa
+from pocketarena.core import KINDS
+
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "pocketarena"
 PATHS = ["src", "tests", "benchmarks", "scripts"]
 
 
@@ -27,7 +36,138 @@ def test_ruff_format_is_kept() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_mypy_strict_on_the_engine() -> None:
+def test_mypy_strict_on_the_whole_package() -> None:
     done = run("mypy", "--cache-dir", str(ROOT / ".mypy_cache"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success" in done.stdout
+
+
+# -- the import graph ---------------------------------------------------------------------------
+# Imports inside functions count (a cycle hidden in a function is still a cycle); imports under
+# ``if TYPE_CHECKING`` do not: they are annotations, never run (a Game makes States and a State
+# belongs to a Game, so their types name each other).
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph("pocketarena", exclude_type_checking_imports=True, cache_dir=None)
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(edges.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = [stack.pop()]
+            while component[-1] != node:
+                component.append(stack.pop())
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_imports_itself_through_others(graph: grimp.ImportGraph) -> None:
+    edges = {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    assert cycles(edges) == []
+
+
+def test_no_two_parts_of_the_package_import_each_other(graph: grimp.ImportGraph) -> None:
+    """``bots`` may use ``core``, ``interop`` may use ``bots``, never both ways round."""
+
+    def part(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    edges: dict[str, set[str]] = {}
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            if part(module) != part(imported) and imported != "pocketarena":
+                edges.setdefault(part(module), set()).add(part(imported))
+    assert cycles(edges) == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.parametrize("game_id", sorted(pa.GAMES))
+def test_rules_import_only_the_engine_core(graph: grimp.ImportGraph, game_id: str) -> None:
+    """A game's package, rules and data use the core and nothing else of ours: not drawing,
+    observation or bots (their own folder's included), not the server."""
+    folder = pa.GAMES[game_id].__module__.rpartition(".")[0]
+    used = graph.find_upstream_modules(folder)
+    parts = {f"{folder}.{kind}" for kind in KINDS}
+    allowed = [m for m in used if m.startswith("pocketarena.core") or m.startswith(folder + ".")]
+    assert sorted(used - set(allowed)) == []
+    assert sorted(used & parts) == []
+
+
+# -- no randomness inside the engine --------------------------------------------------------------
+def engine_files() -> list[Path]:
+    """The core and every game's rules and data (the optional parts of a folder excluded);
+    ``core/chance.py`` is where callers get fresh seeds, so it is checked on its own below."""
+    files = [p for p in (PACKAGE / "core").glob("*.py") if p.name != "chance.py"]
+    for folder in (PACKAGE / "games").iterdir():
+        if folder.is_dir():
+            files += [p for p in folder.glob("*.py") if p.stem not in KINDS]
+    return files
+
+
+def unseeded_randomness(path: Path) -> list[str]:
+    """Where ``path`` draws randomness not derived from a seed it is given: an entropy source
+    imported, ``fresh_seed`` called, or ``random`` used other than as ``random.Random(seed)``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+            for name in names:
+                if name.split(".")[0] in ("secrets", "uuid") or name == "urandom":
+                    found.append(f"line {node.lineno}: imports {name}")
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id == "random" and node.attr != "Random":
+                found.append(f"line {node.lineno}: random.{node.attr}")
+            if node.value.id == "os" and node.attr == "urandom":
+                found.append(f"line {node.lineno}: os.urandom")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "fresh_seed":
+                found.append(f"line {node.lineno}: fresh_seed()")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            func = node.func
+            if func.attr == "fresh_seed":
+                found.append(f"line {node.lineno}: fresh_seed()")
+            named = isinstance(func.value, ast.Name) and func.value.id == "random"
+            if named and func.attr == "Random" and not node.args:
+                found.append(f"line {node.lineno}: random.Random() without a seed")
+    return sorted(found, key=lambda text: int(text.split()[1].rstrip(":")))
+
+
+def test_the_engine_draws_no_randomness() -> None:
+    files = engine_files()
+    assert len(files) > 10
+    problems = {str(p.relative_to(ROOT)): unseeded_randomness(p) for p in files}
+    assert {k: v for k, v in problems.items() if v} == {}
+
+
+def test_the_randomness_check_sees_hidden_draws(tmp_path: Path) -> None:
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text(
+        "import random\nimport secrets\nrandom.random()\nrandom.Random()\nrandom.Random(seed)\n"
+        "core.fresh_seed()\n"
+    )
+    found = [p.split(":")[0] for p in unseeded_randomness(sneaky)]
+    assert found == ["line 2", "line 3", "line 4", "line 6"]

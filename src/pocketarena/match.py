@@ -1,46 +1,27 @@
-"""Running a game: where chance outcomes come from, and a match between players.
+"""Running a game: a match between players, which ends in a record.
 
-The code that runs a game owns its randomness. ``SeededChance`` derives every throw from the
-seed and the ply alone, so taking moves back and playing them again throws the same coins, and
-a record that keeps the seed replays bit for bit. The server's fair coins follow the same
-``ChanceSource`` protocol.
+The code that runs a game owns its randomness: a match takes a ``ChanceSource`` (a
+``SeededChance`` derives every throw from its seed and the ply alone; the server's fair coins
+follow the same protocol). Both live in :mod:`pocketarena.core.chance` and are also importable
+from here.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol, runtime_checkable
 
 from .bots.base import Bot
-from .core import CHANCE, TERMINAL, Action, Game, IllegalActionError, State, sample_outcome
-from .records import Player, Record, now_utc, result_of
+from .core import CHANCE, TERMINAL, Action, Game, IllegalActionError, State
+from .core.chance import ChanceSource, SeededChance
+from .records import Player, Record, now_utc, result_for, result_of
 
-
-@runtime_checkable
-class ChanceSource(Protocol):
-    """Where a chance node's outcome comes from. ``state`` is at a chance node."""
-
-    def outcome(self, state: State) -> Action: ...
-
-
-class SeededChance:
-    """Throws derived from (seed, ply) only: the same state always gets the same throw."""
-
-    def __init__(self, seed: int | str) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int | str):
-            raise TypeError(f"a seed is an integer or text, got {seed!r}")
-        self.seed = seed
-
-    def outcome(self, state: State) -> Action:
-        if state.current_player != CHANCE:
-            raise ValueError(f"no coins to throw: {state!r} is not at a chance node")
-        # A string seed goes through SHA-512 in random.Random, so it is stable across runs
-        # and Python processes (unlike hash()).
-        return sample_outcome(state.chance_outcomes(), random.Random(f"{self.seed}:{state.ply}"))
-
-    def __repr__(self) -> str:
-        return f"SeededChance({self.seed!r})"
+__all__ = [
+    "ChanceSource",
+    "Match",
+    "SeededChance",
+    "deciders_after_throw",
+    "play_match",
+]
 
 
 def deciders_after_throw(state: State) -> set[int]:
@@ -210,7 +191,7 @@ class Match:
     @property
     def result(self) -> str:
         if self.resigned is not None:
-            return "0-1" if self.resigned == 0 else "1-0"
+            return result_for(1 - self.resigned)
         return result_of(self.state)
 
     @property

@@ -29,13 +29,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .core import CHANCE, GAMES, Game, IllegalActionError, RecordError, State
+from .core import CHANCE, GAMES, Game, IllegalActionError, RecordError, SeededChance, State
 from .core import load as load_game
-
-if TYPE_CHECKING:
-    from .match import SeededChance
 
 FORMAT = "pocketarena-record"
 VERSION = 1
@@ -59,12 +56,15 @@ def now_utc() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+def result_for(winner: int | None) -> str:
+    """The result of a finished game: ``1-0`` (seat 0 won), ``0-1`` (seat 1 won) or
+    ``1/2-1/2`` (nobody did), however it ended (on the board, by time, by resignation)."""
+    return "1-0" if winner == 0 else "0-1" if winner == 1 else "1/2-1/2"
+
+
 def result_of(state: State) -> str:
     """The result string for a state: ``1-0``/``0-1``/``1/2-1/2`` once over, ``*`` before."""
-    if not state.is_terminal():
-        return "*"
-    winner = state.winner()
-    return "1-0" if winner == 0 else "0-1" if winner == 1 else "1/2-1/2"
+    return result_for(state.winner()) if state.is_terminal() else "*"
 
 
 def _check_date(name: str, value: Any) -> str | None:
@@ -234,8 +234,6 @@ class Record:
             return None
         if self.seed is None:
             raise RecordError("record says its throws are seeded, but it has no seed")
-        from .match import SeededChance
-
         return SeededChance(self.seed)
 
     def _check_outcome(self, state: State) -> None:
@@ -285,16 +283,7 @@ class Record:
     @classmethod
     def from_json(cls, data: Any) -> Record:
         """A record from ``to_json()`` data (or JSON text); RecordError says what is wrong."""
-        if isinstance(data, str | bytes):
-            data = _parse_json(data, "record")
-        if not isinstance(data, dict):
-            raise RecordError("a JSON record must be an object")
-        if data.get("format") != FORMAT:
-            raise RecordError(f"not a Pocket Arena record (its 'format' is not {FORMAT!r})")
-        if data.get("version") != VERSION:
-            raise RecordError(
-                f"record version {data.get('version')!r} is not supported (this program reads {VERSION})"
-            )
+        data = _json_record(data)
         for name in ("game", "moves"):
             if name not in data:
                 raise RecordError(f"record has no {name!r} field")
@@ -382,47 +371,7 @@ class Record:
     @classmethod
     def from_text(cls, text: str) -> Record:
         """A record from its text form; RecordError names the line that is wrong."""
-        tags: dict[str, str] = {}
-        moves: list[str] = []
-        comments: list[tuple[int, str]] = []
-        result: str | None = None
-        in_moves = False
-        for number, raw in enumerate(text.splitlines(), start=1):
-            line = raw.strip()
-            if not in_moves:
-                if not line:
-                    if tags:
-                        in_moves = True
-                    continue
-                if line.startswith("#"):
-                    continue
-                match = _HEADER.match(line)
-                if match is not None:
-                    tags[match.group(1)] = _unescape(match.group(2))
-                    continue
-                if not tags:
-                    raise RecordError(
-                        "not a Pocket Arena record: it must start with headers like "
-                        '[Game "stack-a-cash"] (or be a JSON record)'
-                    )
-                if line.startswith("["):
-                    raise RecordError(
-                        f'record line {number}: {line!r} is not a header like [Name "value"]'
-                    )
-                in_moves = True  # moves right after the headers, without the blank line
-            if not line:
-                continue
-            if line.startswith("#"):
-                comments.append((len(moves), line[1:].strip()))
-                continue
-            if result is not None:
-                raise RecordError(
-                    f"record line {number}: {line!r} comes after the result {result!r}, which must be last"
-                )
-            if line in RESULTS:
-                result = line
-                continue
-            moves.append(line)
+        tags, moves, comments, result = _read_text(text)
         if "Game" not in tags:
             raise RecordError('record has no [Game "..."] header')
         options = _parse_json(tags.get("Options", "{}"), "record Options header", "is not JSON")
@@ -437,25 +386,8 @@ class Record:
         stated = tags.get("Result", result or "*")
         if result is not None and stated != result:
             raise RecordError(f"record Result header says {stated} but its last line says {result}")
-        scores: tuple[float, float] | None = None
-        if "Scores" in tags:
-            try:
-                parts = [float(p) for p in tags["Scores"].split()]
-            except ValueError:
-                parts = []
-            if len(parts) != 2:
-                raise RecordError(
-                    f"record Scores header must be two numbers, got {tags['Scores']!r}"
-                )
-            scores = (_number(parts[0]), _number(parts[1]))
-        seed: int | str | None = None
-        if "Seed" in tags:
-            try:
-                seed = json.loads(tags["Seed"])
-            except json.JSONDecodeError:
-                seed = tags["Seed"]
-            if isinstance(seed, bool) or not isinstance(seed, int | str):
-                seed = tags["Seed"]
+        scores = _scores_tag(tags["Scores"]) if "Scores" in tags else None
+        seed = _seed_tag(tags["Seed"]) if "Seed" in tags else None
         player_tags = {seat for seat in seats} | {f"{seat}Kind" for seat in seats}
         headers = {k: v for k, v in tags.items() if k not in _RESERVED and k not in player_tags}
         record = cls(
@@ -566,3 +498,84 @@ def _unescape(value: str) -> str:
 
 def _scores_text(scores: tuple[float, ...] | list[float]) -> str:
     return "-".join(str(_number(s)) for s in scores)
+
+
+def _read_text(text: str) -> tuple[dict[str, str], list[str], list[tuple[int, str]], str | None]:
+    """The text form's headers, moves, comments (with the number of moves before each) and
+    closing result, in the order they come; RecordError names a line out of place."""
+    tags: dict[str, str] = {}
+    moves: list[str] = []
+    comments: list[tuple[int, str]] = []
+    result: str | None = None
+    in_moves = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not in_moves:
+            if not line or line.startswith("#"):
+                in_moves = not line and bool(tags)
+                continue
+            match = _HEADER.match(line)
+            if match is not None:
+                tags[match.group(1)] = _unescape(match.group(2))
+                continue
+            _check_header_end(tags, line, number)
+            in_moves = True  # moves right after the headers, without the blank line
+        if not line:
+            continue
+        if line.startswith("#"):
+            comments.append((len(moves), line[1:].strip()))
+        elif result is not None:
+            raise RecordError(
+                f"record line {number}: {line!r} comes after the result {result!r}, which must be last"
+            )
+        elif line in RESULTS:
+            result = line
+        else:
+            moves.append(line)
+    return tags, moves, comments, result
+
+
+def _check_header_end(tags: dict[str, str], line: str, number: int) -> None:
+    """A line that is not a header ends the headers: there must have been some, and it must
+    not look like a broken header."""
+    if not tags:
+        raise RecordError(
+            "not a Pocket Arena record: it must start with headers like "
+            '[Game "stack-a-cash"] (or be a JSON record)'
+        )
+    if line.startswith("["):
+        raise RecordError(f'record line {number}: {line!r} is not a header like [Name "value"]')
+
+
+def _scores_tag(text: str) -> tuple[float, float]:
+    try:
+        parts = [float(p) for p in text.split()]
+    except ValueError:
+        parts = []
+    if len(parts) != 2:
+        raise RecordError(f"record Scores header must be two numbers, got {text!r}")
+    return (_number(parts[0]), _number(parts[1]))
+
+
+def _seed_tag(text: str) -> int | str:
+    """The Seed header: JSON for an integer or quoted text, else the text as it is."""
+    try:
+        seed = json.loads(text)
+    except json.JSONDecodeError:
+        return text
+    return seed if isinstance(seed, int | str) and not isinstance(seed, bool) else text
+
+
+def _json_record(data: Any) -> dict[str, Any]:
+    """JSON text or data as a record's object, its format and version checked."""
+    if isinstance(data, str | bytes):
+        data = _parse_json(data, "record")
+    if not isinstance(data, dict):
+        raise RecordError("a JSON record must be an object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a Pocket Arena record (its 'format' is not {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise RecordError(
+            f"record version {data.get('version')!r} is not supported (this program reads {VERSION})"
+        )
+    return data

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-import types
 from typing import Any
 
 import pytest
@@ -14,32 +11,15 @@ import pocketarena as pa
 from pocketarena.bots import Bot, make_bot
 from pocketarena.bots.registry import FACTORIES
 from pocketarena.bots.simple import GreedyBot, RandomBot
+from pocketarena.core import for_game
 from pocketarena.match import SeededChance
 from tests.conftest import all_variants, variant_id
 
-WITH_HEURISTIC = [
-    v
-    for v in all_variants()
-    if importlib.util.find_spec(f"pocketarena.bots.heuristics.{v[0].replace('-', '_')}") is not None
-]
-
-
-@pytest.fixture
-def race_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A heuristic for Coin Race: the lead in points, scaled to [-1, 1]."""
-    module = types.ModuleType("pocketarena.bots.heuristics.coin_race")
-
-    def evaluate(state: pa.State, seat: int) -> float:
-        a, b = state.scores()
-        lead = (a - b) if seat == 0 else (b - a)
-        return max(-1.0, min(1.0, lead / 10))
-
-    module.evaluate = evaluate  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, module.__name__, module)
+WITH_HEURISTIC = [v for v in all_variants() if for_game(v[0], "heuristics") is not None]
 
 
 def test_registry_makes_bots_and_lists_the_valid_ones(
-    coin_race: pa.Game, race_heuristic: None
+    coin_race: pa.Game,
 ) -> None:
     assert isinstance(make_bot("random", coin_race, seed=1), RandomBot)
     assert isinstance(make_bot(" Greedy ", coin_race), GreedyBot)
@@ -52,9 +32,9 @@ def test_registry_makes_bots_and_lists_the_valid_ones(
         RandomBot(coin_race, iterations=5)
 
 
-def test_greedy_needs_a_heuristic(coin_race: pa.Game) -> None:
-    with pytest.raises(ValueError, match="needs a heuristic for coin-race"):
-        make_bot("greedy", coin_race)
+def test_greedy_needs_a_heuristic(bare_race: pa.Game) -> None:
+    with pytest.raises(ValueError, match="needs a heuristic for bare-race"):
+        make_bot("greedy", bare_race)
 
 
 def test_bots_decide_only_at_decision_nodes(coin_race: pa.Game) -> None:
@@ -66,7 +46,7 @@ def test_bots_decide_only_at_decision_nodes(coin_race: pa.Game) -> None:
     assert isinstance(bot, Bot) and other == pa.load("coin-race", goal=3)
 
 
-def test_greedy_takes_the_best_immediate_gain(coin_race: pa.Game, race_heuristic: None) -> None:
+def test_greedy_takes_the_best_immediate_gain(coin_race: pa.Game) -> None:
     bot = make_bot("greedy", coin_race, seed=3)
     state = coin_race.new_initial_state()
     state.apply("flip H")
@@ -112,3 +92,18 @@ def test_bots_play_real_games_without_touching_the_state(
         state.apply(action)
         decisions += 1
     assert decisions > 0
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:60", "expectimax:1", "easy"])
+@pytest.mark.parametrize("game_id", ["flipwars", "wallet-battles"])
+def test_a_reseeded_bot_plays_like_a_fresh_one(spec: str, game_id: str) -> None:
+    game = pa.load(game_id)
+    state = game.new_initial_state()
+    chance = SeededChance(4)
+    while state.current_player < 0 or state.ply < 3:
+        state.apply(chance.outcome(state) if state.is_chance_node() else state.legal_actions()[0])
+    kept = make_bot(spec, game, seed=1)
+    kept.choose(state)  # something learnt and random numbers drawn
+    for seed in (2, 3):
+        kept.reseed(seed)
+        assert kept.choose(state) == make_bot(spec, game, seed=seed).choose(state)

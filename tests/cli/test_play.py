@@ -208,12 +208,14 @@ def test_nothing_saved_when_nothing_was_played(tmp_path: Path) -> None:
             ["unknown bot 'clever'; valid bots:", "(or human)"],
         ),
         (
-            ["play", "coin-race", "--vs", "greedy"],
-            ["the greedy bot needs a heuristic for coin-race"],
+            ["play", "bare-race", "--vs", "greedy"],
+            ["the greedy bot needs a heuristic for bare-race"],
         ),
     ],
 )
-def test_bad_requests_are_one_clean_line(args: list[str], fragments: list[str]) -> None:
+def test_bad_requests_are_one_clean_line(
+    args: list[str], fragments: list[str], bare_race: pa.Game
+) -> None:
     assert_clean_error(run(*args), 2, *fragments)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pocketarena as pa
 from pocketarena.core import State
+from tests.example_games import bare_race  # noqa: F401
 
 
 def playout(game: pa.Game, seed: int) -> Iterator[State]:

@@ -196,3 +196,15 @@ def test_games_and_states_pickle(game_id: str) -> None:
     assert str(pickle.loads(pickle.dumps(game))) == str(game)
     assert again.history() == state.history() and str(again) == str(state)
     assert again.pocketarena == state.pocketarena
+
+
+def test_openspiel_mcts_is_found_by_name_and_reseeds() -> None:
+    from pocketarena.bots import bot_names, make_bot
+
+    assert "openspiel-mcts" in bot_names()
+    game = pa.load("flipwars")
+    state = game.new_initial_state()
+    kept = make_bot("openspiel-mcts:40", game, seed=1)
+    kept.choose(state)
+    kept.reseed(9)
+    assert kept.choose(state) == make_bot("openspiel-mcts:40", game, seed=9).choose(state)

@@ -1,3 +1,3 @@
-"""Coin Race, a toy game with chance, is registered for every test here (see tests/toygame.py)."""
+"""Coin Race, the example game, is registered for every test here (see tests/example_games.py)."""
 
-from tests.toygame import coin_race  # noqa: F401
+from tests.example_games import bare_race, coin_race  # noqa: F401

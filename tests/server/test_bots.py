@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 import pocketarena as pa
+from pocketarena.bots import Bot, make_bot
 from pocketarena.server import catalog
-from pocketarena.server.live.bots import BotRunner
+from pocketarena.server.live.bots import BotRunner, bot_seed
 from pocketarena.server.main import create_app
 
 from .conftest import create, make_settings
@@ -31,9 +31,9 @@ def test_bots_play_from_worker_processes(tmp_path: Path) -> None:
         assert view["history"][0]["seat"] == 0 and view["to_move"] == 1
 
 
-class SlowBot:
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        pass
+class SlowBot(Bot):
+    def __init__(self, spec: str, game: pa.Game, seed: int | None = None) -> None:
+        super().__init__(game, seed=seed)
 
     def choose(self, state: pa.State) -> pa.Action:
         time.sleep(2.0)
@@ -83,3 +83,48 @@ def test_the_event_loop_stays_free_while_a_bot_thinks(monkeypatch: pytest.Monkey
     finally:
         runner.close()
     assert ticks > 30  # the loop kept running for most of the second the bot took
+
+
+def test_a_kept_bot_is_reseeded_for_every_move() -> None:
+    """One thread keeps one bot per game; whatever it was asked before, its move for a seed is
+    the move of a bot freshly built with that seed."""
+    runner = BotRunner("thread", workers=1, budget_s=10.0)
+    state = pa.load("flipwars").new_initial_state()
+    seeds = [5, 11, 5, 2024, 11, 7]
+
+    async def ask() -> list[pa.Action]:
+        return [await runner.choose("random", state, seed=seed) for seed in seeds]
+
+    try:
+        moves = asyncio.run(ask())
+    finally:
+        runner.close()
+    fresh = [make_bot("random", state.game, seed=seed).choose(state) for seed in seeds]
+    assert moves == fresh
+    assert len(set(moves)) > 1  # the seeds matter: a bot kept with its first seed would differ
+
+
+def test_a_server_bot_game_replays_exactly(client: TestClient) -> None:
+    """Every bot move of a finished game is the move its bot makes from the seed of that ply."""
+    gid = create(client, game="flipwars", mode="bot", bot="random", seat=0)["id"]
+    view = client.get(f"/api/games/{gid}?svg=false").json()
+    deadline = time.monotonic() + 30
+    while view["status"] == "active" and time.monotonic() < deadline:
+        if view["to_move"] == 0:
+            move = view["legal"][0]["text"]
+            client.post(
+                f"/api/games/{gid}/moves", json={"action": move, "version": view["version"]}
+            )
+        time.sleep(0.01)
+        view = client.get(f"/api/games/{gid}?svg=false").json()
+    assert view["status"] == "finished"
+    game = catalog.load_game("flipwars", view["options"])
+    state = game.new_initial_state()
+    bot_moves = 0
+    for ply, entry in enumerate(view["history"]):
+        if entry["seat"] == 1:
+            bot = make_bot("random", game, seed=bot_seed(gid, ply))
+            assert bot.choose(state).text == entry["text"], f"ply {ply}"
+            bot_moves += 1
+        state.apply(entry["text"])
+    assert bot_moves >= 5

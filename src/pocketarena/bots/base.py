@@ -46,6 +46,14 @@ class Bot(ABC):
         between games; the default bot keeps nothing."""
         return None
 
+    def reseed(self, seed: int | str | None) -> None:
+        """Go on as if built with ``seed``: its random numbers start again from it and what it
+        learnt is forgotten, so its next choice depends on the state and the seed alone (a
+        server seeds its bots for every move, and a game then replays exactly)."""
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.reset()
+
     def legal_decisions(self, state: State) -> Sequence[Action]:
         """The legal decisions at ``state``; ValueError if this is not a decision node of
         this bot's game (bots decide; they do not throw coins)."""

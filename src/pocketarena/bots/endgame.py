@@ -64,6 +64,10 @@ class EndgameBot(Bot):
     def reset(self) -> None:
         self.inner.reset()
 
+    def reseed(self, seed: int | str | None) -> None:
+        super().reseed(seed)
+        self.inner.reseed(seed)
+
     # -- analysis: exact where the solver plays, the inner bot's judgement elsewhere ----------
     def _round_value(self, margin: int) -> float:
         return float((margin > 0) - (margin < 0))

@@ -12,18 +12,16 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from pocketarena.core import TERMINAL, Action, Game, State
-
-from .heuristics import module_for
+from pocketarena.core import TERMINAL, Action, Game, State, for_game
 
 Evaluate = Callable[[State, int], float]
 
 
 def heuristic_for(game: Game) -> Evaluate | None:
-    """The game's own heuristic ``evaluate(state, seat)``, or None when it has none."""
-    try:
-        module = module_for(game.ID)
-    except ModuleNotFoundError:
+    """The game's own heuristic ``evaluate(state, seat)`` (``heuristics.py`` in its folder), or
+    None when it has none."""
+    module = for_game(game.ID, "heuristics")
+    if module is None:
         return None
     evaluate: Evaluate = module.evaluate
     return evaluate

@@ -236,14 +236,10 @@ class ExpectimaxBot(Bot):
         entry = self.table.get(key)
         best_id = -1
         if entry is not None:
-            e_depth, flag, value, best_id = entry
-            if e_depth >= depth:
-                if flag == EXACT:
-                    return value
-                if flag == LOWER and value >= beta:
-                    return value
-                if flag == UPPER and value <= alpha:
-                    return value
+            known = _known_value(entry, depth, alpha, beta)
+            if known is not None:
+                return known
+            best_id = entry[3]
         actions = self._ordered(state, player, best_id, depth)
         maximise = player == 0
         a, b = alpha, beta
@@ -263,12 +259,7 @@ class ExpectimaxBot(Bot):
                         b = v
             if a >= b:
                 break
-        if best <= alpha:
-            flag = UPPER
-        elif best >= beta:
-            flag = LOWER
-        else:
-            flag = EXACT
+        flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
         self.table[key] = (depth, flag, best, best_action)
         return best
 
@@ -343,3 +334,16 @@ class ExpectimaxBot(Bot):
         best_id = entry[3] if entry is not None else -1
         actions = self._ordered(child, player, best_id, depth)
         return self._child_value(child.child(actions[0]), player, depth, LOW, HIGH)
+
+
+def _known_value(
+    entry: tuple[int, int, float, int], depth: int, alpha: float, beta: float
+) -> float | None:
+    """The value a transposition-table entry settles for a search of ``depth`` in the window
+    ``(alpha, beta)``, or None when the position must be searched."""
+    e_depth, flag, value, _ = entry
+    if e_depth < depth:
+        return None
+    if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+        return value
+    return None

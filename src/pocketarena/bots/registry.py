@@ -2,14 +2,20 @@
 (``mcts:2000`` iterations, ``mcts:1.5s`` seconds, ``expectimax:3`` turns deep); the argument is
 the factory's to read. The levels ``easy``, ``medium``, ``hard`` and ``perfect`` pick the
 method and budget per game (see ``levels``); ``hard:0.2s`` is a level with its thinking time
-changed. ``openspiel-mcts`` is OpenSpiel's own MCTS, for comparison (needs the rl extra).
+changed.
 
-Adding a bot is one line in ``FACTORIES``: a callable ``(game, seed, argument) -> Bot``.
+Adding a bot is one line in ``FACTORIES``: a callable ``(game, seed, argument) -> Bot``. Bots
+that live outside this package are entry points of group ``pocketarena.bots`` naming such a
+callable: OpenSpiel's own MCTS (``openspiel-mcts``, for comparison; needs the rl extra) is one,
+in :mod:`pocketarena.interop.openspiel_mcts`, since it plays through the OpenSpiel adapter, which
+sits above the bots.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import Any
 
 from pocketarena.core import Game
@@ -35,15 +41,20 @@ def _plain(cls: type[Bot]) -> Factory:
 _COUNTS = {
     "mcts": ("iterations", "iterations", 2000),
     "expectimax": ("depth", "turns deep", 2),
-    "openspiel-mcts": ("iterations", "simulations", 1000),
 }
 
 
 def _budget(name: str, argument: str | None) -> dict[str, Any]:
-    """Read a search budget: ``2000`` (a count, e.g. iterations) or ``1.5s`` (seconds)."""
+    return parse_budget(name, argument, *_COUNTS[name])
+
+
+def parse_budget(
+    name: str, argument: str | None, budget: str, words: str, example: int
+) -> dict[str, Any]:
+    """Read a search budget after ``name:``: ``2000`` (a count of ``budget``, e.g. iterations,
+    described as ``words``) or ``1.5s`` (seconds)."""
     if argument is None:
         return {}
-    budget, words, example = _COUNTS[name]
     text = argument.strip()
     try:
         if text.endswith("s"):
@@ -75,12 +86,6 @@ def _expectimax(game: Game, seed: int | str | None, argument: str | None) -> Bot
     return ExpectimaxBot(game, seed=seed, **_budget("expectimax", argument))
 
 
-def _openspiel(game: Game, seed: int | str | None, argument: str | None) -> Bot:
-    from .openspiel import OpenSpielMCTSBot
-
-    return OpenSpielMCTSBot(game, seed=seed, **_budget("openspiel-mcts", argument))
-
-
 def _level(level: str) -> Factory:
     def make(game: Game, seed: int | str | None, argument: str | None) -> Bot:
         from .levels import make_level
@@ -107,7 +112,6 @@ FACTORIES: dict[str, Factory] = {
     "greedy": _plain(GreedyBot),
     "mcts": _mcts,
     "expectimax": _expectimax,
-    "openspiel-mcts": _openspiel,
     "easy": _level("easy"),
     "medium": _level("medium"),
     "hard": _level("hard"),
@@ -115,14 +119,28 @@ FACTORIES: dict[str, Factory] = {
 }
 
 
+@functools.cache
+def _installed() -> dict[str, Any]:
+    """Bots from entry points (group ``pocketarena.bots``), by name; loaded when first used."""
+    return {point.name: point for point in entry_points(group="pocketarena.bots")}
+
+
 def bot_names() -> list[str]:
-    return sorted(FACTORIES)
+    return sorted({*FACTORIES, *_installed()})
+
+
+def _factory(name: str) -> Factory | None:
+    factory = FACTORIES.get(name)
+    if factory is None and name in _installed():
+        loaded: Factory = _installed()[name].load()
+        factory = FACTORIES[name] = loaded
+    return factory
 
 
 def make_bot(spec: str, game: Game, seed: int | str | None = None) -> Bot:
     """The bot a spec names (``random``, ``greedy``…) for ``game``; ValueError lists the valid ones."""
     name, sep, argument = str(spec).strip().lower().partition(":")
-    factory = FACTORIES.get(name)
+    factory = _factory(name)
     if factory is None:
         raise ValueError(f"unknown bot {spec!r}; valid bots: {', '.join(bot_names())}")
     return factory(game, seed, argument if sep else None)

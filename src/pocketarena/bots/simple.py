@@ -8,7 +8,7 @@ from typing import Any
 from pocketarena.core import Action, Game, State
 
 from .base import Bot
-from .heuristics import module_for
+from .evaluation import heuristic_for
 
 # Values closer than this are a tie (heuristics are sums of floats).
 _TIE = 1e-9
@@ -35,13 +35,10 @@ class GreedyBot(Bot):
 
     def __init__(self, game: Game, *, seed: int | str | None = None, **budget: Any) -> None:
         super().__init__(game, seed=seed, **budget)
-        try:
-            module = module_for(game.ID)
-        except ModuleNotFoundError:
-            raise ValueError(
-                f"the greedy bot needs a heuristic for {game.ID}, and there is none"
-            ) from None
-        self.evaluate: Callable[[State, int], float] = module.evaluate
+        evaluate = heuristic_for(game)
+        if evaluate is None:
+            raise ValueError(f"the greedy bot needs a heuristic for {game.ID}, and there is none")
+        self.evaluate: Callable[[State, int], float] = evaluate
 
     def value(self, state: State, seat: int) -> float:
         if state.is_terminal():

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 import pocketarena as pa
-from pocketarena.core import parse_option_pairs
+from pocketarena.core import fresh_seed, game_class, parse_option_pairs, with_seed
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -56,11 +56,10 @@ OptionOpt = Annotated[
 
 
 def game_id_or_fail(game_id: str) -> str:
-    key = game_id.strip().lower().replace("_", "-")
-    if key not in pa.GAMES:
-        known = ", ".join(sorted(pa.GAMES)) or "none installed"
-        fail(f"unknown game {game_id!r}; valid games: {known}")
-    return key
+    try:
+        return game_class(game_id).ID
+    except ValueError as e:
+        fail(str(e))
 
 
 def load_game(
@@ -70,8 +69,10 @@ def load_game(
     map: str | None = None,
     protect: str | None = None,
     option: list[str] | None = None,
+    seed: int | None = None,
 ) -> pa.Game:
-    """The game named on the command line, with its options; a bad one stops with one line."""
+    """The game named on the command line, with its options; a bad one stops with one line.
+    A set-up left to chance (``--map random``) is drawn from ``seed`` (a fresh one if None)."""
     key = game_id_or_fail(game_id)
     try:
         options: dict[str, Any] = parse_option_pairs(list(option or []))
@@ -81,7 +82,7 @@ def load_game(
         if value is not None:
             options[name] = value
     try:
-        return pa.load(key, **options)
+        return pa.load(key, **with_seed(key, options, fresh_seed() if seed is None else seed))
     except ValueError as e:
         fail(str(e))
 

@@ -214,11 +214,6 @@ class TerminalGame:
         return line
 
 
-def _declares_seed(game_id: str) -> bool:
-    cls = pa.GAMES.get(game_id.strip().lower().replace("_", "-"))
-    return cls is not None and any(o.name == "seed" for o in cls.OPTIONS)
-
-
 def play(
     game_id: GameArg,
     mode: ModeOpt = None,
@@ -248,10 +243,8 @@ def play(
     """Play GAME in the terminal against a bot, or against a friend with --vs human."""
     if seed is None:
         seed = secrets.randbelow(2**31)
-    option = list(option or [])
-    if _declares_seed(game_id) and not any(o.split("=")[0].strip() == "seed" for o in option):
-        option.append(f"seed={seed}")  # one seed drives everything random, a random map too
-    game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
+    # One seed drives everything random: the coins, the bot, a random map too.
+    game = load_game(game_id, mode=mode, map=map, protect=protect, option=option, seed=seed)
     seats: list[Bot | None] = [None, None]
     players = [Player(name=name, kind="human"), Player(name=name, kind="human")]
     if vs.strip().lower() == "human":

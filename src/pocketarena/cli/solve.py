@@ -11,6 +11,8 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
+from pocketarena.core import normalize_game_id
+
 SOLVABLE = ("stack-a-cash",)
 USAGE = 2  # the exit code for a mistake in what was asked, as click uses
 
@@ -46,7 +48,7 @@ def solve_command(
     ] = False,
 ) -> None:
     """Solve GAME: the value of every reachable position with best play, and the opening's."""
-    key = game.strip().lower().replace("_", "-")
+    key = normalize_game_id(game)
     if key not in SOLVABLE:
         _fail(f"{game!r} cannot be solved here; solvable games: {', '.join(SOLVABLE)}")
     choice = protect.strip().lower()

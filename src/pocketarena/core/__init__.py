@@ -1,32 +1,57 @@
 """The engine core: the contract every game fills in and every caller relies on."""
 
 from .action import Action
-from .chance import outcome_from_unit, sample_outcome
+from .chance import ChanceSource, SeededChance, fresh_seed, outcome_from_unit, sample_outcome
 from .errors import IllegalActionError, NotationError, RecordError
 from .game import Game, GameInfo, normalize_notation
 from .options import Option, parse_option_pairs
 from .perft import divide, perft
-from .registry import GAMES, load, register
+from .registry import (
+    GAMES,
+    KINDS,
+    Kind,
+    for_game,
+    game_class,
+    load,
+    load_shared,
+    needs_seed,
+    normalize_game_id,
+    register,
+    unregister,
+    with_seed,
+)
 from .state import CHANCE, TERMINAL, State
 
 __all__ = [
     "CHANCE",
     "GAMES",
+    "KINDS",
     "TERMINAL",
     "Action",
+    "ChanceSource",
     "Game",
     "GameInfo",
     "IllegalActionError",
+    "Kind",
     "NotationError",
     "Option",
     "RecordError",
+    "SeededChance",
     "State",
+    "divide",
+    "for_game",
+    "fresh_seed",
+    "game_class",
     "load",
+    "load_shared",
+    "needs_seed",
+    "normalize_game_id",
     "normalize_notation",
     "outcome_from_unit",
     "parse_option_pairs",
     "perft",
-    "divide",
     "register",
     "sample_outcome",
+    "unregister",
+    "with_seed",
 ]

@@ -74,8 +74,14 @@ class Game(ABC):
         )
 
     # -- hooks for subclasses -------------------------------------------------------------
+    @classmethod
+    def needs_seed(cls, options: Mapping[str, Any]) -> bool:
+        """Do these validated options leave part of the set-up to chance with no ``seed``
+        option given? The engine never draws randomness: the caller supplies the seed."""
+        return False
+
     def _resolve(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Turn validated options into their final form (e.g. pick a random map)."""
+        """Turn validated options into their final form (e.g. the map a seed picks)."""
         return options
 
     @abstractmethod
@@ -160,10 +166,34 @@ class Game(ABC):
         return self.actions[self.num_decisions :]
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state from ``State.to_json()``: same game, same options, same history."""
-        from .state import state_from_json
-
-        return state_from_json(self, data)
+        """Rebuild a state from ``State.to_json()``: same game, same options, same history
+        (checked to reach ``data['position']`` when that is given)."""
+        if not isinstance(data, Mapping):
+            raise ValueError("a state in JSON must be an object with 'game' and 'history'")
+        if data.get("game", self.ID) != self.ID:
+            raise ValueError(f"this JSON is a {data.get('game')!r} state, not {self.ID!r}")
+        options = data.get("options")
+        if options is not None and dict(options) != self.options:
+            raise ValueError(
+                f"this JSON was made with options {dict(options)}, the game has {self.options}"
+            )
+        history = data.get("history", [])
+        if not isinstance(history, list):
+            raise ValueError("'history' must be a list of actions in notation")
+        state = self.new_initial_state()
+        for i, text in enumerate(history):
+            try:
+                state.apply(text)
+            except IllegalActionError as e:
+                raise ValueError(
+                    f"history entry {i + 1} ({text!r}) cannot be replayed: {e}"
+                ) from None
+        position = data.get("position")
+        if position is not None and position != state.position():
+            raise ValueError(
+                "the 'position' in this JSON does not match the one its history leads to"
+            )
+        return state
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.ID, "options": dict(self.options)}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .action import Action
@@ -177,29 +177,3 @@ class State(ABC):
 
     def __repr__(self) -> str:
         return f"<{self.game.ID} state after {len(self.history)} actions, player {self.current_player}>"
-
-
-def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
-    """Replay ``data['history']`` on ``game``; check it reaches ``data['position']`` if given."""
-    if not isinstance(data, Mapping):
-        raise ValueError("a state in JSON must be an object with 'game' and 'history'")
-    if data.get("game", game.ID) != game.ID:
-        raise ValueError(f"this JSON is a {data.get('game')!r} state, not {game.ID!r}")
-    options = data.get("options")
-    if options is not None and dict(options) != game.options:
-        raise ValueError(
-            f"this JSON was made with options {dict(options)}, the game has {game.options}"
-        )
-    history = data.get("history", [])
-    if not isinstance(history, list):
-        raise ValueError("'history' must be a list of actions in notation")
-    state = game.new_initial_state()
-    for i, text in enumerate(history):
-        try:
-            state.apply(text)
-        except IllegalActionError as e:
-            raise ValueError(f"history entry {i + 1} ({text!r}) cannot be replayed: {e}") from None
-    position = data.get("position")
-    if position is not None and position != state.position():
-        raise ValueError("the 'position' in this JSON does not match the one its history leads to")
-    return state

@@ -3,12 +3,20 @@ nodes resolved with a seeded numpy generator, and action ids checked with a clea
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 
-import pocketarena as pa
-from pocketarena.core import CHANCE, Action, Game, State, outcome_from_unit
+from pocketarena import render
+from pocketarena.core import (
+    CHANCE,
+    Action,
+    Game,
+    State,
+    fresh_seed,
+    game_class,
+    load_shared,
+    outcome_from_unit,
+    with_seed,
+)
 
 __all__ = [
     "action_mask",
@@ -22,10 +30,12 @@ __all__ = [
 
 
 def load(game_id: str, options: dict[str, object]) -> Game:
-    """``pa.load`` with the adapter's own words around its ValueError (unknown id or option)."""
+    """The game (shared with every other user of the same options); a set-up left to chance
+    (Coin Age's ``map="random"``) gets a fresh seed, kept in the game's options."""
     if not isinstance(game_id, str):
         raise TypeError(f"game_id must be a game id such as 'stack-a-cash', got {game_id!r}")
-    return pa.load(game_id, **options)
+    cls = game_class(game_id)
+    return load_shared(cls.ID, with_seed(cls.ID, options, fresh_seed()))
 
 
 def action_mask(state: State) -> np.ndarray:
@@ -67,21 +77,14 @@ def decision(game: Game, action: object) -> Action:
 
 
 # -- rendering: "ansi" is the engine's text picture, "svg" the web board ----------------------
-def has_svg(game: Game) -> bool:
-    """Does the game have an SVG renderer (``pocketarena.render.<module>``)?"""
-    return importlib.util.find_spec(f"pocketarena.render.{game.ID.replace('-', '_')}") is not None
-
-
 def render_state(state: State, mode: str, last: Action | None) -> str:
     if mode == "svg":
-        from pocketarena.render import svg_board
-
-        return svg_board(state, last=last)
+        return render.svg_board(state, last=last)
     return str(state)
 
 
 def render_modes(game: Game) -> list[str]:
-    return ["ansi", "svg"] if has_svg(game) else ["ansi"]
+    return ["ansi", "svg"] if render.has_svg(game.ID) else ["ansi"]
 
 
 def check_render_mode(game: Game, mode: str | None) -> None:

@@ -36,7 +36,6 @@ import pyspiel  # type: ignore[import-not-found]
 
 import pocketarena as pa
 from pocketarena.core import Game, Option, State
-from pocketarena.core.options import resolve_options
 from pocketarena.observe import observation_shape, observation_tensor
 
 from ._common import load
@@ -123,46 +122,15 @@ def _options(cls: type[Game], params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-# Games by id and options, shared by every OpenSpiel game and state that uses them (deserialised
-# states included): OpenSpiel reloads the game from its string for every deserialisation, and
-# building a game's action table costs far more than a lookup.
-_SHARED: dict[str, Game] = {}
-SHARED_LIMIT = 256  # games kept; only many map=random loads could pass it
-
-
-def _key(game_id: str, options: Mapping[str, Any]) -> str:
-    return json.dumps([game_id, options], sort_keys=True)
-
-
-def _cached(cls: type[Game], options: dict[str, Any]) -> Game:
-    """The game with these options, built once. A game whose options resolve to something else
-    (Coin Age's map=random) is built anew each time, as its randomness asks."""
-    requested = _key(cls.ID, resolve_options(cls.ID, cls.OPTIONS, options))
-    game = _SHARED.get(requested)
-    if game is None:
-        if len(_SHARED) >= SHARED_LIMIT:
-            _SHARED.clear()
-        game = load(cls.ID, options)
-        game = _SHARED.setdefault(_key(game.ID, game.options), game)
-        if _key(game.ID, game.options) == requested:
-            _SHARED[requested] = game
-    return game
-
-
 def _load_for_spiel(cls: type[Game], options: dict[str, Any]) -> Game:
-    game = _cached(cls, options)
-    # A value the game drew itself (Coin Age's seed for map=random) must fit OpenSpiel's
-    # 32-bit parameters to be recorded in the game string; fold it, which is just as random.
-    folded = dict(options)
+    """The game, shared (OpenSpiel reloads a game from its string for every deserialised
+    state); a seed it is given must fit OpenSpiel's 32-bit parameters to be kept in the game
+    string (the seeds drawn for a set-up left to chance always do)."""
     for option in cls.OPTIONS:
-        value = game.options.get(option.name)
+        value = options.get(option.name)
         if option.type is int and isinstance(value, int) and not -INT32 <= value < INT32:
-            if options.get(option.name) is not None:
-                raise ValueError(
-                    f"{cls.ID} option {option.name!r} must fit in 32 bits for OpenSpiel"
-                )
-            folded[option.name] = value % INT32
-    return game if folded == options else _cached(cls, folded)
+            raise ValueError(f"{cls.ID} option {option.name!r} must fit in 32 bits for OpenSpiel")
+    return load(cls.ID, options)
 
 
 def _game_type(cls: type[Game]) -> pyspiel.GameType:
@@ -240,7 +208,7 @@ class _Engine:
 
 
 def _replay(game_id: str, options: str, ids: list[int]) -> _Engine:
-    game = _cached(pa.GAMES[game_id], json.loads(options))
+    game = load(game_id, json.loads(options))
     state = game.new_initial_state()
     for i in ids:
         state.apply(game.actions[i])

@@ -2,9 +2,9 @@
 
 All four games are perfect-information, so a seat sees the whole position; the tensor encodes it
 relative to the seat (own coins or tiles vs the opponent's), so one network can play either side.
-One module per game (named after the id with underscores) gives ``layout(game)`` (the named
-blocks, see :mod:`pocketarena.observe.layout`) and ``write(state, seat, out)``; this module
-dispatches:
+Each game's folder has an ``observe.py`` giving ``layout(game)`` (the named blocks, see
+:mod:`pocketarena.observe.layout`) and ``write(state, seat, out)``; this module finds it
+(:func:`pocketarena.core.for_game`) and checks what goes in and out:
 
 >>> import pocketarena as pa
 >>> from pocketarena.observe import observation_shape, observation_tensor
@@ -16,17 +16,16 @@ dispatches:
 >>> float(observation_tensor(state, 1)[3, 1, 1])  # seat 1 sees an opponent's L coin on b2
 1.0
 
-Every value lies in [0, 1]; the layouts are documented in each module and in docs/research.md.
+Every value lies in [0, 1]; the layouts are documented in each game's ``observe.py`` and in docs/research.md.
 """
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
 import numpy as np
 
-from pocketarena.core import Game, State
+from pocketarena.core import Game, State, for_game
 
 from .layout import Block, Layout
 
@@ -42,13 +41,10 @@ __all__ = [
 
 def module_for(game_id: str) -> ModuleType:
     """The observation module of a game; ValueError if the game has none."""
-    name = f"{__name__}.{game_id.replace('-', '_')}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name != name:
-            raise
-        raise ValueError(f"there is no observation tensor for {game_id!r} yet") from None
+    module = for_game(game_id, "observe")
+    if module is None:
+        raise ValueError(f"there is no observation tensor for {game_id!r} yet")
+    return module
 
 
 def observation_layout(game: Game) -> Layout:

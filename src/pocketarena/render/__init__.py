@@ -1,6 +1,7 @@
 """Drawing games, shared by the terminal, the web pages and the docs.
 
-One module per game, named after the game id with underscores (``render/flipwars.py``), offers:
+Each game draws itself in ``render.py`` in its folder (``games/flipwars/render.py``), which
+offers:
 
 - ``rich_board(state, last=None) -> rich renderable``: the terminal picture;
 - ``svg_board(state, last=None) -> str``: a standalone SVG; every clickable place carries a
@@ -8,31 +9,60 @@ One module per game, named after the game id with underscores (``render/flipwars
   can map clicks to notation;
 - ``describe(action) -> str``: a short human sentence for an action or chance outcome.
 
-Rules never import this package; this package imports rules freely.
+This module finds it (:func:`pocketarena.core.for_game`) and stands in for a game that has no
+drawing yet: the position's facts as a card, and the notation for a description, so such a
+game stays playable everywhere. Rules never import drawing; drawing imports rules freely.
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+import html
+import json
 from typing import Any
 
-from pocketarena.core import Action, State
+from rich.panel import Panel
+from rich.pretty import Pretty
 
-
-def module_for(game_id: str) -> ModuleType:
-    return importlib.import_module(f"{__name__}.{game_id.replace('-', '_')}")
+from pocketarena.core import Action, State, for_game
 
 
 def rich_board(state: State, last: Action | None = None) -> Any:
-    return module_for(state.game.ID).rich_board(state, last=last)
+    """The game's terminal picture, or the raw position when the game has no drawing."""
+    module = for_game(state.game.ID, "render")
+    if module is None:
+        return Panel(Pretty(state.position()), title=f"{state.game.TITLE} (no board drawing yet)")
+    return module.rich_board(state, last=last)
 
 
 def svg_board(state: State, last: Action | None = None) -> str:
-    result: str = module_for(state.game.ID).svg_board(state, last=last)
-    return result
+    """The game's SVG board, or a plain card with the position's main facts (every choice then
+    appears as a button below it on the web page)."""
+    module = for_game(state.game.ID, "render")
+    if module is not None:
+        return str(module.svg_board(state, last=last))
+    lines = [f"{state.game.TITLE}"]
+    for key, value in state.position().items():
+        text = json.dumps(value, separators=(",", ":"))
+        lines.append(f"{key}: {text[:56]}{'…' if len(text) > 56 else ''}")
+    lines = lines[:18]
+    tspans = "".join(
+        f'<tspan x="16" dy="{22 if i else 0}" font-weight="{700 if i == 0 else 400}">{html.escape(line)}</tspan>'
+        for i, line in enumerate(lines)
+    )
+    height = 40 + 22 * len(lines)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 480 {height}" class="pa-fallback">'
+        f'<rect width="480" height="{height}" rx="12" fill="#fbf6ea"/>'
+        f'<text font-family="ui-monospace,monospace" font-size="13" fill="#1d2230" y="30">{tspans}</text></svg>'
+    )
 
 
 def describe(game_id: str, action: Action) -> str:
-    result: str = module_for(game_id).describe(action)
-    return result
+    """The game's sentence for an action or throw; its notation when the game has none."""
+    module = for_game(game_id, "render")
+    return action.text if module is None else str(module.describe(action))
+
+
+def has_svg(game_id: str) -> bool:
+    """Does the game draw its own SVG board (rather than the stand-in card)?"""
+    return for_game(game_id, "render") is not None

@@ -1,26 +1,34 @@
-"""What the server needs to know about each game, gathered from the games, their renderers and
+"""What the server needs to know about each game, gathered from the games, their drawings and
 the bots: titles, pitches, options as form fields, bot levels, the board picture, who throws.
 
-The games and renderers are used as they are; where a game needs a server-side decision that
-the rules do not make (who presses "throw"), it is made here, in one place.
+The games and drawings are used as they are (found like everyone finds them, through
+:mod:`pocketarena.core.registry` and :mod:`pocketarena.render`); where a game needs a
+server-side decision that the rules do not make (who presses "throw", the seed of a set-up
+left to chance), it is made here, in one place.
 """
 
 from __future__ import annotations
 
 import functools
-import html
-import importlib
-import json
 import logging
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pocketarena as pa
+from pocketarena import render
 from pocketarena.bots import Bot
 from pocketarena.bots import make_bot as _make_bot
-from pocketarena.core import CHANCE, Action, Game, Option, State
-from pocketarena.core.options import resolve_options
+from pocketarena.core import (
+    CHANCE,
+    Action,
+    Game,
+    Option,
+    State,
+    fresh_seed,
+    load_shared,
+    with_seed,
+)
+from pocketarena.core import game_class as _game_class
 from pocketarena.match import deciders_after_throw
 
 log = logging.getLogger(__name__)
@@ -42,12 +50,8 @@ def game_ids() -> list[str]:
 
 
 def game_class(game_id: str) -> type[Game]:
-    cls = pa.GAMES.get(game_id)
-    if cls is None:
-        raise ValueError(
-            f"unknown game {game_id!r}; valid games: {', '.join(game_ids()) or 'none'}"
-        )
-    return cls
+    """The game's class (ids forgiven case, spaces and underscores); ValueError if unknown."""
+    return _game_class(game_id)
 
 
 def option_field(option: Option) -> dict[str, Any]:
@@ -103,44 +107,16 @@ def bot_name(spec: str) -> str:
 
 
 # -- drawing ----------------------------------------------------------------------------------
-def _render_module(game_id: str) -> Any | None:
-    try:
-        return importlib.import_module(f"pocketarena.render.{game_id.replace('-', '_')}")
-    except ImportError:
-        return None
-
-
 def svg_board(state: State, last: Action | None = None) -> str:
-    module = _render_module(state.game.ID)
-    if module is not None and hasattr(module, "svg_board"):
-        return str(module.svg_board(state, last=last))
-    # No renderer for this game: a plain card with the position's main facts, so the game
-    # stays playable (every choice then appears as a button below the board).
-    lines = [f"{state.game.TITLE}"]
-    for key, value in state.position().items():
-        text = json.dumps(value, separators=(",", ":"))
-        lines.append(f"{key}: {text[:56]}{'…' if len(text) > 56 else ''}")
-    lines = lines[:18]
-    tspans = "".join(
-        f'<tspan x="16" dy="{22 if i else 0}" font-weight="{700 if i == 0 else 400}">{html.escape(line)}</tspan>'
-        for i, line in enumerate(lines)
-    )
-    height = 40 + 22 * len(lines)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 480 {height}" class="pa-fallback">'
-        f'<rect width="480" height="{height}" rx="12" fill="#fbf6ea"/>'
-        f'<text font-family="ui-monospace,monospace" font-size="13" fill="#1d2230" y="30">{tspans}</text></svg>'
-    )
+    return render.svg_board(state, last=last)
 
 
 def describe(game_id: str, action: Action) -> str:
-    module = _render_module(game_id)
-    if module is not None and hasattr(module, "describe"):
-        try:
-            return str(module.describe(action))
-        except Exception:  # a describe bug must not break the game page
-            log.exception("describe(%s) failed in %s", action, game_id)
-    return action.text
+    try:
+        return render.describe(game_id, action)
+    except Exception:  # a describe bug must not break the game page
+        log.exception("describe(%s) failed in %s", action, game_id)
+        return action.text
 
 
 # -- actions as data --------------------------------------------------------------------------
@@ -169,40 +145,13 @@ def max_plies(game: Game) -> int:
     return max(1, game.info.max_game_length)
 
 
-_GAME_CACHE: OrderedDict[tuple[str, str], Game] = OrderedDict()
-_GAME_CACHE_SIZE = 128
-_BY_CHANCE: set[tuple[str, str]] = set()  # option sets that resolve differently each time
-
-
-def _key(game_id: str, options: Mapping[str, Any]) -> tuple[str, str]:
-    return (game_id, json.dumps(options, sort_keys=True, default=str))
-
-
 def load_game(game_id: str, options: Mapping[str, Any]) -> Game:
-    """``pa.load`` with the games shared: a Game is read-only once built, and building one
-    (its action table) takes milliseconds that every new game would otherwise spend on the
-    event loop. A game may resolve its options further (FlipWars' ``series`` follows its
-    mode); options it resolves by chance (``map="random"``) build a new game every time,
-    shared afterwards under the options it resolved to."""
+    """The game with these options, shared with every other game that has them (a Game is
+    read-only once built, and building one takes milliseconds the event loop would otherwise
+    spend for every new game). A set-up left to chance (Coin Age's ``map="random"``) gets a
+    seed drawn here, which the game's options, and so its record, keep."""
     cls = game_class(game_id)
-    asked = _key(cls.ID, resolve_options(cls.ID, cls.OPTIONS, dict(options)))  # ValueError if bad
-    game = _GAME_CACHE.get(asked)
-    if game is None:
-        game = pa.load(cls.ID, **dict(options))
-        resolved = _key(cls.ID, game.options)
-        game = _GAME_CACHE.setdefault(resolved, game)
-        if resolved != asked and asked not in _BY_CHANCE:
-            # Resolved by rule or by chance? Building once more tells.
-            if _key(cls.ID, pa.load(cls.ID, **dict(options)).options) == resolved:
-                _GAME_CACHE[asked] = game
-            else:
-                _BY_CHANCE.add(asked)
-    for key in (asked, _key(cls.ID, game.options)):
-        if key in _GAME_CACHE:
-            _GAME_CACHE.move_to_end(key)
-    while len(_GAME_CACHE) > _GAME_CACHE_SIZE:
-        _GAME_CACHE.popitem(last=False)
-    return game
+    return load_shared(cls.ID, with_seed(cls.ID, options, fresh_seed()))
 
 
 def load_state(game_id: str, options: dict[str, Any], history: Sequence[str]) -> State:

@@ -21,7 +21,7 @@ How it is computed
 - Positions are stored side-to-move relative (a face bit 0 means "the mover's side"): swapping
   Heads and Tails together with the side to move gives the same game, and so do the board's
   eight symmetries. Each class of positions is kept once, as its smallest 58-bit key: 54 bits
-  of board as in ``games/stack_a_cash/rules.py``, then the protected cell (9 = none).
+  of board as in ``games/stack_a_cash/board.py``, then the protected cell (9 = none).
 - Breadth first from the empty board, every action of every class is generated with numpy
   over thousands of classes at a time. An action either wins at once, loses at once (it shows
   the opponent's line) or leads to another class; finished games are never stored. The sorted
@@ -56,7 +56,7 @@ import numpy.typing as npt
 import pocketarena as pa
 from pocketarena.core import TERMINAL, Action, State
 from pocketarena.games.stack_a_cash import StackACashState
-from pocketarena.games.stack_a_cash import rules as R
+from pocketarena.games.stack_a_cash import board as R
 
 __all__ = ["PROTECT_OPTIONS", "Solution", "build", "cache_dir", "progress_bar", "solve"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pocketarena as pa
-from pocketarena.bots.heuristics.coin_age import evaluate, exposure
+from pocketarena.games.coin_age.heuristics import evaluate, exposure
 
 
 def play(*moves: str) -> pa.State:

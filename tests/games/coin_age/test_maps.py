@@ -11,6 +11,7 @@ from importlib import resources
 import pytest
 
 import pocketarena as pa
+from pocketarena.core import with_seed
 from pocketarena.games.coin_age import MAP_NAMES, CoinAgeMap, load_map
 from pocketarena.games.coin_age.atlas import MapFileError, parse_map
 
@@ -159,8 +160,14 @@ def test_random_map_comes_from_the_seed_and_is_recorded() -> None:
         game = pa.load("coin-age", map="random", seed=str(seed))
         assert game.options == {"map": name, "seed": seed}
         assert game == pa.load("coin-age", **game.options)
-    drawn = pa.load("coin-age", map="random")
-    assert isinstance(drawn.options["seed"], int) and drawn.options["map"] in MAP_NAMES
+    # The engine draws nothing: without a seed the random map is refused, and whoever sets the
+    # game up adds the seed it drew (only where the options need one).
+    with pytest.raises(ValueError, match="give seed=N"):
+        pa.load("coin-age", map="random")
+    assert with_seed("coin-age", {"map": "classic"}, 99) == {"map": "classic"}
+    assert with_seed("coin-age", {"map": "random", "seed": 3}, 99) == {"map": "random", "seed": 3}
+    drawn = pa.load("coin-age", **with_seed("coin-age", {"map": "random"}, 2024))
+    assert drawn.options["seed"] == 2024 and drawn.options["map"] in MAP_NAMES
     again = pa.load("coin-age", map="random", seed=drawn.options["seed"])
     assert again.options == drawn.options
     # A record made on a random map replays on the map it names.

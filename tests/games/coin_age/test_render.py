@@ -10,8 +10,7 @@ import pytest
 from rich.console import Console
 
 import pocketarena as pa
-from pocketarena.games.coin_age import MAP_NAMES, CoinAgeState
-from pocketarena.render import coin_age as render
+from pocketarena.games.coin_age import MAP_NAMES, CoinAgeState, render
 from pocketarena.render import describe, rich_board, svg_board
 
 SVG = "{http://www.w3.org/2000/svg}"

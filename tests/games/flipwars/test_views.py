@@ -9,8 +9,8 @@ import pytest
 from rich.console import Console
 
 import pocketarena as pa
-from pocketarena.bots.heuristics.flipwars import evaluate, exposure_masks, features
-from pocketarena.render.flipwars import describe, rich_board, svg_board
+from pocketarena.games.flipwars.heuristics import evaluate, exposure_masks, features
+from pocketarena.games.flipwars.render import describe, rich_board, svg_board
 from tests.games.flipwars.helpers import LAST_FIRST_WINS, QUIET_23, new, play
 
 SVG = "{http://www.w3.org/2000/svg}"

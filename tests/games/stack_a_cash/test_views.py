@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 
 import pocketarena as pa
-from pocketarena.bots.heuristics import stack_a_cash as heuristic
+from pocketarena.games.stack_a_cash import heuristics as heuristic
 from pocketarena.render import describe, rich_board, svg_board
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -6,7 +6,7 @@ import math
 import random
 
 import pocketarena as pa
-from pocketarena.bots.heuristics.wallet_battles import SCALE, evaluate
+from pocketarena.games.wallet_battles.heuristics import SCALE, evaluate
 
 UNION, CONFEDERACY = 0, 1
 

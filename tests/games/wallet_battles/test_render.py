@@ -11,8 +11,8 @@ from rich.console import Console
 
 import pocketarena as pa
 from pocketarena.games.wallet_battles import MAPS, WalletBattlesState
+from pocketarena.games.wallet_battles.render import label_boxes
 from pocketarena.render import describe, rich_board, svg_board
-from pocketarena.render.wallet_battles import label_boxes
 
 SVG = "{http://www.w3.org/2000/svg}"
 

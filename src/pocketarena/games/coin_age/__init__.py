@@ -9,8 +9,6 @@
 (14, 10)
 """
 
-from pocketarena.core import register
-
 from .atlas import MAP_NAMES, CoinAgeMap, Region, Space, load_map
 from .rules import (
     ALLOWANCE,
@@ -24,9 +22,10 @@ from .rules import (
     coin_text,
 )
 
-register(CoinAge)
+GAME = CoinAge
 
 __all__ = [
+    "GAME",
     "ALLOWANCE",
     "COINS",
     "MAP_NAMES",

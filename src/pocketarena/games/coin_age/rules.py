@@ -1,4 +1,4 @@
-"""Coin Age, as SPEC.md rules it.
+"""Coin Age's rules (docs/rules/coin-age.md gives every ruling and why).
 
 A turn is a chance node (the slap) followed by the mover's decisions. Coins are small ints,
 ``owner * 4 + kind`` with kind 0..3 = D P N Q, so the rank of a coin is ``(coin & 3) + 1`` and
@@ -11,8 +11,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import random
-import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pocketarena.core import Action, Game, IllegalActionError, Option, State, normalize_notation
@@ -73,7 +72,7 @@ class CoinAge(Game):
             "seed",
             int,
             None,
-            "seed for map=random; none draws one (and records it)",
+            "seed for map=random (required with it: whoever sets up the game draws it)",
             nullable=True,
         ),
     )
@@ -81,11 +80,18 @@ class CoinAge(Game):
 
     map: CoinAgeMap
 
+    @classmethod
+    def needs_seed(cls, options: Mapping[str, Any]) -> bool:
+        return options["map"] == "random" and options["seed"] is None
+
     def _resolve(self, options: dict[str, Any]) -> dict[str, Any]:
         if options["map"] == "random":
-            # The options record the seed and the map it picked, so the game replays exactly.
             if options["seed"] is None:
-                options["seed"] = secrets.randbits(32)
+                raise ValueError(
+                    "coin-age option map=random picks the map from the seed: give seed=N too "
+                    "(any whole number; the same seed picks the same map)"
+                )
+            # The options keep the seed and the map it picked, so the game replays exactly.
             options["map"] = random.Random(options["seed"]).choice(MAP_NAMES)
         return options
 
@@ -354,70 +360,86 @@ class CoinAgeState(State):
         a = g.arg_a[aid]
         if code == _SLAP:
             self._throw(action, a, g.arg_b[aid])
-            return
-        mover = self.mover
-        if code == _END:
+        elif code == _END:
             self._end_turn()
-            return
-        ids = g.map.space_ids
-        if code == _PLACE:
-            b = g.arg_b[aid]  # a is the coin kind, b the space
-            self._check_coin(a, "place", self.places)
-            top = self.tops[b]
-            if top >= 0 and (top & 3) <= a:
-                raise IllegalActionError(
-                    f"{ids[b]} is topped by {self._coin_words(top)}; a {COIN_NAMES[a]} goes only on an "
-                    f"empty space or on a coin of higher rank (Q > N > P > D)"
-                )
-            coin = mover << 2 | a
-            self.stacks[b] = self.stacks[b] + (coin,)
-            self.tops[b] = coin
-            self.banks[mover][a] -= 1
-            self.unused &= ~(1 << a)
-            self.places -= 1
-            if not any(self.banks[mover]) or min(self.tops) >= 0:
-                self._finish()
-            elif not self._can_act():
-                self._end_turn()
-            return
-        if code == _PAY:
-            self._check_coin(a, "pay", self.pays)
-            self.banks[mover][a] -= 1
-            self.banks[1 - mover][a] += 1
-            self.unused &= ~(1 << a)
-            self.pays = 0
-            self.places += 1
-            if not any(self.banks[mover]):
-                self._finish()
-            elif not self._can_act():
-                self._end_turn()
-            return
-        if code == _MOVE:
-            s, t = a, g.arg_b[aid]
-            if not self.moves:
-                raise IllegalActionError(self._no_allowance("move a stack", "moved a stack"))
-            if self.tops[s] < 0:
-                raise IllegalActionError(f"{ids[s]} is empty: there is no stack to move")
-            if self.tops[t] >= 0:
-                raise IllegalActionError(
-                    f"{ids[t]} is occupied: a stack moves only to an empty adjacent space"
-                )
-            self.stacks[t] = self.stacks[s]
-            self.tops[t] = self.tops[s]
-            self.stacks[s] = ()
-            self.tops[s] = -1
-            self.moves = 0
-        else:  # _CAPTURE
-            s = a
-            if not self.captures:
-                raise IllegalActionError(self._no_allowance("capture", "captured a coin"))
-            if self.tops[s] < 0:
-                raise IllegalActionError(f"{ids[s]} is empty: there is no coin to capture")
-            stack = self.stacks[s]
-            self.banks[mover][stack[-1] & 3] += 1
-            stack = self.stacks[s] = stack[:-1]
-            self.tops[s] = stack[-1] if stack else -1
-            self.captures = 0
+        elif code == _PLACE:
+            self._place(a, g.arg_b[aid])
+        elif code == _PAY:
+            self._pay(a)
+        elif code == _MOVE:
+            self._move(a, g.arg_b[aid])
+        else:
+            self._capture(a)
+
+    # -- the mover's actions ------------------------------------------------------------
+    def _place(self, a: int, b: int) -> None:
+        """Place a coin of kind ``a`` on space ``b``."""
+        mover = self.mover
+        self._check_coin(a, "place", self.places)
+        top = self.tops[b]
+        if top >= 0 and (top & 3) <= a:
+            raise IllegalActionError(
+                f"{self.game.map.space_ids[b]} is topped by {self._coin_words(top)}; a "
+                f"{COIN_NAMES[a]} goes only on an empty space or on a coin of higher rank "
+                f"(Q > N > P > D)"
+            )
+        coin = mover << 2 | a
+        self.stacks[b] = self.stacks[b] + (coin,)
+        self.tops[b] = coin
+        self.banks[mover][a] -= 1
+        self.unused &= ~(1 << a)
+        self.places -= 1
+        if not any(self.banks[mover]) or min(self.tops) >= 0:
+            self._finish()
+        elif not self._can_act():
+            self._end_turn()
+
+    def _pay(self, a: int) -> None:
+        """Pay a coin of kind ``a`` to the opponent for one more placement."""
+        mover = self.mover
+        self._check_coin(a, "pay", self.pays)
+        self.banks[mover][a] -= 1
+        self.banks[1 - mover][a] += 1
+        self.unused &= ~(1 << a)
+        self.pays = 0
+        self.places += 1
+        if not any(self.banks[mover]):
+            self._finish()
+        elif not self._can_act():
+            self._end_turn()
+
+    def _move(self, s: int, t: int) -> None:
+        """Move the stack on space ``s`` to the empty space ``t``."""
+        ids = self.game.map.space_ids
+        if not self.moves:
+            raise IllegalActionError(self._no_allowance("move a stack", "moved a stack"))
+        if self.tops[s] < 0:
+            raise IllegalActionError(f"{ids[s]} is empty: there is no stack to move")
+        if self.tops[t] >= 0:
+            raise IllegalActionError(
+                f"{ids[t]} is occupied: a stack moves only to an empty adjacent space"
+            )
+        self.stacks[t] = self.stacks[s]
+        self.tops[t] = self.tops[s]
+        self.stacks[s] = ()
+        self.tops[s] = -1
+        self.moves = 0
+        if not self._can_act():
+            self._end_turn()
+
+    def _capture(self, s: int) -> None:
+        """Take the top coin of space ``s`` into the mover's bank."""
+        if not self.captures:
+            raise IllegalActionError(self._no_allowance("capture", "captured a coin"))
+        if self.tops[s] < 0:
+            raise IllegalActionError(
+                f"{self.game.map.space_ids[s]} is empty: there is no coin to capture"
+            )
+        stack = self.stacks[s]
+        self.banks[self.mover][stack[-1] & 3] += 1
+        stack = self.stacks[s] = stack[:-1]
+        self.tops[s] = stack[-1] if stack else -1
+        self.captures = 0
         if not self._can_act():
             self._end_turn()
 

@@ -18,7 +18,10 @@ from .rules import (
     rotate,
 )
 
+GAME = FlipWars
+
 __all__ = [
+    "GAME",
     "COLOURS",
     "FLAG",
     "KINDS",

@@ -33,7 +33,6 @@ from pocketarena.core import (
     Option,
     State,
     normalize_notation,
-    register,
 )
 
 # -- tiles and their attack patterns --------------------------------------------------------
@@ -141,7 +140,6 @@ def popcount(mask: int) -> int:
 # -- the game ---------------------------------------------------------------------------------
 
 
-@register
 class FlipWars(Game):
     ID = "flipwars"
     TITLE = "FlipWars"

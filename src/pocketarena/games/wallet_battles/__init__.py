@@ -15,7 +15,10 @@ from .rules import (
     location_names,
 )
 
+GAME = WalletBattles
+
 __all__ = [
+    "GAME",
     "COINS",
     "COIN_NAMES",
     "FLIP_LIMIT",

@@ -30,7 +30,6 @@ from pocketarena.core import (
     Option,
     State,
     normalize_notation,
-    register,
 )
 
 COINS = ("Q", "N", "P", "D")  # largest first: a coin may only go on a smaller index
@@ -140,7 +139,6 @@ def _check_coins(value: Any) -> str | None:
 
 
 # -- the game -----------------------------------------------------------------------------
-@register
 class WalletBattles(Game):
     ID = "wallet-battles"
     TITLE = "Wallet Battles"

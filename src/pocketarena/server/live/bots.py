@@ -1,9 +1,15 @@
-"""Bots think off the event loop: in worker processes (default) or threads, within a budget."""
+"""Bots think off the event loop: in worker processes (default) or threads, within a budget.
+
+Every move a bot makes is seeded from the game and the ply (:func:`bot_seed`): a bot kept for
+reuse is reseeded for each move, so a server bot game replays exactly from its record (with
+a bot that thinks by iterations, not by the clock).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import ctypes
+import hashlib
 import logging
 import multiprocessing
 import os
@@ -16,6 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import pocketarena as pa
+from pocketarena.bots import Bot
 from pocketarena.core import Action, State
 
 from .. import catalog
@@ -25,8 +32,14 @@ log = logging.getLogger(__name__)
 _local = threading.local()  # per thread (and so per worker process): bots already built
 
 
-def _bot(spec: str, game: pa.Game, seed: int) -> Any:
-    cache: dict[tuple[str, pa.Game], Any] | None = getattr(_local, "bots", None)
+def bot_seed(game_id: str, ply: int) -> int:
+    """The seed of the bot's move at ``ply`` of the live game ``game_id`` (64 bits)."""
+    return int.from_bytes(hashlib.sha256(f"{game_id}:{ply}".encode()).digest()[:8])
+
+
+def _bot(spec: str, game: pa.Game, seed: int) -> Bot:
+    """The bot for ``spec``, built once per thread and game, reseeded for this move."""
+    cache: dict[tuple[str, pa.Game], Bot] | None = getattr(_local, "bots", None)
     if cache is None:
         cache = _local.bots = {}
     key = (spec, game)
@@ -35,6 +48,8 @@ def _bot(spec: str, game: pa.Game, seed: int) -> Any:
         if len(cache) > 64:
             cache.clear()
         bot = cache[key] = catalog.make_bot(spec, game, seed=seed)
+    else:
+        bot.reseed(seed)
     return bot
 
 

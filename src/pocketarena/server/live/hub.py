@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import re
@@ -25,13 +24,14 @@ from typing import Any, TypeVar
 from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State
 from pocketarena.fair import SCHEME, FairChance
 from pocketarena.ratings import Rating
+from pocketarena.records import result_for
 
 from .. import catalog
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
 from ..store import ConflictError, Store, aware
-from .bots import BotRunner
+from .bots import BotRunner, bot_seed
 from .clock import Clock
 from .connection import Connection
 from .writer import GameWriter
@@ -192,7 +192,7 @@ def may_be_rated(seats: list[Seat | None]) -> bool:
 
 
 def _result(winner: int | None) -> str:
-    return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2") if winner is not None else "1/2-1/2"
+    return result_for(winner)
 
 
 class Hub:
@@ -424,48 +424,12 @@ class Hub:
                 raise GameError(
                     "unavailable", "the server is full right now; try again in a minute"
                 )
-        if mode not in MODES:
-            raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        try:
-            if not isinstance(game_id, str):
-                raise ValueError("the game must be named by its id, e.g. 'flipwars'")
-            game = catalog.load_game(game_id.strip().lower().replace("_", "-"), options)
-        except ValueError as e:
-            raise GameError("bad_request", str(e)) from None
-        if seat not in (None, 0, 1):
-            raise GameError("bad_request", "seat must be 0 (first), 1 (second) or omitted (random)")
-        if clock is not None:
-            initial, increment = clock
-            if not (10_000 <= initial <= MAX_CLOCK_MS and 0 <= increment <= MAX_INCREMENT_MS):
-                raise GameError(
-                    "bad_request",
-                    "a clock needs 10 s to 3 h of initial time and 0 to 180 s increment",
-                )
-        if mode == "bot":
-            if not bot:
-                raise GameError("bad_request", "choose a bot level to play against")
-            levels = catalog.bot_levels(game.ID)
-            if bot not in levels:
-                raise GameError(
-                    "bad_request",
-                    f"no {bot!r} bot for {game.TITLE}; choose one of: {', '.join(levels)}",
-                )
+        game = self._checked(game_id, options, mode, seat, bot, clock)
         if creator_addr is not None and (mode in ("seek", "friend") or clock is not None):
             await self._check_open_games(creator_id, creator_addr)
         creator_seat = secrets.randbelow(2) if seat is None else seat
         creator = await self.db(self.store.ensure_guest, creator_id)
-        seats: list[Seat | None] = [None, None]
-        seats[creator_seat] = self._seat(
-            creator, await self.db(self.store.rating, creator.id, game.ID)
-        )
-        if mode == "bot":
-            assert bot is not None
-            bot_player = await self.db(self.store.ensure_bot, bot, catalog.bot_name(bot))
-            seats[1 - creator_seat] = self._seat(
-                bot_player, await self.db(self.store.rating, bot_player.id, game.ID)
-            )
-        elif mode == "local":
-            seats[1 - creator_seat] = seats[creator_seat]
+        seats = await self._seats(creator, game, mode, creator_seat, bot)
         started = seats[0] is not None and seats[1] is not None
         if started:
             rated = rated and may_be_rated(seats)
@@ -524,6 +488,60 @@ class Hub:
             await self._begin(live)
         self._lobby_changed()
         return live
+
+    @staticmethod
+    def _checked(
+        game_id: str,
+        options: dict[str, Any],
+        mode: str,
+        seat: int | None,
+        bot: str | None,
+        clock: tuple[int, int] | None,
+    ) -> Game:
+        """The game asked for, once every part of the request is checked (nothing is written
+        before: a refused request changes nothing)."""
+        if mode not in MODES:
+            raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        try:
+            game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
+        except ValueError as e:
+            raise GameError("bad_request", str(e)) from None
+        if seat not in (None, 0, 1):
+            raise GameError("bad_request", "seat must be 0 (first), 1 (second) or omitted (random)")
+        if clock is not None:
+            initial, increment = clock
+            if not (10_000 <= initial <= MAX_CLOCK_MS and 0 <= increment <= MAX_INCREMENT_MS):
+                raise GameError(
+                    "bad_request",
+                    "a clock needs 10 s to 3 h of initial time and 0 to 180 s increment",
+                )
+        if mode == "bot":
+            if not bot:
+                raise GameError("bad_request", "choose a bot level to play against")
+            levels = catalog.bot_levels(game.ID)
+            if bot not in levels:
+                raise GameError(
+                    "bad_request",
+                    f"no {bot!r} bot for {game.TITLE}; choose one of: {', '.join(levels)}",
+                )
+        return game
+
+    async def _seats(
+        self, creator: Player, game: Game, mode: str, creator_seat: int, bot: str | None
+    ) -> list[Seat | None]:
+        """The seats of a new game: the creator's, and the bot's or the creator's again."""
+        seats: list[Seat | None] = [None, None]
+        seats[creator_seat] = self._seat(
+            creator, await self.db(self.store.rating, creator.id, game.ID)
+        )
+        if mode == "bot" and bot is not None:
+            bot_player = await self.db(self.store.ensure_bot, bot, catalog.bot_name(bot))
+            seats[1 - creator_seat] = self._seat(
+                bot_player, await self.db(self.store.rating, bot_player.id, game.ID)
+            )
+        elif mode == "local":
+            seats[1 - creator_seat] = seats[creator_seat]
+        return seats
 
     async def _check_open_games(self, player_id: str, addr: str) -> None:
         """At most ``max_open_games`` games waiting for an opponent or running a clock per
@@ -945,9 +963,7 @@ class Hub:
             budget = None
             if live.clock is not None:
                 budget = max(0.05, live.clock.left_ms(seat) / 1000 - 0.2)
-            seed = int.from_bytes(
-                hashlib.sha256(f"{live.id}:{len(state.history)}".encode()).digest()[:8]
-            )
+            seed = bot_seed(live.id, len(state.history))
             action = await self.bots.choose(spec, state, seed, budget)
             async with live.lock:
                 if live.version != version or live.status != "active":

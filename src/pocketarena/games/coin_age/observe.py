@@ -31,8 +31,7 @@ import numpy as np
 
 from pocketarena.core import Game, State
 from pocketarena.games.coin_age import MAP_NAMES, MAX_TURNS, START_BANK, load_map
-
-from .layout import Block, Layout
+from pocketarena.observe.layout import Block, Layout
 
 KINDS = "DPNQ"  # rank order
 TOTAL = tuple(2 * n for n in START_BANK)  # coins of each kind in the whole game

@@ -1,8 +1,10 @@
-"""A tiny game with chance for testing shared machinery (records, matches, the CLI) without
-depending on any real game. It is registered only inside the tests that use it.
+"""Coin Race's rules: each turn starts with a coin flip; then the mover adds 1 or 2 to their
+total, or 3 after heads. The first to reach the goal (10 unless the ``goal`` option says
+otherwise) wins.
 
-Coin Race: each turn starts with a coin flip; then the mover adds 1 or 2 to their total, or 3
-after heads. The first to 10 or more wins.
+A game is a Game class (what the game is, as data, and its table of actions) and a State class
+(a position and the hooks the engine calls). The engine does the rest: notation, illegal
+actions refused with the state unchanged, history, JSON, chance nodes.
 """
 
 from __future__ import annotations
@@ -10,20 +12,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
-import pocketarena as pa
-from pocketarena.core import CHANCE, TERMINAL, Action, IllegalActionError, registry
+from pocketarena.core import CHANCE, TERMINAL, Action, Game, IllegalActionError, Option, State
 
 
-class CoinRace(pa.Game):
-    ID = "coin-race"
+class CoinRace(Game):
+    ID = "coin-race"  # lowercase words joined by hyphens; the folder is the id with underscores
     TITLE = "Coin Race"
-    SEATS = ("Heads", "Tails")
-    CHANCE = True
-    OPTIONS = (pa.Option("goal", int, 10, "points to reach"),)
+    SEATS = ("Heads", "Tails")  # seat 0 moves first
+    CHANCE = True  # the game has chance nodes (the flip)
+    PITCH = "Flip, then run 1, 2 or (after heads) 3 steps: first to the goal wins."
+    OPTIONS = (
+        Option(
+            "goal",
+            int,
+            10,
+            "points to reach",
+            check=lambda n: None if n > 0 else "must be at least 1",
+        ),
+    )
+    VARIANTS = ({}, {"goal": 3})  # the option sets the conformance suite plays
 
     def _build_actions(self) -> tuple[list[Action], list[Action]]:
+        # Every decision, then every chance outcome, with ids 0, 1, 2... in that order: the ids
+        # are what bots, records and the research adapters exchange.
         decisions = [Action(i, f"add {i + 1}", "add", (i + 1,)) for i in range(3)]
         outcomes = [
             Action(3, "flip H", "flip", ("H",), True),
@@ -39,15 +50,15 @@ class CoinRace(pa.Game):
         return RaceState(self)
 
 
-class RaceState(pa.State):
+class RaceState(State):
     __slots__ = ("totals", "mover", "heads")
 
-    def __init__(self, game: pa.Game) -> None:
+    def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.totals = [0, 0]
         self.mover = 0
         self.heads = False
-        self.current_player = CHANCE
+        self.current_player = CHANCE  # a turn starts with the flip
 
     def _legal_actions(self) -> Sequence[Action]:
         return self.game.decisions[: 3 if self.heads else 2]
@@ -56,6 +67,7 @@ class RaceState(pa.State):
         return [(a, 0.5) for a in self.game.chance_actions]
 
     def _apply(self, action: Action) -> None:
+        # Refuse before changing anything: the engine promises an illegal action changes nothing.
         if action.chance:
             self.heads = action.args[0] == "H"
             self.current_player = self.mover
@@ -84,10 +96,6 @@ class RaceState(pa.State):
     def position(self) -> dict[str, Any]:
         return {"totals": list(self.totals), "mover": self.mover, "heads": self.heads}
 
-
-@pytest.fixture(autouse=True)
-def coin_race(monkeypatch: pytest.MonkeyPatch) -> pa.Game:
-    """Coin Race, registered for the duration of each test of a folder whose conftest imports
-    this fixture (so other suites never see it)."""
-    monkeypatch.setitem(registry._GAMES, CoinRace.ID, CoinRace)
-    return pa.load(CoinRace.ID)
+    def __str__(self) -> str:
+        a, b = self.totals
+        return f"Heads {a} · Tails {b} (goal {self.game.options['goal']})"

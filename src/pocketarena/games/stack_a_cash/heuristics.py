@@ -12,7 +12,7 @@ import math
 
 from pocketarena.core import TERMINAL, State
 from pocketarena.games.stack_a_cash import StackACashState
-from pocketarena.games.stack_a_cash.rules import LINES, TOP_SIZE
+from pocketarena.games.stack_a_cash.board import LINES, TOP_SIZE
 
 __all__ = ["evaluate", "features"]
 

@@ -27,8 +27,7 @@ import numpy as np
 
 from pocketarena.core import Game, State
 from pocketarena.games.wallet_battles import FLIP_LIMIT, load_map
-
-from .layout import Block, Layout
+from pocketarena.observe.layout import Block, Layout
 
 KINDS = "QNPD"
 PHASES = ("flip", "act", "recall", "over")

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from pocketarena.core import TERMINAL, Action, State
 from pocketarena.games.stack_a_cash import StackACashState
-from pocketarena.games.stack_a_cash.rules import CELLS, SIZE_NAMES, SIZES, stack_of
+from pocketarena.games.stack_a_cash.board import CELLS, SIZE_NAMES, SIZES, stack_of
 
 __all__ = ["describe", "rich_board", "svg_board"]
 

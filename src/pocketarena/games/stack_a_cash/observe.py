@@ -22,8 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from pocketarena.core import Game, State
-
-from .layout import Block, Layout
+from pocketarena.observe.layout import Block, Layout
 
 SIZES = ("L", "M", "S")
 FACES = ("H", "T")  # face of seat 0, of seat 1

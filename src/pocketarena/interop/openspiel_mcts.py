@@ -2,7 +2,9 @@
 rollout per leaf) as a Pocket Arena bot, through the OpenSpiel adapter: the reference our MCTS
 is measured against (``pocketarena arena GAME --bots mcts:0.2s,openspiel-mcts:0.2s``).
 
-Needs the ``rl`` extra (``pip install 'pocketarena[rl]'``). OpenSpiel's bot counts simulations
+Needs the ``rl`` extra (``pip install 'pocketarena[rl]'``). The bot sits here, above the bots
+package, because it plays through the adapter; ``make_bot`` finds it through the entry point
+``openspiel-mcts`` of group ``pocketarena.bots`` (pyproject.toml). OpenSpiel's bot counts simulations
 only; for a time budget its search loop's ``range`` is swapped, for the duration of one move,
 for one that stops at the deadline, so the algorithm itself is untouched.
 """
@@ -14,16 +16,16 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from pocketarena.bots.base import Bot
+from pocketarena.bots.registry import parse_budget
 from pocketarena.core import Action, Game, State
-
-from .base import Bot
 
 UCT_C = 2.0  # OpenSpiel's examples use 2 with returns in [-1, 1]
 
 
 def spiel_parameters(game: Game) -> dict[str, Any]:
     """The game's options as OpenSpiel parameters (dicts in the adapter's text form)."""
-    from pocketarena.interop.openspiel import encode_mapping
+    from .openspiel import encode_mapping
 
     out: dict[str, Any] = {}
     for name, value in game.options.items():
@@ -49,7 +51,7 @@ class OpenSpielMCTSBot(Bot):
             import pyspiel  # type: ignore[import-not-found]
             from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped]
 
-            from pocketarena.interop.openspiel import spiel_name
+            from .openspiel import spiel_name
         except ImportError:
             raise ValueError(
                 "the openspiel-mcts bot needs OpenSpiel: pip install 'pocketarena[rl]'"
@@ -60,7 +62,7 @@ class OpenSpielMCTSBot(Bot):
             iterations = 1000
         self.seconds: float | None = float(seconds) if seconds is not None else None
         self.spiel_game = pyspiel.load_game(spiel_name(game.ID), spiel_parameters(game))
-        numbers = np.random.RandomState(random.Random(seed).randrange(2**32))
+        numbers = self._numbers = np.random.RandomState(_numpy_seed(seed))
         self._mcts = mcts
         self.bot = mcts.MCTSBot(
             self.spiel_game,
@@ -71,6 +73,10 @@ class OpenSpielMCTSBot(Bot):
         )
         self.last_iterations = 0
         self.last_seconds = 0.0
+
+    def reseed(self, seed: int | str | None) -> None:
+        super().reseed(seed)
+        self._numbers.seed(_numpy_seed(seed))  # the generator OpenSpiel's search and rollouts share
 
     def spiel_state(self, state: State) -> Any:
         """The OpenSpiel state with the same history as ``state``."""
@@ -107,3 +113,13 @@ class OpenSpielMCTSBot(Bot):
         self.last_iterations = count[0]
         self.last_seconds = time.perf_counter() - start
         return self.game.actions[int(action_id)]
+
+
+def _numpy_seed(seed: int | str | None) -> int:
+    return random.Random(seed).randrange(2**32)
+
+
+def make(game: Game, seed: int | str | None, argument: str | None) -> Bot:
+    """The bot for ``openspiel-mcts[:N|:Ns]`` (N simulations, or N seconds a move)."""
+    budget = parse_budget("openspiel-mcts", argument, "iterations", "simulations", 1000)
+    return OpenSpielMCTSBot(game, seed=seed, **budget)

@@ -33,8 +33,7 @@ from functools import cache
 import numpy as np
 
 from pocketarena.core import Game, State
-
-from .layout import Block, Layout
+from pocketarena.observe.layout import Block, Layout
 
 KINDS = ("tank", "rocket", "grenade", "paratrooper", "sniper", "foxhole", "twin", "trex", "flag")
 COLOURS = ("blue", "red")
