@@ -11,6 +11,7 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
 import redis
 
 from tests import services
@@ -71,6 +72,37 @@ def test_on_a_bare_machine_the_database_tests_run_on_a_server_they_start(tmp_pat
     passed = re.search(r"(\d+) passed", out)
     assert passed and int(passed.group(1)) >= 5, out[-2000:]
     assert "skipped" not in out
+
+
+@pytest.mark.parametrize("ci", [False, True])
+def test_without_a_browser_the_browser_tests_say_so(tmp_path: Path, ci: bool) -> None:
+    """No browser: one line saying so and a skip; in CI a failure, never a skip."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_") and k != "CI"}
+    env["POCKETARENA_CHROMIUM"] = str(tmp_path / "no-such-chromium")
+    if ci:
+        env["CI"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "-p", "no:xdist"]
+        + [
+            "--basetemp",
+            str(tmp_path / "inner"),
+            "tests/server/test_browser.py::test_coins_land_when_a_person_slaps",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    out = done.stdout
+    reason = [line for line in out.splitlines() if "no Chromium found" in line]
+    if ci:
+        assert done.returncode != 0 and "1 error" in out, out[-3000:]
+        assert "in CI every test must run" in out
+    else:
+        assert done.returncode == 0 and "1 skipped" in out, out[-3000:]
+        assert len(reason) == 1 and reason[0].startswith("SKIPPED"), out[-3000:]
 
 
 def test_ci_runs_with_ci_set() -> None:
