@@ -4,6 +4,7 @@ Redis fixture gives a Redis the tests start (see tests/services.py)."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import subprocess
@@ -15,6 +16,8 @@ import pytest
 import redis
 
 from tests import services
+from tests.conftest import chromium_path
+from tests.server import test_browser
 
 ROOT = Path(__file__).resolve().parents[1]
 DATABASE_TESTS = "tests/server/test_storage.py"
@@ -74,35 +77,35 @@ def test_on_a_bare_machine_the_database_tests_run_on_a_server_they_start(tmp_pat
     assert "skipped" not in out
 
 
-@pytest.mark.parametrize("ci", [False, True])
-def test_without_a_browser_the_browser_tests_say_so(tmp_path: Path, ci: bool) -> None:
-    """No browser: one line saying so and a skip; in CI a failure, never a skip."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_") and k != "CI"}
-    env["POCKETARENA_CHROMIUM"] = str(tmp_path / "no-such-chromium")
-    if ci:
-        env["CI"] = "1"
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "-p", "no:xdist"]
-        + [
-            "--basetemp",
-            str(tmp_path / "inner"),
-            "tests/server/test_browser.py::test_coins_land_when_a_person_slaps",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    out = done.stdout
-    reason = [line for line in out.splitlines() if "no Chromium found" in line]
-    if ci:
-        assert done.returncode != 0 and "1 error" in out, out[-3000:]
-        assert "in CI every test must run" in out
-    else:
-        assert done.returncode == 0 and "1 skipped" in out, out[-3000:]
-        assert len(reason) == 1 and reason[0].startswith("SKIPPED"), out[-3000:]
+def test_without_a_browser_the_browser_tests_say_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No browser: a skip with one line saying so; in CI a failure, never a skip."""
+    monkeypatch.setenv("POCKETARENA_CHROMIUM", str(tmp_path / "no-such-chromium"))
+    assert services.chromium() is None
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        chromium_path.__wrapped__()  # type: ignore[attr-defined]
+    assert "no Chromium found" in str(skipped.value) and "\n" not in str(skipped.value)
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="in CI every test must run"):
+        chromium_path.__wrapped__()  # type: ignore[attr-defined]
+    browser_fixture = inspect.signature(test_browser.browser.__wrapped__)  # type: ignore[attr-defined]
+    assert "chromium_path" in browser_fixture.parameters
+
+
+def test_a_browser_is_found_where_people_have_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "chromium"
+    fake.write_text("")
+    monkeypatch.setenv("POCKETARENA_CHROMIUM", str(fake))
+    assert services.chromium() == str(fake)
+    monkeypatch.delenv("POCKETARENA_CHROMIUM")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    fake.chmod(0o755)
+    found = services.chromium()  # Playwright's own if installed, else the one on PATH
+    assert found is not None and Path(found).exists()
 
 
 def test_ci_runs_with_ci_set() -> None:
