@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from pathlib import Path
 
 from pocketarena.games.coin_age import MAP_NAMES, CoinAgeMap, load_map
@@ -41,8 +42,16 @@ def map_section(game_map: CoinAgeMap) -> str:
     for region in game_map.regions:
         lines.append(f"{region.name} ({len(region.spaces)})")
         for space_id in region.spaces:
-            lines.append(
-                f"  {space_id:<{width}}  next to: {', '.join(game_map.neighbours(space_id))}"
+            head = f"  {space_id:<{width}}  next to: "
+            # Wrapped under the first neighbour: `pocketarena rules` shows the page in an
+            # 80-column terminal, which has 78 for a code block.
+            lines += textwrap.wrap(
+                ", ".join(game_map.neighbours(space_id)),
+                width=78,
+                initial_indent=head,
+                subsequent_indent=" " * len(head),
+                break_on_hyphens=False,
+                break_long_words=False,
             )
     lines += ["```", ""]
     return "\n".join(lines)

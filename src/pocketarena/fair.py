@@ -25,7 +25,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -146,6 +146,10 @@ class VerifyReport:
     commitment_ok: bool = False
     checks: list[ChanceCheck] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # Why there is nothing to check (a game without coins), when that is so.
+    nothing: str | None = None
+    # Checked against a seed the record states openly (a terminal game), not a committed one.
+    seeded: bool = False
 
     @property
     def mismatches(self) -> list[ChanceCheck]:
@@ -153,12 +157,25 @@ class VerifyReport:
 
     @property
     def ok(self) -> bool:
-        return not self.problems and self.commitment_ok and not self.mismatches
+        if self.nothing is not None:
+            return True
+        return not self.problems and (self.commitment_ok or self.seeded) and not self.mismatches
 
     @property
     def verdict(self) -> str:
+        if self.nothing is not None:
+            return f"NOTHING TO VERIFY: {self.nothing}"
         if self.problems:
             return "NOT VERIFIED: " + "; ".join(self.problems)
+        if self.seeded:
+            n = len(self.checks)
+            throws = "the one throw follows" if n == 1 else f"all {n} throws follow"
+            if self.mismatches:
+                return f"NOT VERIFIED: {len(self.mismatches)} of {n} throws do not follow from the record's seed"
+            return (
+                f"VERIFIED: {throws} from the record's seed {self.seed} (a seeded game: the seed "
+                "was no secret, so this shows the record is whole, not that the coins were blind)"
+            )
         if not self.commitment_ok:
             return "NOT VERIFIED: the revealed seed does not match the commitment"
         if self.mismatches:
@@ -188,6 +205,8 @@ class VerifyReport:
                 for c in self.checks
             ],
             "problems": list(self.problems),
+            "nothing": self.nothing,
+            "seeded": self.seeded,
             "ok": self.ok,
             "verdict": self.verdict,
         }
@@ -218,7 +237,11 @@ def verify_moves(game: Game, moves: Sequence[str], headers: Mapping[str, str]) -
     if not report.commitment:
         report.problems.append(f"the record has no {HEADER_COMMITMENT} header")
     if not report.seed:
-        report.problems.append("the seed has not been revealed (the game is not over)")
+        report.problems.append(
+            "the record does not reveal the seed, though the game is over"
+            if _ends(game, moves)
+            else "the seed has not been revealed (the game is not over)"
+        )
     if report.problems:
         return report
     assert report.seed is not None and report.commitment is not None and report.game_id is not None
@@ -229,27 +252,88 @@ def verify_moves(game: Game, moves: Sequence[str], headers: Mapping[str, str]) -
     except ValueError as e:
         report.problems.append(f"the revealed seed is malformed: {e}")
         return report
+    seed, game_id = report.seed, report.game_id
+    _check_throws(
+        report,
+        game,
+        moves,
+        lambda state, n: fair_outcome(state.chance_outcomes(), seed, game_id, n),
+    )
+    return report
+
+
+def _check_throws(
+    report: VerifyReport,
+    game: Game,
+    moves: Sequence[str],
+    expected_at: Callable[[State, int], Action],
+) -> None:
+    """Replay ``moves``; at each chance node compare the recorded outcome with
+    ``expected_at(state, move_number)`` (the recorded one is then played, so one bad outcome
+    does not hide the rest)."""
     state = game.new_initial_state()
     for n, text in enumerate(moves):
         if state.is_chance_node():
-            expected = fair_outcome(state.chance_outcomes(), report.seed, report.game_id, n)
+            expected = expected_at(state, n)
             try:
-                recorded = game.action(text)
+                recorded = game.action(text).text
             except IllegalActionError:
-                recorded = None
-            report.checks.append(
-                ChanceCheck(n, recorded.text if recorded else str(text), expected.text)
-            )
+                recorded = str(text)
+            report.checks.append(ChanceCheck(n, recorded, expected.text))
         try:
             state.apply(text)
         except IllegalActionError as e:
             report.problems.append(f"move {n + 1} ({text!r}) cannot be replayed: {e}")
             break
+
+
+def _ends(game: Game, moves: Sequence[str]) -> bool:
+    """Do these moves finish the game?"""
+    state = game.new_initial_state()
+    try:
+        for text in moves:
+            state.apply(text)
+    except IllegalActionError:
+        return False
+    return state.is_terminal()
+
+
+def verify_seeded(record: Record) -> VerifyReport:
+    """Check every throw of a seeded record (a terminal game: ``Chance: seeded`` and its seed
+    in the open) against the throw its seed gives at that move."""
+    from pocketarena.match import SeededChance
+
+    game = record.load_game()
+    report = VerifyReport(
+        game=game.ID,
+        game_id=None,
+        scheme="seeded (the seed is in the record)",
+        commitment=None,
+        seed=None if record.seed is None else str(record.seed),
+        seeded=True,
+    )
+    if record.seed is None:
+        report.problems.append("the record says its throws are seeded but gives no seed")
+        return report
+    chance = SeededChance(record.seed)
+    _check_throws(report, game, record.moves, lambda state, _n: chance.outcome(state))
     return report
 
 
 def verify_record(record: Record) -> VerifyReport:
-    """Recompute every chance outcome of a record from its revealed seed (see the module doc).
+    """Recompute every chance outcome of a record from its revealed seed (see the module doc);
+    a seeded record's from its stated seed; a game without coins has nothing to verify.
 
     Raises RecordError only if the record names a game or options that do not exist."""
-    return verify_moves(record.load_game(), record.moves, record.headers)
+    game = record.load_game()
+    if HEADER_SCHEME not in record.headers:
+        if not game.CHANCE:
+            report = VerifyReport(game.ID, None, None, None, None)
+            report.nothing = (
+                f"{game.TITLE} has no coin throws: every move is a player's choice "
+                "(pocketarena replay FILE --check checks the moves)"
+            )
+            return report
+        if record.headers.get("Chance") == "seeded":
+            return verify_seeded(record)
+    return verify_moves(game, record.moves, record.headers)

@@ -53,6 +53,7 @@ class Match:
         players: Sequence[Player] | None = None,
         seed: int | str | None = None,
         headers: Mapping[str, str] | None = None,
+        reseed_bots: bool = False,
     ) -> None:
         if len(seats) != 2:
             raise ValueError(f"a match has 2 seats, got {len(seats)}")
@@ -72,6 +73,9 @@ class Match:
         )
         self.seed = seed if seed is not None else getattr(chance, "seed", None)
         self.headers = dict(headers or {})
+        # Each bot decision drawn from (seed, ply) alone, like the throws: the game goes on
+        # the same way after an undo or when resumed from its record.
+        self.reseed_bots = reseed_bots and self.seed is not None
         if isinstance(chance, SeededChance):
             self.headers.setdefault("Chance", "seeded")
         self.started = now_utc()
@@ -139,6 +143,8 @@ class Match:
         bot = self.seats[player] if player >= 0 else None
         if bot is None:
             raise IllegalActionError("no bot is to move now")
+        if self.reseed_bots:
+            bot.reseed(f"{self.seed}:bot:{self.state.ply}")
         return self._apply(bot.choose(self.state), player)
 
     def step(self) -> Action:
@@ -151,6 +157,18 @@ class Match:
         self.state.apply(action)
         self.movers.append(mover)
         return self.state.history[-1]
+
+    def resume(self, moves: Sequence[str]) -> None:
+        """Play a saved game's moves again (a fresh match only), so it goes on from there;
+        IllegalActionError names the first move that does not fit."""
+        if self.state.history:
+            raise IllegalActionError("only a match that has not started can resume a game")
+        for number, text in enumerate(moves, start=1):
+            mover = self.state.current_player
+            try:
+                self._apply(text, mover)
+            except IllegalActionError as e:
+                raise IllegalActionError(f"move {number} ({text!r}) is illegal: {e}") from None
 
     def undo(self, seat: int | None = None) -> int:
         """Take back ``seat``'s last decision and everything after it (the bot's reply, the

@@ -245,7 +245,8 @@ class Record:
         elif self.result != "*" and self.termination in (None, "normal", "unterminated"):
             raise RecordError(
                 f"record states the result {self.result}, but the game is not over after its "
-                f"{len(self.moves)} moves (and no resignation or forfeit is recorded)"
+                f"{len(self.moves)} move{'' if len(self.moves) == 1 else 's'} (and no "
+                "resignation or forfeit is recorded)"
             )
         if self.scores is not None:
             actual = tuple(_number(s) for s in state.scores())

@@ -174,3 +174,78 @@ def test_analyze_refuses_missing_and_broken_records(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text('[Game "stack-a-cash"]\n\nplace L b2\nplace L b2\n*\n')
     assert_clean_error(run("analyze", str(bad)), 1, "move 2 ('place L b2') is illegal")
+
+
+def test_analyze_gives_the_same_verdicts_for_the_same_file_and_seed(tmp_path: Path) -> None:
+    """A thinking time becomes a count of simulations, so the clock and the machine's load do
+    not change the judgement (with a time budget these runs would search different trees)."""
+    path, _ = blunder_record(tmp_path / "game.txt")
+    runs = [
+        run("analyze", str(path), "--bot", bot, "--seed", "3", "--json").output
+        for bot in ("mcts:0.05s", "mcts:0.05s", "hard:0.05s", "hard:0.05s")
+    ]
+    assert runs[0] == runs[1] and runs[2] == runs[3]
+    assert json.loads(runs[2])["analyst"] == "hard:0.05s"
+
+
+def test_analysis_comments_are_shown_by_replay(tmp_path: Path) -> None:
+    path, ply = blunder_record(tmp_path / "game.txt")
+    out = tmp_path / "notes.json"
+    assert run("analyze", str(path), "--bot", "mcts:300", "--out", str(out)).exit_code == 0
+    comment = next(t for n, t in load(out).comments if n == ply)
+    shown = run("replay", str(out), input=f"j {ply}\nq\n").output
+    assert f"Move {ply}/" in shown and f"# {comment}" in shown
+    assert shown.index(f"Move {ply}/") < shown.index(f"# {comment}")
+
+
+def test_arena_keeps_the_finished_games_on_ctrl_c(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C after some games: those are saved and reported, and the command says so."""
+    from pocketarena.arena import runner
+
+    real = runner.play_task
+    played: list[int] = []
+
+    def play_then_stop(task: runner.GameTask) -> runner.GameResult:
+        if len(played) == 3:
+            raise KeyboardInterrupt
+        played.append(task.index)
+        return real(task)
+
+    monkeypatch.setattr(runner, "play_task", play_then_stop)
+    out = tmp_path / "run"
+    args = ["--bots", "random,greedy", "--games", "6", "--jobs", "1", "--no-plots", "--out"]
+    result = run("arena", "stack-a-cash", *args, str(out))
+    assert result.exit_code == 130, result.output
+    assert "Interrupted: 3 of 6 games finished; the tables and plots cover those." in result.output
+    data = json.loads((out / "summary.json").read_text())
+    assert data["games"] == 3 and len(list((out / "records").iterdir())) == 3
+
+
+def test_arena_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
+    """The real thing: SIGINT to the program while two workers play; no worker traceback."""
+    import os
+    import sys
+
+    import pexpect
+
+    out = tmp_path / "run"
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "pocketarena", "arena", "stack-a-cash", "--bots", "random,greedy,mcts:20000"]
+        + ["--games", "4", "--jobs", "2", "--no-plots", "--out", str(out)],
+        env={**os.environ, "COLUMNS": "100"},
+        encoding="utf-8",
+        timeout=120,
+    )
+    styles = r"(?:\x1b\[[0-9;?]*[A-Za-z])*"
+    child.expect(rf"[1-9]\d*{styles}/{styles}12{styles} {styles}games")  # a game has finished
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    text = child.before or ""
+    assert child.exitstatus == 130, text
+    assert "Traceback" not in text and "Interrupted: " in text
+    data = json.loads((out / "summary.json").read_text())
+    assert 0 < data["games"] < 12

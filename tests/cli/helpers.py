@@ -14,6 +14,12 @@ def run(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(app, list(args), input=input)
 
 
+def play_vs_random(game_id: str, save: Path, seed: int, input: str, *extra: str) -> Result:
+    """``play GAME --vs random --seed N --save FILE`` with scripted keys."""
+    args = ["play", game_id, *extra, "--vs", "random", "--seed", str(seed), "--save", str(save)]
+    return run(*args, input=input)
+
+
 def assert_clean_error(result: Result, code: int, *fragments: str) -> None:
     """Failed with ``code``, one line on the screen, no traceback, saying each fragment."""
     assert result.exit_code == code, result.output

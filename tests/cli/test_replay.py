@@ -107,3 +107,25 @@ def test_unreadable_files(tmp_path: Path, check: list[str]) -> None:
     unknown = tmp_path / "go.txt"
     unknown.write_text('[Game "go"]\n\n*\n')
     assert_clean_error(run("replay", str(unknown), *check), code, "unknown game 'go'")
+
+
+def test_viewer_says_when_the_record_does_not_hold_up(record_file: Path, tmp_path: Path) -> None:
+    """Every move is legal but the stated result is not what they give: the end says so,
+    not "End of the record: 1-0" beside a score that says otherwise."""
+    data = load(record_file).to_json()
+    real = data["result"]
+    data["result"] = "0-1" if real == "1-0" else "1-0"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    out = run("replay", str(edited), input="e\nq\n").output
+    said = f"record states the result {data['result']}, but its moves end the game {real}"
+    assert f"Warning: {said}" in out
+    assert f"End of the moves; the record does not hold up: {said}" in out
+    assert "End of the record:" not in out
+
+
+def test_counts_read_naturally(tmp_path: Path) -> None:
+    path = tmp_path / "one.txt"
+    path.write_text('[Game "stack-a-cash"]\n\nplace L b2\n*\n')
+    out = run("replay", str(path), "--check").output
+    assert out.strip() == "ok: stack-a-cash: 1 move, result *, scores 0-0"

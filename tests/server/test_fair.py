@@ -120,7 +120,7 @@ def test_a_different_seed_is_caught_by_the_commitment() -> None:
 @pytest.mark.parametrize(
     ("header", "value", "words"),
     [
-        (fair.HEADER_SEED, None, "not been revealed"),
+        (fair.HEADER_SEED, None, "does not reveal the seed, though the game is over"),
         (fair.HEADER_SCHEME, None, "not played with fair chance"),
         (fair.HEADER_SCHEME, "other/2", "this verifier knows"),
         (fair.HEADER_COMMITMENT, None, "no ChanceCommitment"),

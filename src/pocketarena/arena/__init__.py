@@ -8,7 +8,15 @@
 [('random', 'greedy'), ('greedy', 'random')]
 """
 
-from .runner import GameResult, GameTask, default_jobs, play_task, run_tasks, run_with_progress
+from .runner import (
+    GameResult,
+    GameTask,
+    Interrupted,
+    default_jobs,
+    play_task,
+    run_tasks,
+    run_with_progress,
+)
 from .stats import Tally, score_bootstrap, score_normal, wilson
 from .tournament import ArenaReport, check_specs, make_tasks
 
@@ -22,6 +30,7 @@ __all__ = [
     "make_tasks",
     "play_task",
     "run_tasks",
+    "Interrupted",
     "run_with_progress",
     "score_bootstrap",
     "score_normal",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pocketarena.core import GAMES, load
+from pocketarena.core import GAMES, format_options, load
 
 from .runner import GameResult, GameTask
 from .stats import Tally, wilson
@@ -23,11 +23,7 @@ VERSION = 1
 
 def variant_label(options: Mapping[str, Any]) -> str:
     """``map=classic`` / ``mode=tactical, series=true``: how a variant is named in reports."""
-    if not options:
-        return "default"
-    return ", ".join(
-        f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in options.items()
-    )
+    return format_options(dict(options)) or "default"
 
 
 def variants(game_id: str, narrowed: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -9,10 +9,11 @@ balance report run on this.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,35 +101,52 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``run_tasks``: the games that had finished, in task order, are kept."""
+
+    def __init__(self, results: list[GameResult], total: int) -> None:
+        super().__init__(f"interrupted after {len(results)} of {total} games")
+        self.results = results
+        self.total = total
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them and keeps what finished (and no
+    worker prints a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_tasks(
     tasks: Sequence[GameTask], *, jobs: int = 1, on_result: ProgressHook | None = None
 ) -> list[GameResult]:
     """Play every task, ``jobs`` at a time in worker processes (in this process when 1), and
-    return the results in task order. ``on_result`` is called as each game finishes."""
+    return the results in task order. ``on_result`` is called as each game finishes. Ctrl-C
+    stops the games in play and raises ``Interrupted`` with the finished ones."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     results: dict[int, GameResult] = {}
-    if jobs == 1 or len(tasks) <= 1:
-        for task in tasks:
-            result = play_task(task)
-            results[task.index] = result
-            if on_result is not None:
-                on_result(result)
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-            pending: set[Future[GameResult]] = {pool.submit(play_task, t) for t in tasks}
+
+    def keep(result: GameResult) -> None:
+        results[result.task.index] = result
+        if on_result is not None:
+            on_result(result)
+
+    try:
+        if jobs == 1 or len(tasks) <= 1:
+            for task in tasks:
+                keep(play_task(task))
+        else:
+            pool = multiprocessing.Pool(min(jobs, len(tasks)), initializer=_ignore_interrupts)
             try:
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        result = future.result()
-                        results[result.task.index] = result
-                        if on_result is not None:
-                            on_result(result)
-            except BaseException:
-                for future in pending:
-                    future.cancel()
-                raise
+                for result in pool.imap_unordered(play_task, tasks):
+                    keep(result)
+                pool.close()
+            finally:
+                pool.terminate()
+                pool.join()
+    except KeyboardInterrupt:
+        kept = [results[t.index] for t in tasks if t.index in results]
+        raise Interrupted(kept, len(tasks)) from None
     return [results[t.index] for t in tasks]
 
 

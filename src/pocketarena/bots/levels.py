@@ -103,15 +103,44 @@ LEVELS: dict[str, dict[str, Level]] = {
 }
 
 
+# Clock budgets as counts, for a search whose result must not depend on the machine or its
+# load (``analyze``: the same record and seed give the same judgement): about what one laptop
+# core does in that time with the tuned settings (docs/benchmarks.md measures the rates).
+SIMULATIONS_PER_SECOND = {"stack-a-cash": 8000, "coin-age": 8000, "wallet-battles": 12000}
+DEFAULT_SIMULATIONS_PER_SECOND = 1000  # FlipWars (wide nodes, ordered by the heuristic), others
+
+
+def counted(game: Game, method: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` with a thinking time replaced by a count worth about as much: simulations
+    for MCTS, turns deep for expectimax (depth 2 takes a fraction of a second, depth 3 many
+    seconds)."""
+    seconds = settings.get("seconds")
+    if seconds is None:
+        return dict(settings)
+    out = {k: v for k, v in settings.items() if k != "seconds"}
+    if method == "expectimax":
+        out.setdefault("depth", 1 if seconds < 0.1 else 2 if seconds < 10 else 3)
+    else:
+        rate = SIMULATIONS_PER_SECOND.get(game.ID, DEFAULT_SIMULATIONS_PER_SECOND)
+        out.setdefault("iterations", max(1, round(seconds * rate)))
+    return out
+
+
 def levels_for(game: Game) -> dict[str, Level]:
     return LEVELS.get(game.ID, DEFAULT_LEVELS)
 
 
 def make_level(
-    game: Game, level: str, seed: int | str | None, *, seconds: float | None = None
+    game: Game,
+    level: str,
+    seed: int | str | None,
+    *,
+    seconds: float | None = None,
+    reproducible: bool = False,
 ) -> Bot:
     """The bot playing ``level`` at ``game``; ValueError names the levels the game has.
-    ``seconds`` replaces the level's thinking time (for levels that think against a clock)."""
+    ``seconds`` replaces the level's thinking time (for levels that think against a clock);
+    ``reproducible`` counts instead of timing (``counted``), so the same seed plays the same."""
     levels = levels_for(game)
     recipe = levels.get(level)
     if recipe is None:
@@ -129,6 +158,8 @@ def make_level(
             )
         recipe = replace(recipe, settings={**recipe.settings, "seconds": seconds})
         name = f"{level}:{seconds:g}s"
+    if reproducible:
+        recipe = replace(recipe, settings=counted(game, recipe.method, recipe.settings))
     return build(game, recipe, seed, name=name)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from pocketarena.core import Game
 
 from .base import Bot
+from .levels import LEVEL_NAMES, counted
 from .simple import GreedyBot, RandomBot
 
 Factory = Callable[[Game, "int | str | None", "str | None"], Bot]
@@ -88,23 +89,29 @@ def _expectimax(game: Game, seed: int | str | None, argument: str | None) -> Bot
 
 def _level(level: str) -> Factory:
     def make(game: Game, seed: int | str | None, argument: str | None) -> Bot:
-        from .levels import make_level
-
-        seconds = None
-        if argument is not None:
-            text = argument.strip()
-            try:
-                seconds = float(text[:-1]) if text.endswith("s") else -1.0
-            except ValueError:
-                seconds = -1.0
-            if not 0 < seconds <= 3600:
-                raise ValueError(
-                    f"bot '{level}:{argument}': a level takes only a thinking time in seconds, "
-                    f"e.g. {level}:0.5s"
-                )
-        return make_level(game, level, seed, seconds=seconds)
+        return _level_bot(game, level, seed, argument, reproducible=False)
 
     return make
+
+
+def _level_bot(
+    game: Game, level: str, seed: int | str | None, argument: str | None, *, reproducible: bool
+) -> Bot:
+    from .levels import make_level
+
+    seconds = None
+    if argument is not None:
+        text = argument.strip()
+        try:
+            seconds = float(text[:-1]) if text.endswith("s") else -1.0
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds <= 3600:
+            raise ValueError(
+                f"bot '{level}:{argument}': a level takes only a thinking time in seconds, "
+                f"e.g. {level}:0.5s"
+            )
+    return make_level(game, level, seed, seconds=seconds, reproducible=reproducible)
 
 
 FACTORIES: dict[str, Factory] = {
@@ -137,10 +144,23 @@ def _factory(name: str) -> Factory | None:
     return factory
 
 
-def make_bot(spec: str, game: Game, seed: int | str | None = None) -> Bot:
-    """The bot a spec names (``random``, ``greedy``…) for ``game``; ValueError lists the valid ones."""
+def make_bot(
+    spec: str, game: Game, seed: int | str | None = None, *, reproducible: bool = False
+) -> Bot:
+    """The bot a spec names (``random``, ``greedy``…) for ``game``; ValueError lists the valid ones.
+
+    ``reproducible``: a thinking time (``hard``, ``mcts:0.5s``) becomes a count worth about as
+    much (``levels.counted``), so with the same seed the bot decides the same on any machine."""
     name, sep, argument = str(spec).strip().lower().partition(":")
     factory = _factory(name)
     if factory is None:
         raise ValueError(f"unknown bot {spec!r}; valid bots: {', '.join(bot_names())}")
+    if not reproducible:
+        return factory(game, seed, argument if sep else None)
+    if name in LEVEL_NAMES:
+        return _level_bot(game, name, seed, argument if sep else None, reproducible=True)
+    if name in _COUNTS and sep:
+        method = "expectimax" if name == "expectimax" else "mcts"
+        budget = counted(game, method, _budget(name, argument))
+        argument = str(next(iter(budget.values())))
     return factory(game, seed, argument if sep else None)

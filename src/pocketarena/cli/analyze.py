@@ -18,7 +18,7 @@ from pocketarena.bots import make_bot
 from pocketarena.bots.levels import levels_for
 from pocketarena.records import load
 
-from .common import FAILED, console, fail
+from .common import FAILED, console, fail, plural, writable_or_fail
 
 STYLE = {"?": "bold red", "?!": "yellow", "": ""}
 
@@ -61,10 +61,13 @@ def analyze_command(
         fail(
             f"--inaccuracy and --blunder must satisfy 0 < inaccuracy <= blunder <= 1, got {inaccuracy} and {blunder}"
         )
+    if out is not None:
+        writable_or_fail(out, "--out")  # before the analysis, not after minutes of it
     game = record.load_game()
     spec = (bot or default_analyst(game)).strip().lower()
     try:
-        analyst = make_bot(spec, game, seed=seed)
+        # Counted budgets, not thinking times: the same record and seed get the same verdicts.
+        analyst = make_bot(spec, game, seed=seed, reproducible=True)
     except ValueError as e:
         fail(str(e))
     if not hasattr(analyst, "action_values"):
@@ -127,14 +130,10 @@ def print_annotations(game: pa.Game, annotations: list[Annotation], analyst: str
         marks = sum(a.mark == "?!" for a in mine), sum(a.mark == "?" for a in mine)
         lost = sum(a.loss for a in mine) / len(mine) if mine else 0.0
         console.print(
-            f"{name}: {_count(len(mine), 'decision', 'decisions')}, "
-            f"{_count(marks[0], 'inaccuracy', 'inaccuracies')}, "
-            f"{_count(marks[1], 'blunder', 'blunders')}, average expected score lost {lost:.3f}"
+            f"{name}: {plural(len(mine), 'decision')}, "
+            f"{plural(marks[0], 'inaccuracy', 'inaccuracies')}, "
+            f"{plural(marks[1], 'blunder')}, average expected score lost {lost:.3f}"
         )
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def register(app: typer.Typer) -> None:

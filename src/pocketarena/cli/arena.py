@@ -13,12 +13,31 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from pocketarena.arena import ArenaReport, check_specs, default_jobs, make_tasks, run_with_progress
+from pocketarena.arena import (
+    ArenaReport,
+    Interrupted,
+    check_specs,
+    default_jobs,
+    make_tasks,
+    run_with_progress,
+)
 from pocketarena.arena.tournament import plot
 from pocketarena.bots import bot_names
 from pocketarena.records import now_utc
 
-from .common import GameArg, MapOpt, ModeOpt, OptionOpt, ProtectOpt, console, fail, load_game
+from .common import (
+    INTERRUPTED,
+    GameArg,
+    MapOpt,
+    ModeOpt,
+    OptionOpt,
+    ProtectOpt,
+    console,
+    fail,
+    load_game,
+    plural,
+    writable_or_fail,
+)
 
 BotsOpt = Annotated[
     str,
@@ -123,15 +142,23 @@ def arena(
         specs = check_specs(game, bots.split(","))
     except ValueError as e:
         fail(str(e))
-    folder = out if out is not None else default_out("arena", game.ID)
-    if folder.exists() and not folder.is_dir():
-        fail(f"--out {folder} is a file, not a folder")
+    folder = writable_or_fail(
+        out if out is not None else default_out("arena", game.ID), "--out", folder=True
+    )
     tasks = make_tasks(game, specs, games, seed)
     started = now_utc()
     start = time.perf_counter()
-    results = run_with_progress(
-        tasks, jobs=workers, description=f"{game.ID}: {len(specs)} bots", console=console
-    )
+    interrupted: Interrupted | None = None
+    try:
+        results = run_with_progress(
+            tasks, jobs=workers, description=f"{game.ID}: {len(specs)} bots", console=console
+        )
+    except Interrupted as stop:
+        # Ctrl-C: the games that finished are kept, saved and reported.
+        interrupted, results = stop, stop.results
+        if not results:
+            console.print("Interrupted before any game finished; nothing saved.")
+            raise typer.Exit(INTERRUPTED) from None
     report = ArenaReport(
         game=game.ID,
         options=dict(game.options),
@@ -150,9 +177,15 @@ def arena(
         fail(f"could not write the results to {folder}: {e.strerror}", 1)
     print_report(json.loads(path.read_text(encoding="utf-8")))
     console.print(
-        f"Saved {path} and {len(results)} records"
+        f"Saved {path} and {plural(len(results), 'record')}"
         + (f", plots {', '.join(p.name for p in figures)}" if figures else "")
     )
+    if interrupted is not None:
+        console.print(
+            f"Interrupted: {len(results)} of {interrupted.total} games finished; the tables "
+            "and plots cover those."
+        )
+        raise typer.Exit(INTERRUPTED)
 
 
 def register(app: typer.Typer) -> None:

@@ -3,10 +3,12 @@ ones the options pick), measuring first-seat advantage, draws, game length and s
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.markup import escape
 from rich.table import Table
 
@@ -21,30 +23,35 @@ from .common import GameArg, MapOpt, ModeOpt, OptionOpt, ProtectOpt, console, fa
 
 
 def print_balance(data: dict[str, Any]) -> None:
+    # One space between columns, headers and the plies over lines, and labels wrapped at
+    # their commas keep the table within 80 columns, nothing cut short ("map=clas…").
     table = Table(
-        title=f"{data['game']}: self-play of {data['bot']} ({data['games_per_variant']} games a variant)"
+        title=f"{data['game']}: self-play of {data['bot']} ({data['games_per_variant']} games a variant)",
+        box=box.SIMPLE_HEAD,
+        padding=0,
+        show_edge=False,
     )
+    table.add_column("variant", no_wrap=True)
     for column in (
-        "variant",
-        "first seat score",
+        "1st seat\nscore",
         "95% CI",
         "draws",
-        "plies (median, IQR)",
-        "margin mean ± sd",
-        "winning margin median",
+        "plies\nmedian\n(IQR)",
+        "margin\nmean ± sd",
+        "win\nmargin\nmedian",
     ):
-        table.add_column(column, justify="left" if column == "variant" else "right")
+        table.add_column(column, justify="right", no_wrap=True)
     for v in data["variants"]:
         first = v["first_seat"]
         plies = v["plies"]
         margin = v["margin"]
         table.add_row(
-            escape(v["label"]),
+            escape(textwrap.fill(v["label"], 19, break_on_hyphens=False)),
             f"{first['score']:.3f}",
             f"{first['score_ci'][0]:.2f}–{first['score_ci'][1]:.2f}",
             f"{v['draw_rate']:.2f}",
-            f"{plies['median']:g} ({plies['q1']:g}–{plies['q3']:g})",
-            f"{margin['mean']:+.2f} ± {margin['sd']:.2f}",
+            f"{plies['median']:.3g}\n({plies['q1']:.3g}–{plies['q3']:.3g})",
+            f"{margin['mean']:+.3g} ± {margin['sd']:.3g}",
             "-" if v["winning_margin"]["median"] is None else f"{v['winning_margin']['median']:g}",
         )
     console.print(table)

@@ -1,14 +1,19 @@
-"""What the commands share: the consoles, clean one-line errors, and reading a game from flags."""
+"""What the commands share: the consoles, clean one-line errors, reading a game from flags and
+checking where output will go before any work is done."""
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 import pocketarena as pa
-from pocketarena.core import fresh_seed, game_class, parse_option_pairs, with_seed
+from pocketarena.core import format_options, fresh_seed, game_class, parse_option_pairs, with_seed
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -17,6 +22,7 @@ err_console = Console(stderr=True, highlight=False)
 # request that was understood but failed (an invalid record under --check).
 USAGE = 2
 FAILED = 1
+INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT, as shells report it)
 
 
 def say(text: str = "") -> None:
@@ -26,8 +32,9 @@ def say(text: str = "") -> None:
 
 
 def fail(message: str, code: int = USAGE) -> NoReturn:
-    """Print one clear line to stderr and stop the command with ``code``."""
-    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    """Print one clear line to stderr and stop the command with ``code``. The message is plain
+    text: brackets in it (``pip install 'pocketarena[rl]'``) are shown, not read as markup."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -50,7 +57,10 @@ ProtectOpt = Annotated[
 OptionOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--option", "-o", help="Any game option as name=value (repeatable), e.g. -o series=false."
+        "--option",
+        "-o",
+        metavar="NAME=VALUE",
+        help="Any game option as name=value (repeatable), e.g. -o series=false.",
     ),
 ]
 
@@ -60,6 +70,31 @@ def game_id_or_fail(game_id: str) -> str:
         return game_class(game_id).ID
     except ValueError as e:
         fail(str(e))
+
+
+def game_options(
+    game_id: str,
+    *,
+    mode: str | None = None,
+    map: str | None = None,
+    protect: str | None = None,
+    option: list[str] | None = None,
+) -> tuple[str, dict[str, Any]]:
+    """The game id and the options as typed (``--mode`` and friends merged into ``-o``); the
+    same option given twice with different values stops with one line."""
+    key = game_id_or_fail(game_id)
+    try:
+        options: dict[str, Any] = parse_option_pairs(list(option or []))
+    except ValueError as e:
+        fail(str(e))
+    for name, value in (("mode", mode), ("map", map), ("protect", protect)):
+        if value is None:
+            continue
+        typed = options.get(name)
+        if typed is not None and str(typed).strip().lower() != value.strip().lower():
+            fail(f"--{name} {value} and -o {name}={typed} disagree; give the {name} once")
+        options[name] = value
+    return key, options
 
 
 def load_game(
@@ -73,18 +108,59 @@ def load_game(
 ) -> pa.Game:
     """The game named on the command line, with its options; a bad one stops with one line.
     A set-up left to chance (``--map random``) is drawn from ``seed`` (a fresh one if None)."""
-    key = game_id_or_fail(game_id)
+    key, options = game_options(game_id, mode=mode, map=map, protect=protect, option=option)
+    return load_or_fail(key, options, seed)
+
+
+def load_or_fail(key: str, options: Mapping[str, Any], seed: int | None = None) -> pa.Game:
+    """``pa.load`` for options a person typed: a bad value, or one the game would quietly
+    override (``series=true`` in a one-round mode), stops with one line. A set-up left to
+    chance is drawn from ``seed`` (a fresh one if None)."""
     try:
-        options: dict[str, Any] = parse_option_pairs(list(option or []))
+        game = pa.load(key, **with_seed(key, options, fresh_seed() if seed is None else seed))
     except ValueError as e:
         fail(str(e))
-    for name, value in (("mode", mode), ("map", map), ("protect", protect)):
-        if value is not None:
-            options[name] = value
+    declared = {o.name: o for o in type(game).OPTIONS}
+    for name, typed in options.items():
+        wanted = declared[name].coerce(key, typed)
+        played = game.options.get(name)
+        # "random" asks the game to pick (a map): getting one is what was asked.
+        if wanted == played or wanted == "random":
+            continue
+        others = {k: v for k, v in game.options.items() if k != name and k in options}
+        context = f" with {format_options(others)}" if others else ""
+        fail(
+            f"{name}={typed} does not apply{context}: {game.TITLE} plays {name}="
+            f"{format_options({name: played})[len(name) + 1 :]} ({name}: {declared[name].help})"
+        )
+    return game
+
+
+def writable_or_fail(path: Path, flag: str, *, folder: bool = False) -> Path:
+    """Stop now, before any game is played, if ``path`` (a file, or with ``folder`` a folder)
+    could not be written: a folder where a file goes (or the reverse), a file in the way of the
+    folders above it, or no permission. Creates nothing."""
+    kind = "folder" if folder else "file"
+    if path.exists():
+        if folder and not path.is_dir():
+            fail(f"{flag} {path} is a file, not a folder")
+        if not folder and path.is_dir():
+            fail(f"{flag} {path} is a folder; give a file name, e.g. {path / 'game.json'}")
+    above = path if folder and path.is_dir() else path.parent
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir():
+        fail(f"{flag} {path}: {above} is a file, so no {kind} can be made under it")
     try:
-        return pa.load(key, **with_seed(key, options, fresh_seed() if seed is None else seed))
-    except ValueError as e:
-        fail(str(e))
+        if path.is_file():
+            with path.open("a", encoding="utf-8"):
+                pass  # opening to append writes nothing
+        else:
+            with tempfile.TemporaryFile(dir=above):
+                pass
+    except OSError as e:
+        fail(f"{flag} {path}: cannot write in {above} ({e.strerror or e})")
+    return path
 
 
 def seat_label(game: pa.Game, seat: int) -> str:
@@ -95,6 +171,11 @@ def scores_line(state: pa.State) -> str:
     a, b = state.scores()
     seats = state.game.SEATS
     return f"Score  {seats[0]} {_num(a)} · {seats[1]} {_num(b)}"
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``1 move``, ``3 moves``; ``many`` for irregular plurals (``1 match``, ``2 matches``)."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 def _num(value: float) -> str:

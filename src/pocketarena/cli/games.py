@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 
 import pocketarena as pa
+from pocketarena.core import format_options
 
 from .common import say
 
@@ -42,7 +43,7 @@ def games() -> None:
 
 
 def _variant(options: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "defaults"
+    return format_options(dict(options)) or "defaults"
 
 
 def register(app: typer.Typer) -> None:

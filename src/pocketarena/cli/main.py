@@ -7,8 +7,12 @@ Each command lives in its own module here with a ``register(app)`` function; add
 from __future__ import annotations
 
 import importlib
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
+
+import pocketarena
 
 COMMANDS = (
     "games",
@@ -24,16 +28,61 @@ COMMANDS = (
 )
 
 
+def _flags_without_type(params: list[Any]) -> list[Any]:
+    """Recent typer labels every on/off flag ``<bool>`` in help (``--help <bool>``); a flag
+    takes no value, so it shows none."""
+    for param in params:
+        if getattr(param, "is_flag", False) and getattr(param, "metavar", None) is None:
+            param.metavar = ""
+    return params
+
+
+class Group(TyperGroup):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_type(super().get_params(ctx))
+
+
+class Command(TyperCommand):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_type(super().get_params(ctx))
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"pocketarena {pocketarena.__version__}")
+        raise typer.Exit()
+
+
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Pocket Arena: play, replay and study pocket-change micro board games."""
+
+
 def build_app() -> typer.Typer:
     app = typer.Typer(
         name="pocketarena",
-        help="Pocket Arena: play, replay and study pocket-change micro board games.",
+        cls=Group,
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_show_locals=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
+    app.callback()(_root)
     for name in COMMANDS:
         importlib.import_module(f"{__package__}.{name}").register(app)
+    for info in app.registered_commands:
+        if info.cls in (None, TyperCommand):
+            info.cls = Command
     return app
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import secrets
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -17,33 +16,40 @@ from rich.markup import escape
 import pocketarena as pa
 from pocketarena.bots import bot_names, make_bot
 from pocketarena.bots.base import Bot
+from pocketarena.core import format_options, fresh_seed
 from pocketarena.match import Match, SeededChance
-from pocketarena.records import Player
+from pocketarena.records import Player, Record, load
 
 from . import drawing
 from .common import (
     FAILED,
-    GameArg,
     MapOpt,
     ModeOpt,
     OptionOpt,
     ProtectOpt,
     console,
     fail,
-    load_game,
+    game_id_or_fail,
+    game_options,
+    load_or_fail,
+    plural,
     say,
     scores_line,
+    writable_or_fail,
 )
 
 HELP = """\
 Type a move in notation (e.g. the first listed by `moves`), or its number from the list.
+Where the board numbers its places (Coin Age's map), a move may use them: place Q 3.
   moves   list the legal moves, numbered (moves grenade c3: only those with these words)
   board   draw the board again
   undo    take back your last move (and the bot's reply)
   resign  give up the game
-  quit    stop without finishing (the game is still saved)
+  quit    stop without finishing (the game is saved; play --resume FILE goes on)
   help    this text
-At a throw, press Enter to throw the coins."""
+At a throw, press Enter to throw the coins. In a terminal, Tab completes moves and
+commands word by word, Up and Down recall earlier lines, Ctrl-R searches them."""
+COMMANDS = ("moves", "board", "undo", "resign", "quit", "help")
 
 
 class SeatChoice(StrEnum):
@@ -66,12 +72,19 @@ class TerminalGame:
         self.game = match.game
         self.humans = humans
         self.drawn_at = -1  # the ply the board was last drawn at
+        from .prompt import LineReader  # prompt_toolkit only for the commands that ask
+
+        self.reader = LineReader(f"play-{self.game.ID}", self.completions)
 
     # -- what the screen shows --------------------------------------------------------
     def who(self, seat: int) -> str:
+        """``Heads (you)``, ``Tails (greedy)``; on one screen for two people, the seat alone."""
+        seat_name = self.game.SEATS[seat]
+        if len(self.humans) == 2:
+            return seat_name
         player = self.match.players[seat]
-        name = "you" if player.kind == "human" and len(self.humans) == 1 else player.name
-        return f"{self.game.SEATS[seat]} ({escape(name)})"
+        name = "you" if self.match.is_human(seat) else player.name
+        return f"{seat_name} ({escape(name)})"
 
     def draw(self, force: bool = False) -> None:
         state = self.match.state
@@ -81,13 +94,21 @@ class TerminalGame:
         console.print(drawing.board(state, last=self.match.last))
         say(scores_line(state))
 
-    def announce(self, mover: int, action: pa.Action) -> None:
-        sentence = escape(drawing.describe(self.game, action))
+    def announce(self, mover: int, action: pa.Action, before: pa.State) -> None:
+        sentence = escape(drawing.describe(self.game, action, before))
         said = f"  [dim]{sentence}[/]" if sentence else ""
+        # Wrapped between words: a sentence is read, not grepped, and must not be folded
+        # mid-word ("up\n-left") by an 80-column terminal.
         if action.chance:
-            say(f"[bold]Throw:[/] {escape(action.text)}{said}")
+            console.print(f"[bold]Throw:[/] {escape(action.text)}{said}")
         else:
-            say(f"{self.who(mover)} plays [bold]{escape(action.text)}[/]{said}")
+            console.print(f"{self.who(mover)} plays [bold]{escape(action.text)}[/]{said}")
+
+    def completions(self) -> list[str]:
+        """What Tab may complete now: the legal moves (at a decision) and the commands."""
+        state = self.match.state
+        moves = [] if state.current_player < 0 else [a.text for a in state.legal_actions()]
+        return moves + list(COMMANDS)
 
     def list_moves(self, words: str = "") -> None:
         """The legal moves, numbered; ``words`` keeps those whose notation contains them all
@@ -117,8 +138,9 @@ class TerminalGame:
             while not match.over:
                 if not match.human_to_act():
                     mover = match.state.current_player
+                    before = match.state.clone()
                     action = match.step()
-                    self.announce(mover, action)
+                    self.announce(mover, action, before)
                     continue
                 self.draw()
                 self.handle(self.ask())
@@ -132,7 +154,7 @@ class TerminalGame:
             prompt = "Press Enter to throw the coins"
         else:
             prompt = f"{self.who(state.current_player)} to move"
-        return console.input(f"[bold cyan]{prompt}>[/] ")
+        return self.reader.read(prompt)
 
     def handle(self, line: str) -> None:
         match = self.match
@@ -157,21 +179,26 @@ class TerminalGame:
             if text:
                 say("Press Enter to throw the coins (or type help).")
                 return
+            before = match.state.clone()
             action = match.throw()
-            self.announce(-1, action)
+            self.announce(-1, action, before)
         elif not text:
             say("Type a move, its number from `moves`, or help.")
         else:
             self.move(text)
 
     def move(self, text: str) -> None:
-        mover = self.match.state.current_player
+        before = self.match.state.clone()
+        mover = before.current_player
         try:
-            action = self.match.play(int(text) if text.isdigit() else text)
+            if text.isdigit():
+                action = self.match.play(int(text))
+            else:
+                action = self.match.play(drawing.read_move(before, text))
         except pa.IllegalActionError as e:
             say(f"[red]{escape(str(e))}[/]")
             return
-        self.announce(mover, action)
+        self.announce(mover, action, before)
 
     def undo(self) -> None:
         seat = self.humans[0] if len(self.humans) == 1 else None
@@ -180,7 +207,7 @@ class TerminalGame:
         except pa.IllegalActionError as e:
             say(f"[red]{escape(str(e))}[/]")
             return
-        say(f"Took back {taken} move{'s' if taken != 1 else ''}.")
+        say(f"Took back {plural(taken, 'move')}.")
         self.drawn_at = -1
 
     def resign(self) -> None:
@@ -214,53 +241,174 @@ class TerminalGame:
         return line
 
 
+def _refuse_with_resume(given: dict[str, object]) -> None:
+    named = [flag for flag, value in given.items() if value not in (None, [], False)]
+    if named:
+        fail(
+            f"--resume continues the saved game as it was set up; {', '.join(named)} cannot "
+            "change it (only --save may be given)"
+        )
+
+
+def _resumed(file: Path) -> tuple[Record, pa.Game]:
+    """The unfinished record at ``file`` and its game; anything else stops with one line."""
+    try:
+        record = load(file)
+        record.replay()
+    except pa.RecordError as e:
+        fail(str(e))
+    if record.result != "*":
+        fail(
+            f"the game in {file} is over ({record.result}); watch it with: pocketarena replay {file}"
+        )
+    if record.headers.get("Chance") != "seeded" and pa.GAMES[record.game].CHANCE:
+        fail(
+            f"{file} was not played with seeded coins, so its throws cannot go on here "
+            "(games from the web platform go on there)"
+        )
+    return record, record.load_game()
+
+
 def play(
-    game_id: GameArg,
+    game_id: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[GAME]",
+            help="Game id: " + ", ".join(sorted(pa.GAMES)) + " (not with --resume).",
+            show_default=False,
+        ),
+    ] = None,
     mode: ModeOpt = None,
     map: MapOpt = None,
     protect: ProtectOpt = None,
     option: OptionOpt = None,
     vs: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--vs",
-            help="Opponent: human (both seats here) or a bot: " + ", ".join(bot_names()) + ".",
+            help="Opponent: human (both seats here) or a bot: "
+            + ", ".join(bot_names())
+            + ". [default: greedy]",
+            show_default=False,
         ),
-    ] = "greedy",
+    ] = None,
     seat: Annotated[
-        SeatChoice, typer.Option("--seat", help="Your seat against a bot.")
-    ] = SeatChoice.first,
+        SeatChoice | None,
+        typer.Option("--seat", help="Your seat against a bot. [default: first]"),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", help="Seed for the coins and the bot (random if not given)."),
     ] = None,
     save: Annotated[
         Path | None,
-        typer.Option("--save", help="Where to save the record (.json for JSON, else text)."),
+        typer.Option(
+            "--save",
+            help="Where to save the record (.json for JSON, else text); with --resume, "
+            "the resumed file unless given.",
+        ),
     ] = None,
-    name: Annotated[str, typer.Option("--name", help="Your name in the record.")] = "human",
+    name: Annotated[
+        str | None, typer.Option("--name", help="Your name in the record. [default: human]")
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            metavar="FILE",
+            help="Go on with an unfinished game saved in FILE: same players, same seed, the "
+            "coins falling as they would have.",
+        ),
+    ] = None,
 ) -> None:
     """Play GAME in the terminal against a bot, or against a friend with --vs human."""
+    if resume is not None:
+        _refuse_with_resume(
+            {
+                "--mode": mode,
+                "--map": map,
+                "--protect": protect,
+                "--option": option or [],
+                "--vs": vs,
+                "--seat": seat,
+                "--seed": seed,
+                "--name": name,
+            }
+        )
+        record, game = _resumed(resume)
+        if game_id is not None and game_id_or_fail(game_id) != game.ID:
+            fail(f"{resume} is a game of {game.ID}, not {game_id_or_fail(game_id)}")
+        path = writable_or_fail(save if save is not None else resume, "--save")
+        match, humans = _resumed_match(record, game)
+    else:
+        if game_id is None:
+            fail("name a GAME (e.g. pocketarena play stack-a-cash) or give --resume FILE")
+        match, humans = _new_match(game_id, mode, map, protect, option, vs, seat, seed, name)
+        game = match.game
+        path = writable_or_fail(save if save is not None else default_record_path(game), "--save")
+    options = format_options(game.options)
+    say(
+        f"[bold]{escape(game.TITLE)}[/] {escape(options)}  (seed {escape(str(match.seed))}; "
+        "type help for commands)"
+    )
+    terminal = TerminalGame(match, humans)
+    on_one_screen = ", both played on this screen" if len(humans) == 2 else ""
+    say(" vs ".join(terminal.who(s) for s in (0, 1)) + on_one_screen)
+    if resume is not None:
+        say(f"Resumed after {plural(len(match.state.history), 'move')}.")
+    terminal.run()
+    terminal.finish()
+    if not match.state.history:
+        say("No moves were played; nothing saved.")
+        return
+    try:
+        written = match.record().save(path)
+    except OSError as e:
+        fail(f"could not save the record to {path}: {e.strerror}", FAILED)
+    say(f"Saved the game record to {escape(str(written))}")
+    if not match.over or match.abandoned:
+        say(f"Go on later with: pocketarena play --resume {escape(str(written))}")
+
+
+def _new_match(
+    game_id: str,
+    mode: str | None,
+    map: str | None,
+    protect: str | None,
+    option: list[str] | None,
+    vs: str | None,
+    seat: SeatChoice | None,
+    seed: int | None,
+    name: str | None,
+) -> tuple[Match, list[int]]:
+    key, options = game_options(game_id, mode=mode, map=map, protect=protect, option=option)
+    typed = options.get("seed")
+    if seed is not None and typed is not None and str(typed).strip() != str(seed):
+        fail(f"--seed {seed} and -o seed={typed} disagree; give the seed once")
     if seed is None:
-        seed = secrets.randbelow(2**31)
+        seed = fresh_seed()
     # One seed drives everything random: the coins, the bot, a random map too.
-    game = load_game(game_id, mode=mode, map=map, protect=protect, option=option, seed=seed)
+    game = load_or_fail(key, options, seed)
+    opponent = (vs or "greedy").strip().lower()
+    name = name or "human"
     seats: list[Bot | None] = [None, None]
     players = [Player(name=name, kind="human"), Player(name=name, kind="human")]
-    if vs.strip().lower() == "human":
+    if opponent == "human":
+        if seat is not None:
+            fail("--seat picks your seat against a bot; with --vs human both seats are here")
         humans = [0, 1]
-        players = [Player(name=f"{name} ({game.SEATS[i]})", kind="human") for i in (0, 1)]
     else:
+        seat = seat or SeatChoice.first
         if seat is SeatChoice.random:
             human = random.Random(f"{seed}:seat").randrange(2)
         else:
             human = 0 if seat is SeatChoice.first else 1
         try:
-            bot = make_bot(vs, game, seed=seed)
+            bot = make_bot(opponent, game, seed=seed)
         except ValueError as e:
             fail(f"{e} (or human)")
         seats[1 - human] = bot
-        players[1 - human] = Player(name=vs.strip().lower(), kind="bot")
+        players[1 - human] = Player(name=opponent, kind="bot")
         humans = [human]
     match = Match(
         game,
@@ -269,22 +417,37 @@ def play(
         players=players,
         seed=seed,
         headers={"Event": "Terminal play"},
+        reseed_bots=True,
     )
-    options = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    say(f"[bold]{escape(game.TITLE)}[/] {escape(options)}  (seed {seed}; type help for commands)")
-    terminal = TerminalGame(match, humans)
-    say(" vs ".join(terminal.who(s) for s in (0, 1)))
-    terminal.run()
-    terminal.finish()
-    if not match.state.history:
-        say("No moves were played; nothing saved.")
-        return
-    path = save if save is not None else default_record_path(game)
-    try:
-        written = match.record().save(path)
-    except OSError as e:
-        fail(f"could not save the record to {path}: {e.strerror}", FAILED)
-    say(f"Saved the game record to {escape(str(written))}")
+    return match, humans
+
+
+def _resumed_match(record: Record, game: pa.Game) -> tuple[Match, list[int]]:
+    seats: list[Bot | None] = [None, None]
+    for seat, player in enumerate(record.players):
+        if player.kind == "human":
+            continue
+        try:
+            seats[seat] = make_bot(player.name, game, seed=record.seed)
+        except ValueError as e:
+            fail(f"the saved game's {game.SEATS[seat]} is the bot {player.name!r}: {e}")
+    humans = [seat for seat in (0, 1) if seats[seat] is None]
+    if not humans:
+        fail("the saved game is between two bots; nobody would play here")
+    seed = record.seed if record.seed is not None else fresh_seed()
+    match = Match(
+        game,
+        seats,
+        SeededChance(seed),
+        players=record.players,
+        seed=seed,
+        headers=record.headers,
+        reseed_bots=True,
+    )
+    if record.started is not None:
+        match.started = record.started
+    match.resume(record.moves)
+    return match, humans
 
 
 def register(app: typer.Typer) -> None:

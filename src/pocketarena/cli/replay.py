@@ -12,9 +12,10 @@ import pocketarena as pa
 from pocketarena.records import Record, load
 
 from . import drawing
-from .common import FAILED, console, fail, say, scores_line
+from .common import FAILED, console, fail, plural, say, scores_line
 
 HELP = "n or Enter: next · b: back · j N: jump to move N · s: start · e: end · q: quit"
+COMMANDS = ("next", "back", "jump", "start", "end", "quit")
 
 
 def _summary(record: Record, state: pa.State) -> str:
@@ -22,7 +23,8 @@ def _summary(record: Record, state: pa.State) -> str:
     how = (
         f" ({record.termination})" if record.termination and record.termination != "normal" else ""
     )
-    return f"{record.game}: {len(record.moves)} moves, result {record.result}{how}, scores {a}-{b}"
+    moves = plural(len(record.moves), "move")
+    return f"{record.game}: {moves}, result {record.result}{how}, scores {a}-{b}"
 
 
 class Viewer:
@@ -38,6 +40,17 @@ class Viewer:
                 self.states.append(state)
         except pa.RecordError as e:
             self.problem = str(e)
+        # Every move is legal; does the record also hold up as a whole (the result and scores
+        # it states, seeded throws)? If not, the end says so rather than the stated result.
+        self.doubt: str | None = None
+        if self.problem is None:
+            try:
+                record.replay()
+            except pa.RecordError as e:
+                self.doubt = str(e)
+        self.comments: dict[int, list[str]] = {}
+        for before, text in record.comments:
+            self.comments.setdefault(before, []).append(text)
         self.position = 0
 
     @property
@@ -51,15 +64,22 @@ class Viewer:
         if last is None:
             heading = f"Start (0/{total})"
         else:
-            sentence = drawing.describe(self.game, last)
+            sentence = drawing.describe(self.game, last, self.states[self.position - 1])
             said = f"  [dim]{escape(sentence)}[/]" if sentence else ""
             heading = f"Move {self.position}/{total}: [bold]{escape(last.text)}[/]{said}"
         say(heading)
+        for comment in self.comments.get(self.position, []):
+            say(f"[italic]# {escape(comment)}[/]")
         console.print(drawing.board(state, last=last))
         say(scores_line(state))
         if self.position == self.end:
             if self.problem:
                 say(f"[red]The record stops here: {escape(self.problem)}[/]")
+            elif self.doubt:
+                say(f"[red]End of the moves; the record does not hold up: {escape(self.doubt)}[/]")
+            elif self.record.result == "*":
+                how = self.record.termination or "unfinished"
+                say(f"[bold]End of the record: the game stopped unfinished ({escape(how)})[/]")
             else:
                 say(f"[bold]End of the record: {escape(self.record.result)}[/]")
 
@@ -129,11 +149,17 @@ def replay(
         f"{seat} ({escape(p.name)})"
         for seat, p in zip(viewer.game.SEATS, record.players, strict=True)
     )
-    say(f"[bold]{escape(viewer.game.TITLE)}[/]  {players}  ·  {HELP}")
+    say(f"[bold]{escape(viewer.game.TITLE)}[/]  {players}")
+    say(f"[dim]{HELP}[/]")
+    if viewer.doubt:
+        say(f"[red]Warning: {escape(viewer.doubt)}[/]")
     viewer.show()
+    from .prompt import LineReader  # prompt_toolkit only for the commands that ask
+
+    reader = LineReader("replay", lambda: COMMANDS)
     while True:
         try:
-            line = console.input("[bold cyan]replay>[/] ")
+            line = reader.read("replay")
         except (EOFError, KeyboardInterrupt):
             say()
             return

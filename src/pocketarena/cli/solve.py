@@ -6,23 +6,17 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, NoReturn
+import time
+from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.markup import escape
 
 from pocketarena.core import normalize_game_id
 
+from .common import err_console, fail, say
+
 SOLVABLE = ("stack-a-cash",)
-USAGE = 2  # the exit code for a mistake in what was asked, as click uses
-
-_out = Console(highlight=False, soft_wrap=True)
-_err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-def _fail(message: str) -> NoReturn:
-    _err.print(f"[bold red]error:[/] {message}")
-    raise typer.Exit(USAGE)
 
 
 def solve_command(
@@ -50,12 +44,13 @@ def solve_command(
     """Solve GAME: the value of every reachable position with best play, and the opening's."""
     key = normalize_game_id(game)
     if key not in SOLVABLE:
-        _fail(f"{game!r} cannot be solved here; solvable games: {', '.join(SOLVABLE)}")
+        fail(f"{game!r} cannot be solved here; solvable games: {', '.join(SOLVABLE)}")
     choice = protect.strip().lower()
     from pocketarena.solve.stack_a_cash import PROTECT_OPTIONS, progress_bar, save, solve
 
     if choice not in PROTECT_OPTIONS:
-        _fail(f"--protect {protect!r} is not valid; choose one of: {', '.join(PROTECT_OPTIONS)}")
+        fail(f"--protect {protect!r} is not valid; choose one of: {', '.join(PROTECT_OPTIONS)}")
+    start = time.perf_counter()
     if rebuild:
         from pocketarena.solve.stack_a_cash import build, cache_dir
 
@@ -64,9 +59,12 @@ def solve_command(
         try:
             save(solution, cache_dir())
         except OSError as e:
-            _err.print(f"[yellow]warning:[/] the solution could not be cached: {e}")
+            err_console.print(
+                f"[yellow]warning:[/] the solution could not be cached: {escape(str(e))}"
+            )
     else:
         solution = solve(choice)
+    elapsed = time.perf_counter() - start
     summary = solution.summary()
     if json_out:
         print(
@@ -83,16 +81,19 @@ def solve_command(
         int(summary["value"])
     ]
     length = f" in {summary['plies']} plies" if summary["value"] else ""
-    _out.print(f"[bold]Stack-a-Cash, protect={choice}[/]: with best play {verdict}{length}.")
-    _out.print(
+    say(f"[bold]Stack-a-Cash, protect={choice}[/]: with best play {verdict}{length}.")
+    say(
         f"{solution.positions:,} reachable positions ({solution.classes:,} up to symmetry): "
         f"{summary['won']:,} won, {summary['drawn']:,} drawn, {summary['lost']:,} lost for the "
         f"side to move; the longest forced win takes {summary['longest']} plies."
     )
-    _out.print(
-        f"Solved in {summary['seconds']} s (peak memory {summary['peak_mb']} MB)"
-        + (" just now." if rebuild else " when the stored solution was built.")
-    )
+    if rebuild:
+        say(f"Solved just now in {elapsed:.1f} s (peak memory {summary['peak_mb']} MB).")
+    else:
+        say(
+            f"Read the stored solution in {elapsed:.1f} s (building it took "
+            f"{summary['seconds']} s and {summary['peak_mb']} MB; --rebuild solves afresh)."
+        )
 
 
 def register(app: typer.Typer) -> None:

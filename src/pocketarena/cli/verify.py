@@ -24,15 +24,17 @@ def verify(
     ],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the verdict.")] = False,
 ) -> None:
-    """Check that every slap and flip of RECORD follows from the seed the server committed to."""
+    """Check that every slap and flip of RECORD follows from its seed: the one the server
+    committed to (web games), or the one a terminal game states."""
     try:
         report = verify_record(load(record))
     except RecordError as e:
         fail(str(e))
-    if not quiet:
+    if not quiet and report.nothing is None:
         console.print(f"scheme      {escape(report.scheme or '-')}")
-        console.print(f"game id     {escape(report.game_id or '-')}")
-        console.print(f"commitment  {escape(report.commitment or '-')}")
+        if not report.seeded:
+            console.print(f"game id     {escape(report.game_id or '-')}")
+            console.print(f"commitment  {escape(report.commitment or '-')}")
         console.print(f"seed        {escape(report.seed or 'not revealed')}")
         if report.seed and report.commitment:
             mark = "[green]✓[/]" if report.commitment_ok else "[red]✗[/]"

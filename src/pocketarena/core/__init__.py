@@ -4,7 +4,7 @@ from .action import Action
 from .chance import ChanceSource, SeededChance, fresh_seed, outcome_from_unit, sample_outcome
 from .errors import IllegalActionError, NotationError, RecordError
 from .game import Game, GameInfo, normalize_notation
-from .options import Option, parse_option_pairs
+from .options import Option, format_options, parse_option_pairs
 from .perft import divide, perft
 from .registry import (
     GAMES,
@@ -49,6 +49,7 @@ __all__ = [
     "normalize_notation",
     "outcome_from_unit",
     "parse_option_pairs",
+    "format_options",
     "perft",
     "register",
     "sample_outcome",

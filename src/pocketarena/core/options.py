@@ -102,6 +102,15 @@ def resolve_options(
     return resolved
 
 
+def format_options(options: dict[str, Any]) -> str:
+    """Options as they are typed after ``-o``, for people to read and copy:
+    ``mode=tactical, series=false`` (text bare, anything else as JSON)."""
+    return ", ".join(
+        f"{name}={value if isinstance(value, str) else json.dumps(value)}"
+        for name, value in options.items()
+    )
+
+
 def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
     """Read ``["mode=tactical", "series=false"]`` (as typed on a command line) into a dict."""
     out: dict[str, str] = {}

@@ -7,7 +7,11 @@ offers:
 - ``svg_board(state, last=None) -> str``: a standalone SVG; every clickable place carries a
   ``data-place`` attribute with its notation name (``b2``, ``stone-rock``) so the web client
   can map clicks to notation;
-- ``describe(action) -> str``: a short human sentence for an action or chance outcome.
+- ``describe(action) -> str``: a short human sentence for an action or chance outcome
+  (``describe(action, state=None)`` to name the mover and places from the state it is played
+  in);
+- optionally ``read_move(state, text) -> str``: a move typed with the picture's own labels
+  (Coin Age's space numbers) in notation.
 
 This module finds it (:func:`pocketarena.core.for_game`) and stands in for a game that has no
 drawing yet: the position's facts as a card, and the notation for a description, so such a
@@ -17,6 +21,7 @@ game stays playable everywhere. Rules never import drawing; drawing imports rule
 from __future__ import annotations
 
 import html
+import inspect
 import json
 from typing import Any
 
@@ -57,10 +62,24 @@ def svg_board(state: State, last: Action | None = None) -> str:
     )
 
 
-def describe(game_id: str, action: Action) -> str:
-    """The game's sentence for an action or throw; its notation when the game has none."""
+def describe(game_id: str, action: Action, before: State | None = None) -> str:
+    """The game's sentence for an action or throw; its notation when the game has none.
+    ``before``, the state the action is played in, lets a game whose ``describe`` takes a
+    ``state`` name the mover and the places as players say them."""
     module = for_game(game_id, "render")
-    return action.text if module is None else str(module.describe(action))
+    if module is None:
+        return action.text
+    if before is not None and "state" in inspect.signature(module.describe).parameters:
+        return str(module.describe(action, state=before))
+    return str(module.describe(action))
+
+
+def read_move(state: State, text: str) -> str:
+    """A move as typed, in notation: a game whose picture numbers its places (Coin Age's
+    map) offers ``read_move`` to read those numbers too (``place Q 3``)."""
+    module = for_game(state.game.ID, "render")
+    reader = getattr(module, "read_move", None)
+    return text if reader is None else str(reader(state, text))
 
 
 def has_svg(game_id: str) -> bool:

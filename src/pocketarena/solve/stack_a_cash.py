@@ -600,8 +600,8 @@ def solve(
     cache: Path | None = None,
     use_cache: bool = True,
 ) -> Solution:
-    """The solution for a ``protect`` option: from memory, shipped with the package, from the
-    cache folder, or else built (a minute or two, with a progress bar on stderr unless
+    """The solution for a ``protect`` option: from memory, from the cache folder (a rebuild),
+    shipped with the package, or else built (a minute or two, with a progress bar on stderr unless
     ``progress=False``; a callable receives the progress instead) and then cached.
     ``use_cache=False`` always builds afresh and stores nothing."""
     if protect not in PROTECT_OPTIONS:
@@ -609,7 +609,8 @@ def solve(
     if use_cache and protect in _SOLVED:
         return _SOLVED[protect]
     folder = cache or cache_dir()
-    solution = (shipped(protect) or load(protect, folder)) if use_cache else None
+    # The user's own rebuild (solve --rebuild) first, then the one shipped with the package.
+    solution = (load(protect, folder) or shipped(protect)) if use_cache else None
     if solution is None:
         if progress is True:
             with progress_bar(protect) as update:

@@ -67,6 +67,16 @@ def test_rich_board_draws_tiles_block_and_status() -> None:
     assert "Last: place tank d4 r90" in text
 
 
+def test_ownership_is_written_not_only_coloured() -> None:
+    """Without colour (NO_COLOR, colour-blind eyes) each tile still says whose it is."""
+    state = play(new(mode="tactical"), ["place grenade b2 r90", "place tank d4 r90"])
+    console = Console(record=True, width=80, no_color=True)
+    console.print(rich_board(state, state.history[-1]))
+    text = console.export_text(styles=False)
+    assert "B GRN↑" in text and "R TNK↕*" in text
+    assert "B Blue's tile, R Red's, ▓▓ the block" in text
+
+
 def test_rich_board_between_rounds_and_at_the_end() -> None:
     state = play(new(mode="tactical"), QUIET_23 + [LAST_FIRST_WINS])
     console = Console(record=True, width=100)

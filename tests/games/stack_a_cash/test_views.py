@@ -56,7 +56,10 @@ def test_rich_board_shows_stacks_status_and_last_move() -> None:
     console.print(rich_board(state, last=state.history[-1]))
     text = console.export_text()
     assert "S H" in text and "l h" in text and "M T" in text
-    assert "Tails to move" in text and "b2 protected" in text and "locked" in text
+    assert "Tails to move" in text and "b2 protected" in text
+    # The board says "protected" as the rules do, and explains the lower-case covered coins.
+    assert "│ protected │" in text and "locked" not in text
+    assert "lower case: the coins covered by the top one" in text
     assert "Last: place S b2" in text
 
 

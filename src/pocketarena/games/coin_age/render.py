@@ -68,12 +68,13 @@ def describe(action: Action, state: State | None = None) -> str:
         return game_map.spaces[game_map.index(space_id)].name if game_map else space_id
 
     who = state.game.SEATS[state.mover] if isinstance(state, CoinAgeState) else None
-    subject = who or "the mover"
+    # Without the state the mover is unknown: the sentence starts at its verb.
+    subject = f"{who} " if who else ""
     if action.verb == "slap":
         return _describe_slap(action, state if isinstance(state, CoinAgeState) else None)
     if action.verb == "place":
         coin, space = action.args
-        text = f"{subject} places a {COIN_NAMES[coin]} on {name(space)}"
+        text = f"{subject}places a {COIN_NAMES[coin]} on {name(space)}"
         if isinstance(state, CoinAgeState):
             top = state.tops[state.game.map.index(space)]
             if top >= 0:
@@ -81,13 +82,27 @@ def describe(action: Action, state: State | None = None) -> str:
                 text += f", covering {owner}'s {COIN_NAMES[COINS[top & 3]]}"
         return text
     if action.verb == "pay":
-        return f"{subject} pays a {COIN_NAMES[action.args[0]]} into the opponent's bank to place a third coin"
+        return f"{subject}pays a {COIN_NAMES[action.args[0]]} into the opponent's bank to place a third coin"
     if action.verb == "move":
         a, b = action.args
-        return f"{subject} moves the stack on {name(a)} to {name(b)}"
+        return f"{subject}moves the stack on {name(a)} to {name(b)}"
     if action.verb == "capture":
-        return f"{subject} captures the top coin of {name(action.args[0])} into their bank"
-    return f"{subject} ends the turn"
+        return f"{subject}captures the top coin of {name(action.args[0])} into their bank"
+    return f"{subject}ends the turn"
+
+
+def read_move(state: State, text: str) -> str:
+    """A move typed with the space numbers of the terminal map (``place Q 3``, ``move 4 6``)
+    in notation: the numbers become the spaces' names."""
+    game_map = _as_coin_age(state).game.map
+    if not text.split():
+        return text
+    verb, *words = text.split()
+    count = len(game_map.spaces)
+    names = [
+        game_map.spaces[int(w) - 1].id if w.isdigit() and 1 <= int(w) <= count else w for w in words
+    ]
+    return " ".join([verb, *names])
 
 
 def _describe_slap(action: Action, state: CoinAgeState | None) -> str:
@@ -229,16 +244,23 @@ def rich_board(state: State, last: Action | None = None) -> RenderableType:
             stack,
             neighbours,
         )
-    regions = Text("regions: ")
+    # Whole regions per line, so an 80-column terminal never splits one.
+    regions = Text("regions, spaces held Heads-Tails:")
+    used = len(regions)
     for region_name, size, h, t, doubles in region_summary(st):
-        regions.append(f"{region_name} {h}-{t} of {size}")
-        regions.append(f" (x2 {doubles})" if doubles != "-" else "", style="bold")
+        item = f"{region_name} {h}-{t} of {size}" + (f" (x2 {doubles})" if doubles != "-" else "")
+        if used + 2 + len(item) > 78:
+            regions.append("\n ")
+            used = 1
         regions.append("  ")
+        regions.append(item, style="bold" if doubles != "-" else "")
+        used += 2 + len(item)
     banks = Text()
     for seat in (0, 1):
         counts = " ".join(f"{COINS[k]}{st.banks[seat][k]}" for k in SLAP_ORDER)
+        banks.append("\n" if seat else "")
         banks.append(f" {game.SEATS[seat]} bank ", style=SEAT_STYLE[seat])
-        banks.append(f" {counts}  ({sum(st.banks[seat])} coins, value {st.bank_value(seat)})   ")
+        banks.append(f" {counts}  ({sum(st.banks[seat])} coins, value {st.bank_value(seat)})")
     lines: list[RenderableType] = [header, _compact_map(st), table, regions, banks]
     if last is not None:
         lines.append(Text(f"last: {last.text}", style="bold red"))

@@ -7,6 +7,7 @@ The last placement is outlined in gold and the tiles it flipped carry a gold cor
 
 from __future__ import annotations
 
+import textwrap
 from xml.sax.saxutils import escape
 
 from rich.console import Group
@@ -33,6 +34,7 @@ DISPLAY = {"twin": "twin-rifle", "trex": "T-rex"}
 FILL = ("#2f6fd6", "#d64045")  # blue, red
 EDGE = ("#173f85", "#82201f")
 STYLE = ("bold white on #2f6fd6", "bold white on #d64045")
+OWNER = ("B", "R")  # the owner's letter in the terminal's cells
 GOLD = "#f5b700"
 CELL = 100
 
@@ -110,9 +112,16 @@ def _status(state: FlipWarsState) -> str:
 
 
 def _supply_line(state: FlipWarsState, seat: int) -> str:
+    """What a seat has left to place, named as typed (``twin``, ``trex``), wrapped to fit an
+    80-column terminal."""
     left = state.supply(seat)
-    parts = [f"{DISPLAY.get(k, k)} {n}" for k, n in left.items() if n]
-    return f"{state.game.SEATS[seat]}: " + (", ".join(parts) if parts else "nothing left")
+    parts = [f"{k}×{n}" for k, n in left.items() if n]
+    return textwrap.fill(
+        " ".join(parts) if parts else "nothing left",
+        width=78,
+        initial_indent=f"{state.game.SEATS[seat]}: ",
+        subsequent_indent="  ",
+    )
 
 
 # -- terminal -----------------------------------------------------------------------------------
@@ -125,7 +134,7 @@ def rich_board(state: State, last: Action | None = None) -> Group:
     table = Table(show_header=True, show_lines=True, header_style="bold", padding=(0, 0))
     table.add_column("", justify="right", style="bold")
     for f in range(n):
-        table.add_column("abcdefgh"[f], justify="center", min_width=6)
+        table.add_column("abcdefgh"[f], justify="center", min_width=8)
     for rank in range(n - 1, -1, -1):
         row: list[Text | str] = [f"{rank + 1} "]
         for f in range(n):
@@ -138,8 +147,10 @@ def rich_board(state: State, last: Action | None = None) -> Group:
             else:
                 kind, degrees, colour = tile
                 mark = "*" if cell == placed else "↻" if cell in flipped else " "
+                # The owner's letter too: colour alone is lost with NO_COLOR or to colour-blind eyes.
                 text = Text(
-                    f"{SHORT[kind]}{_arrow(kind, degrees) or ' '}{mark}", style=STYLE[colour]
+                    f"{OWNER[colour]} {SHORT[kind]}{_arrow(kind, degrees) or ' '}{mark}",
+                    style=STYLE[colour],
                 )
                 if cell == placed:
                     text.stylize("underline")
@@ -148,6 +159,8 @@ def rich_board(state: State, last: Action | None = None) -> Group:
     lines = Text(_status(fw))
     lines.append("\n" + _supply_line(fw, 0), style="#2f6fd6")
     lines.append("\n" + _supply_line(fw, 1), style="#d64045")
+    legend = "B Blue's tile, R Red's" + (", ▓▓ the block" if fw.block >= 0 else "")
+    lines.append(f"\n{legend}", style="dim")
     if placed >= 0 and last is not None:
         lines.append(f"\nLast: {last.text} (* placed, ↻ flipped)", style="dark_orange3")
     return Group(table, lines)

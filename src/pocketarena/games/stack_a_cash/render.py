@@ -51,7 +51,7 @@ def _status(state: StackACashState) -> str:
         return f"Draw: {state.draw}"
     text = f"{SIDE_NAMES[state.current_player]} to move"
     prot = state.position()["protected"]
-    return text + (f" · {prot} protected" if prot else "")
+    return text + (f" · {prot} protected (cannot be moved or flipped now)" if prot else "")
 
 
 def _supply_text(state: StackACashState) -> str:
@@ -79,7 +79,7 @@ def rich_board(state: State, last: Action | None = None) -> Group:
                 if depth == 0:
                     text.append(label, style=FACE_STYLE[face])
                     if cell == protected:
-                        text.append("\nlocked", style="italic")
+                        text.append("\nprotected", style="italic")
                 else:
                     text.append("\n" + label.lower(), style="dim")
             if not coins:
@@ -89,6 +89,8 @@ def rich_board(state: State, last: Action | None = None) -> Group:
             row.append(text)
         table.add_row(*row)
     caption = Text(f"{_status(sac)}\n{_supply_text(sac)}")
+    if any(len(stack_of(c)) > 1 for c in sac.cells):
+        caption.append("\nlower case: the coins covered by the top one, top first", style="dim")
     if last is not None:
         caption.append(f"\nLast: {last.text}", style="dark_orange3")
     return Group(table, caption)

@@ -1,0 +1,150 @@
+"""The program as a whole: --version and -h, its help, and requests it must refuse before any
+game starts (conflicting options, a --save where nothing can be written)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import pocketarena as pa
+from pocketarena.cli.main import COMMANDS
+
+from .helpers import assert_clean_error, run
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(flag: str) -> None:
+    result = run(flag)
+    assert result.exit_code == 0
+    assert result.output == f"pocketarena {pa.__version__}\n"
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_short_help_and_no_value_shown_for_flags(command: str) -> None:
+    args = [command] if command else []
+    short, long = run(*args, "-h"), run(*args, "--help")
+    assert short.exit_code == long.exit_code == 0
+    assert short.output == long.output
+    assert "Usage: pocketarena" in short.output and "-h" in short.output
+    assert "<bool>" not in short.output, "a flag takes no value"
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (
+            ["flipwars", "--mode", "enclosed", "-o", "mode=flag"],
+            ["--mode enclosed and -o mode=flag disagree; give the mode once"],
+        ),
+        (
+            ["flipwars", "--mode", "standard", "-o", "series=true"],
+            ["series=true does not apply with mode=standard: FlipWars plays series=false"],
+        ),
+        (["flipwars", "-o", "series=true"], ["series=true does not apply: FlipWars plays"]),
+        (
+            ["coin-age", "--seed", "5", "-o", "seed=9"],
+            ["--seed 5 and -o seed=9 disagree; give the seed once"],
+        ),
+        (
+            ["stack-a-cash", "--vs", "human", "--seat", "second"],
+            ["--seat picks your seat against a bot; with --vs human both seats are here"],
+        ),
+        ([], ["name a GAME (e.g. pocketarena play stack-a-cash) or give --resume FILE"]),
+        # Brackets in a message are shown, not swallowed as markup (pip install '…[rl]').
+        (["coin-race", "-o", "goal=[rl]"], ["must be an integer, got '[rl]'"]),
+    ],
+)
+def test_conflicting_or_bad_play_requests(args: list[str], fragments: list[str]) -> None:
+    assert_clean_error(run("play", *args, input="quit\n"), 2, *fragments)
+
+
+def test_agreeing_options_are_fine(tmp_path: Path) -> None:
+    result = run(
+        "play",
+        "flipwars",
+        "--mode",
+        "tactical",
+        "-o",
+        "mode=TACTICAL",
+        "-o",
+        "series=false",
+        "--save",
+        str(tmp_path / "g.txt"),
+        input="quit\n",
+    )
+    assert result.exit_code == 0, result.output
+    # Options as they are typed, not as Python writes them.
+    assert result.output.startswith("FlipWars mode=tactical, series=false  (seed ")
+    wallet = run("play", "wallet-battles", "--save", str(tmp_path / "w.txt"), input="quit\n")
+    assert 'coins={"Q": 6, "N": 6, "P": 6, "D": 6}' in wallet.output
+
+
+def unwritable_place(tmp_path: Path) -> Path:
+    """A folder this process cannot write in (root writes anywhere but /sys)."""
+    if os.geteuid() == 0:
+        return Path("/sys")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    return locked
+
+
+def test_save_is_checked_before_the_game(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine\n")
+    cases = [
+        (folder, f"--save {folder} is a folder; give a file name, e.g. {folder / 'game.json'}"),
+        (
+            a_file / "sub" / "g.txt",
+            f"{a_file} is a file, so no file can be made under it",
+        ),
+        (unwritable_place(tmp_path) / "g.txt", "cannot write in"),
+    ]
+    for path, message in cases:
+        result = run("play", "coin-race", "--vs", "random", "--save", str(path), input="\n1\n" * 9)
+        assert_clean_error(result, 2, message)
+        assert "Press Enter" not in result.output, "no game starts"
+    assert a_file.read_text() == "mine\n"
+    assert list(folder.iterdir()) == []
+
+
+def test_save_into_new_folders_still_works(tmp_path: Path) -> None:
+    target = tmp_path / "new" / "deeper" / "g.json"
+    result = run("play", "coin-race", "--vs", "random", "--save", str(target), input="\n1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert target.is_file()
+
+
+def test_out_folders_are_checked_before_the_work(tmp_path: Path) -> None:
+    a_file = tmp_path / "taken"
+    a_file.write_text("x")
+    result = run("arena", "stack-a-cash", "--bots", "random,greedy", "--out", str(a_file))
+    assert_clean_error(result, 2, f"--out {a_file} is a file, not a folder")
+    record = tmp_path / "g.txt"
+    record.write_text('[Game "stack-a-cash"]\n\nplace L b2\n*\n')
+    result = run("analyze", str(record), "--bot", "mcts:10", "--out", str(tmp_path))
+    assert_clean_error(result, 2, "is a folder; give a file name")
+
+
+def test_solve_says_where_its_answer_and_its_time_come_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import replace
+
+    from pocketarena.solve import stack_a_cash as solver
+
+    monkeypatch.setenv("POCKETARENA_CACHE", str(tmp_path))
+    monkeypatch.setattr(solver, "_SOLVED", {})
+    out = run("solve", "stack-a-cash").output
+    shipped = solver.shipped("touched")
+    assert shipped is not None
+    assert "Read the stored solution in " in out
+    assert f"(building it took {round(shipped.seconds, 1)} s and " in out
+    # A rebuild kept in the user's cache is the one used (and timed) from then on.
+    solver.save(replace(shipped, seconds=61.5), tmp_path)
+    monkeypatch.setattr(solver, "_SOLVED", {})
+    assert "(building it took 61.5 s and " in run("solve", "stack-a-cash").output

@@ -1,0 +1,128 @@
+"""What the terminal shows fits 80 columns: boards, rules pages and tables are laid out for it,
+never folded by the terminal (a folded diagram is garbage; a cut label says nothing)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from rich.markdown import Markdown
+
+import pocketarena as pa
+from pocketarena.cli import drawing
+from pocketarena.cli.balance import print_balance
+from tests.conftest import all_variants, variant_id
+
+ROOT = Path(__file__).resolve().parents[2]
+BOX = re.compile(r"[│┃╭╮╰╯─━┏┓┗┛┡┩┣┫╇╈┳┻┼├┤┬┴└┘┌┐═╞╡╪]")
+VARIANTS = all_variants()
+
+
+def rendered(thing: Any, width: int) -> str:
+    console = Console(width=width, record=True, file=open("/dev/null", "w"), color_system=None)  # noqa: SIM115
+    console.print(thing)
+    text = console.export_text()
+    console.file.close()
+    return text
+
+
+def words_per_line(text: str) -> list[list[str]]:
+    """Each non-empty line as its words, rules and borders left out: the same at 80 columns
+    as on a wide screen unless something was folded."""
+    lines = [BOX.sub(" ", line).split() for line in text.splitlines()]
+    return [line for line in lines if line]
+
+
+def only_prose_wrapped(narrow: list[list[str]], wide: list[list[str]]) -> bool:
+    """Is ``narrow`` ``wide`` with only sentences wrapped onto the next line? A sentence
+    (ending in a full stop) may wrap; a table or diagram squeezed into fewer columns
+    interleaves its cells, and a list or a line of figures folded anywhere reads badly."""
+    i = 0
+    for target in wide:
+        got: list[str] = []
+        while got != target:
+            if i >= len(narrow) or (got and not target[-1].endswith(".")):
+                return False
+            got += narrow[i]
+            i += 1
+            if target[: len(got)] != got:
+                return False
+    return i == len(narrow)
+
+
+def positions(game: pa.Game, seed: int) -> list[pa.State]:
+    """The start and a few positions of one random game, the end among them."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    seen = [state.clone()]
+    while not state.is_terminal():
+        state.apply_random(rng)
+        if state.ply % 7 == 0:
+            seen.append(state.clone())
+    return [*seen[:: max(1, len(seen) // 5)], state]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[variant_id(v) for v in VARIANTS])
+def test_boards_fit_80_columns(variant: tuple[str, dict[str, Any]]) -> None:
+    game = pa.load(variant[0], **variant[1])
+    for state in positions(game, seed=3):
+        last = state.history[-1] if state.history else None
+        board = drawing.board(state, last=last)
+        narrow = rendered(board, 80)
+        wide = words_per_line(rendered(board, 160))
+        assert only_prose_wrapped(words_per_line(narrow), wide), narrow
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "docs" / "rules").glob("*.md")), ids=str)
+def test_rules_diagrams_fit_80_columns(page: Path) -> None:
+    """``pocketarena rules`` draws code blocks with a margin: 78 columns are theirs."""
+    text = page.read_text(encoding="utf-8")
+    shown = [line.rstrip() for line in rendered(Markdown(text), 80).splitlines()]
+    blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.S | re.M)
+    assert blocks
+    for block in blocks:
+        for line in block.splitlines():
+            assert not line.strip() or any(line.rstrip() in s for s in shown), line
+
+
+def test_balance_labels_are_whole_at_80_columns(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def variant(label: str) -> dict[str, Any]:
+        return {
+            "label": label,
+            "first_seat": {"score": 0.5, "score_ci": [0.34, 1.0]},
+            "draw_rate": 0.0,
+            "plies": {"median": 93.5, "q1": 76.25, "q3": 110.75},
+            "margin": {"mean": -13.5, "sd": 6.25},
+            "winning_margin": {"median": 16.5},
+        }
+
+    labels = [
+        "protect=touched",
+        "protect=placed",
+        "map=sterling-strait",
+        'map=antietam, coins={"Q": 2, "N": 2, "P": 2, "D": 2}',
+    ]
+    data = {"game": "g", "bot": "medium", "games_per_variant": 100}
+    data["variants"] = [variant(label) for label in labels]  # type: ignore[assignment]
+    console = Console(width=80, record=True, file=open("/dev/null", "w"), color_system=None)  # noqa: SIM115
+    monkeypatch.setattr("pocketarena.cli.balance.console", console)
+    print_balance(json.loads(json.dumps(data)))
+    text = console.export_text()
+    console.file.close()
+    assert "…" not in text
+    for label in labels[:3]:
+        assert label in text
+    lines = [line.split("  ")[0] for line in text.splitlines()]
+    assert [line for line in lines if line.startswith(("map=antietam", "coins=", '2, "P"'))] == [
+        "map=antietam,",
+        'coins={"Q": 2, "N":',
+        '2, "P": 2, "D": 2}',
+    ]
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
