@@ -34,7 +34,7 @@ from sqlalchemy import text
 from pocketarena.server.core.config import Settings
 from pocketarena.server.main import create_app
 
-from .conftest import PG_URL, Socket, create, make_settings, second_client
+from .conftest import Socket, create, make_settings, second_client
 
 EXAMPLES = int(os.environ.get("POCKETARENA_FUZZ_EXAMPLES", "6"))
 CHECKS = [
@@ -143,7 +143,8 @@ def arena(
         s = make_settings(tmp)
     else:
         schema = request.getfixturevalue("pg_schema_module")
-        s = make_settings(tmp, database_url=PG_URL, database_schema=schema)
+        url = request.getfixturevalue("postgres_url")
+        s = make_settings(tmp, database_url=url, database_schema=schema)
     with TestClient(create_app(s), raise_server_exceptions=False) as client:
         yield Arena(client)
 
