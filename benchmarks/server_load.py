@@ -288,11 +288,26 @@ def start_server(args: argparse.Namespace, port: int, data_dir: str) -> subproce
         **os.environ,
         "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
         "POCKETARENA_DATA_DIR": data_dir,
-        # Every client here is one process on loopback: lift the per-client limits.
-        "POCKETARENA_WS_MESSAGES_PER_S": "100000",
-        "POCKETARENA_WS_BURST": "100000",
-        "POCKETARENA_HTTP_WRITES_PER_S": "100000",
-        "POCKETARENA_HTTP_BURST": "100000",
+        # Every client here is one process on loopback (one address): lift the per-client
+        # and per-address limits.
+        **{
+            f"POCKETARENA_{name}": "100000"
+            for name in (
+                "WS_MESSAGES_PER_S",
+                "WS_BURST",
+                "HTTP_WRITES_PER_S",
+                "HTTP_BURST",
+                "ADDRESS_WRITES_PER_S",
+                "ADDRESS_BURST",
+                "GAMES_PER_MINUTE",
+                "ADDRESS_GAMES_PER_MINUTE",
+                "MAX_OPEN_GAMES",
+                "ADDRESS_MAX_OPEN_GAMES",
+                "ADDRESS_SESSIONS_PER_MINUTE",
+                "ADDRESS_MAX_SOCKETS",
+                "ADDRESS_SOCKETS_PER_MINUTE",
+            )
+        },
     }
     cmd = [
         sys.executable,

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 import pocketarena as pa
+from tests import services
 
 
 def all_variants() -> list[tuple[str, dict[str, Any]]]:
@@ -25,3 +29,79 @@ def variant_id(variant: tuple[str, dict[str, Any]]) -> str:
         + ",".join(f"{k}={json.dumps(v, sort_keys=True)}" for k, v in sorted(options.items()))
         + "]"
     )
+
+
+# -- services: PostgreSQL, Redis and Chromium, found or started (see tests/services.py) --------
+def found_or_started(
+    name: str, url: str, why: str | None, start: Callable[[], tuple[str, Callable[[], None]]]
+) -> Iterator[str]:
+    """``url`` if the service answers there (``why`` is None), else one started by ``start``
+    (its URL and how to let it go), released when the run ends."""
+    if why is None:
+        yield url
+        return
+    try:
+        started, release = start()
+    except Exception as e:
+        services.unavailable(f"no {name} at {url} ({why}), and none could be started: {e}")
+    try:
+        yield started
+    finally:
+        release()
+
+
+@pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A PostgreSQL URL (SQLAlchemy form): the configured server if it answers, else a
+    throwaway one started for this run. Tests make a schema of their own in it."""
+
+    def start() -> tuple[str, Callable[[], None]]:
+        url, server = services.start_postgres(services.shared_folder(tmp_path_factory, "pg"))
+        return url, server.cleanup
+
+    url = services.configured_postgres()
+    yield from found_or_started("PostgreSQL", url, services.postgres_answers(url), start)
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Redis URL: the configured server if it answers, else a throwaway one started for this
+    run. Redis is shared: give every key a prefix of your test's own."""
+
+    def start() -> tuple[str, Callable[[], None]]:
+        server = services.RedisServer.start(services.shared_folder(tmp_path_factory, "redis"))
+        return server.url, server.leave
+
+    url = services.configured_redis()
+    yield from found_or_started("Redis", url, services.redis_answers(url), start)
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """The Chromium executable for Playwright (skipped outside CI when there is none)."""
+    found = services.chromium()
+    if found is None:
+        services.unavailable(
+            "no Chromium found: set POCKETARENA_CHROMIUM, `playwright install chromium` "
+            "or install the system's (apt-get install chromium)"
+        )
+    assert found is not None
+    return found
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Say what the run uses, so a throwaway server or a missing browser is no surprise."""
+    lines = []
+    for name, url, why in (
+        ("PostgreSQL", services.configured_postgres(), services.postgres_answers),
+        ("Redis", services.configured_redis(), services.redis_answers),
+    ):
+        problem = why(url)
+        lines.append(
+            f"{name}: {url}"
+            if problem is None
+            else f"{name}: a throwaway server when a test asks (nothing answers at {url})"
+        )
+    browser = services.chromium()
+    lines.append(f"Chromium: {browser or 'none found (browser tests are skipped outside CI)'}")
+    return lines

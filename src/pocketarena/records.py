@@ -50,6 +50,11 @@ VERSION = 1
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # Why a game stopped. "normal": the rules ended it; the others leave the replay unfinished
 # (or, for "unterminated", still running) with a result decided off the board.
+# A record is a few kilobytes (even the longest games stay far below this); anything larger or
+# more deeply nested is refused before it is parsed any further, whoever reads it.
+MAX_RECORD_BYTES = 1_000_000
+MAX_JSON_DEPTH = 16
+
 TERMINATIONS = ("normal", "resignation", "time forfeit", "abandoned", "agreement", "unterminated")
 
 # Header names the text form gives a meaning to; everything else is a free header.
@@ -387,10 +392,7 @@ class Record:
         tags, moves, comments, result = _read_text(text)
         if "Game" not in tags:
             raise RecordError('record has no [Game "..."] header')
-        try:
-            options = json.loads(tags.get("Options", "{}"))
-        except json.JSONDecodeError as e:
-            raise RecordError(f"record Options header is not JSON: {e.msg}") from None
+        options = _parse_json(tags.get("Options", "{}"), "record Options header", "is not JSON")
         if not isinstance(options, dict):
             raise RecordError("record Options header must be a JSON object")
         game_id = tags["Game"]
@@ -439,6 +441,8 @@ class Record:
 
 def loads(text: str) -> Record:
     """A record from text in either form (detected: JSON starts with ``{``)."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"a record is at most {MAX_RECORD_BYTES // 1_000_000} MB; this is larger")
     stripped = text.lstrip("\ufeff \t\r\n")
     if not stripped:
         raise RecordError("the record is empty")
@@ -451,13 +455,18 @@ def load(path: str | Path) -> Record:
     """Read a record file in either form; RecordError (one line) says what is wrong with it."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         raise RecordError(f"no such record file: {path}") from None
     except IsADirectoryError:
         raise RecordError(f"{path} is a folder, not a record file") from None
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(
+            f"{path} is larger than {MAX_RECORD_BYTES // 1_000_000} MB, so not a Pocket Arena record"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -466,6 +475,35 @@ def load(path: str | Path) -> Record:
         return loads(text)
     except RecordError as e:
         raise RecordError(f"{path}: {e}") from None
+
+
+def _parse_json(text: str | bytes, what: str, not_json: str = "is not valid JSON") -> Any:
+    """JSON from a record: RecordError (one line about ``what``) for bad JSON, and for JSON
+    nested more than MAX_JSON_DEPTH deep (whose parsing would otherwise exhaust the stack)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{what} {not_json}: {e.msg} (line {e.lineno})") from None
+    except RecursionError:
+        data = None
+    else:
+        if _depth(data) <= MAX_JSON_DEPTH:
+            return data
+    raise RecordError(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep")
+
+
+def _depth(data: Any) -> int:
+    """How deeply lists and objects nest in ``data`` (found without recursion)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if deepest > MAX_JSON_DEPTH:
+                return deepest
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _escape(value: str) -> str:
@@ -549,10 +587,7 @@ def _seed_tag(text: str) -> int | str:
 def _json_record(data: Any) -> dict[str, Any]:
     """JSON text or data as a record's object, its format and version checked."""
     if isinstance(data, str | bytes):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"record is not valid JSON: {e.msg} (line {e.lineno})") from None
+        data = _parse_json(data, "record")
     if not isinstance(data, dict):
         raise RecordError("a JSON record must be an object")
     if data.get("format") != FORMAT:

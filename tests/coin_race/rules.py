@@ -15,21 +15,17 @@ from typing import Any
 from pocketarena.core import CHANCE, TERMINAL, Action, Game, IllegalActionError, Option, State
 
 
+def _at_least_one(goal: int) -> str | None:
+    return None if goal >= 1 else "must be at least 1"
+
+
 class CoinRace(Game):
     ID = "coin-race"  # lowercase words joined by hyphens; the folder is the id with underscores
     TITLE = "Coin Race"
     SEATS = ("Heads", "Tails")  # seat 0 moves first
     CHANCE = True  # the game has chance nodes (the flip)
     PITCH = "Flip, then run 1, 2 or (after heads) 3 steps: first to the goal wins."
-    OPTIONS = (
-        Option(
-            "goal",
-            int,
-            10,
-            "points to reach",
-            check=lambda n: None if n > 0 else "must be at least 1",
-        ),
-    )
+    OPTIONS = (Option("goal", int, 10, "points to reach", check=_at_least_one),)
     VARIANTS = ({}, {"goal": 3})  # the option sets the conformance suite plays
 
     def _build_actions(self) -> tuple[list[Action], list[Action]]:

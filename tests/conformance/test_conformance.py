@@ -1,5 +1,6 @@
-"""One generic suite run over every registered game and option set (OpenSpiel's
-random_sim_test, and more): the engine contract of SPEC.md, checked by random playouts."""
+"""One generic suite run over every registered game and option set, and over the example game
+Coin Race (OpenSpiel's random_sim_test, and more): the engine contract, checked by random
+playouts."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import random
 import pytest
 
 import pocketarena as pa
+from tests.coin_race import CoinRace
 from tests.conftest import all_variants, variant_id
+from tests.example_games import coin_race  # noqa: F401  (registered for each test here)
 
-VARIANTS = all_variants()
+VARIANTS = all_variants() + [(CoinRace.ID, dict(options)) for options in CoinRace.VARIANTS]
 PLAYOUTS = 12
 
 

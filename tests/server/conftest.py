@@ -1,11 +1,12 @@
-"""Fixtures for the web platform: an app on a fresh SQLite file (or a PostgreSQL schema),
-players with their own cookies, and a helper to play over the WebSocket."""
+"""Fixtures for the web platform: an app on a fresh SQLite file (or a schema of PostgreSQL,
+found or started by tests/conftest.py's ``postgres_url``), players with their own cookies,
+and a helper to play over the WebSocket."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +16,6 @@ from sqlalchemy import create_engine, text
 
 from pocketarena.server.core.config import Settings
 from pocketarena.server.main import create_app
-
-PG_URL = os.environ.get(
-    "POCKETARENA_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
 
 
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
@@ -31,6 +28,18 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "ws_burst": 1000,
         "http_writes_per_s": 1000.0,
         "http_burst": 1000,
+        # Every test client shares one address: the per-address limits have tests of their own.
+        "address_writes_per_s": 1000.0,
+        "address_burst": 1000,
+        "games_per_minute": 10_000,
+        "address_games_per_minute": 10_000,
+        "max_open_games": 1000,
+        "address_max_open_games": 1000,
+        "address_sessions_per_minute": 10_000,
+        "address_sign_ins_per_minute": 10_000,
+        "address_max_sockets": 1000,
+        "address_sockets_per_minute": 10_000,
+        "lobby_updates_per_s": 50.0,
     }
     values.update(overrides)
     return Settings(**values)
@@ -54,21 +63,32 @@ def second_client(first: TestClient) -> TestClient:
     return other
 
 
-@pytest.fixture
-def pg_schema() -> Iterator[str]:
+@contextmanager
+def fresh_pg_schema(url: str) -> Iterator[str]:
     """A fresh schema in the test PostgreSQL database, dropped afterwards (parallel runs never
     share tables)."""
     schema = f"t_{uuid.uuid4().hex[:16]}"
-    engine = create_engine(PG_URL)
-    try:
-        with engine.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    except Exception as e:  # a missing server is a failure, not a skip
-        pytest.fail(f"PostgreSQL at {PG_URL} is not reachable: {e}")
-    yield schema
+    engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    engine.dispose()
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield schema
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.fixture
+def pg_schema(postgres_url: str) -> Iterator[str]:
+    with fresh_pg_schema(postgres_url) as schema:
+        yield schema
+
+
+@pytest.fixture(scope="module")
+def pg_schema_module(postgres_url: str) -> Iterator[str]:
+    with fresh_pg_schema(postgres_url) as schema:
+        yield schema
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -77,7 +97,8 @@ def db_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
     if request.param == "sqlite":
         return make_settings(tmp_path)
     schema = request.getfixturevalue("pg_schema")
-    return make_settings(tmp_path, database_url=PG_URL, database_schema=schema)
+    url = request.getfixturevalue("postgres_url")
+    return make_settings(tmp_path, database_url=url, database_schema=schema)
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

@@ -183,7 +183,10 @@ def test_only_the_creator_cancels_a_waiting_game(client: TestClient) -> None:
 
 
 def test_resign_rates_the_game_and_rematch_swaps_seats(client: TestClient) -> None:
+    client.post("/api/auth/register", json={"username": "rater", "password": "longenough"})
     gid = create(client, **SAC, mode="bot", bot="random", seat=0)["id"]
+    client.post(f"/api/games/{gid}/moves", json={"action": "place L b2", "version": 0})
+    wait_for(client, gid, lambda v: v["version"] >= 2)  # the bot answered: both have moved
     view = client.post(f"/api/games/{gid}/resign").json()
     assert (
         view["status"] == "finished"
@@ -330,6 +333,7 @@ def test_cross_site_writes_are_refused(client: TestClient) -> None:
 def test_http_writes_are_rate_limited_per_client(tmp_path) -> None:  # type: ignore[no-untyped-def]
     settings: Settings = make_settings(tmp_path, http_writes_per_s=0.5, http_burst=3)
     with TestClient(create_app(settings)) as client:
+        client.get("/api/me")  # the session (a cookie-less request is limited per address)
         codes = [client.patch("/api/me", json={"name": f"Ann{i}"}).status_code for i in range(5)]
         assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
         r = client.patch("/api/me", json={"name": "Bob"})

@@ -4,7 +4,6 @@ watches; a reload in the middle of a game resumes it."""
 
 from __future__ import annotations
 
-import os
 import random
 import socket
 import threading
@@ -25,7 +24,6 @@ from .conftest import make_settings
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("POCKETARENA_CHROMIUM", "/usr/bin/chromium")
 # Short games keep the suite fast: one coin of each kind in Wallet Battles, FlipWars' 4x4 board.
 FAST_OPTIONS: dict[str, dict[str, Any]] = {
     "wallet-battles": {"coins": {"Q": 1, "N": 1, "P": 1, "D": 1}},
@@ -57,10 +55,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+def browser(chromium_path: str) -> Iterator[Browser]:
     with sync_playwright() as p:
         b = p.chromium.launch(
-            executable_path=CHROMIUM,
+            executable_path=chromium_path,
             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
         )
         yield b

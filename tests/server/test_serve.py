@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -15,55 +10,18 @@ from typer.testing import CliRunner
 from pocketarena.cli.main import app as cli_app
 from pocketarena.server.core.config import Settings
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from .serving import Served
 
 
 def test_serve_starts_the_platform(tmp_path: Path) -> None:
-    port = free_port()
-    env = {
-        **os.environ,
-        "POCKETARENA_DATA_DIR": str(tmp_path),
-        "PYTHONPATH": str(Path(__file__).parents[2] / "src"),
-    }
-    db = f"sqlite:///{tmp_path / 'arena.sqlite3'}"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "pocketarena",
-            "serve",
-            "--port",
-            str(port),
-            "--database-url",
-            db,
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server = Served(tmp_path, f"sqlite:///{tmp_path / 'arena.sqlite3'}").start()
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                r = httpx.get(f"http://127.0.0.1:{port}/api/catalog", timeout=1)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
+        r = httpx.get(f"{server.url}/api/catalog", timeout=10)
         assert r.status_code == 200 and any(g["id"] == "stack-a-cash" for g in r.json())
         assert (tmp_path / "arena.sqlite3").exists()
-        assert (tmp_path / "secret_key").exists()  # the cookie key is kept for restarts
+        assert (tmp_path / "secret_key").exists()  # the address-hash key is kept for restarts
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.stop()
 
 
 def test_serve_explains_a_bad_database_url(tmp_path: Path) -> None:
@@ -99,3 +57,15 @@ def test_settings_come_from_the_environment(tmp_path: Path) -> None:
         assert "POCKETARENA_BOT_WORKERS='many' is not a valid int" in str(e)
     else:
         raise AssertionError("a bad number was accepted")
+
+
+def test_bad_limits_and_proxies_are_explained(tmp_path: Path) -> None:
+    for env, words in (
+        ({"POCKETARENA_GAMES_PER_MINUTE": "0"}, "GAMES_PER_MINUTE must be positive"),
+        ({"POCKETARENA_TRUSTED_PROXIES": "10.0.0.0/33"}, "'10.0.0.0/33' is not an IP address"),
+    ):
+        result = CliRunner().invoke(
+            cli_app, ["serve"], env={"POCKETARENA_DATA_DIR": str(tmp_path), **env}
+        )
+        assert result.exit_code == 2 and words in result.output, result.output
+        assert "Traceback" not in result.output

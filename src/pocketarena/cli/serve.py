@@ -23,9 +23,26 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    trusted_proxies: Annotated[
+        str | None,
+        typer.Option(
+            help="Addresses of your reverse proxies (comma-separated IPs or networks): only "
+            "their X-Forwarded-For names the client. Also POCKETARENA_TRUSTED_PROXIES.",
+            show_default=False,
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
 ) -> None:
     """Start the web server: play every game against bots or friends, watch, replay, verify."""
+    try:
+        _serve(host, port, database_url, trusted_proxies, log_level)
+    except KeyboardInterrupt:  # Ctrl-C before the server listens: stop quietly
+        raise typer.Exit(130) from None
+
+
+def _serve(
+    host: str, port: int, database_url: str | None, trusted_proxies: str | None, log_level: str
+) -> None:
     import uvicorn
 
     from pocketarena.server.core.config import Settings
@@ -33,7 +50,7 @@ def serve(
     from pocketarena.server.main import create_app
 
     try:
-        settings = Settings.from_env(database_url=database_url)
+        settings = Settings.from_env(database_url=database_url, trusted_proxies=trusted_proxies)
         engine = make_engine(settings)
         run_migrations(engine)  # fail here, with one line, rather than inside the server
         engine.dispose()
@@ -54,6 +71,8 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
+    # Ctrl-C and SIGTERM stop Uvicorn gracefully: the app writes its last heartbeat and stops
+    # its bot workers (which leave Ctrl-C to it).
     uvicorn.run(
         app,
         host=host,
@@ -61,7 +80,8 @@ def serve(
         log_level=log_level,
         ws_max_size=64 * 1024,  # the app refuses messages over 4 KB itself, with an error
         ws_per_message_deflate=settings.ws_compression,
-        proxy_headers=True,
+        # The app reads X-Forwarded-For itself, from its trusted proxies only.
+        proxy_headers=False,
     )
 
 

@@ -1,4 +1,4 @@
-"""What the running app holds: settings, database, hub, bots, signer, limiters, templates."""
+"""What the running app holds: settings, database, hub, bots, sessions, limits, templates."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
 
 from .core.config import Settings
-from .core.ratelimit import RateLimiter
-from .core.security import SessionSigner
+from .core.ratelimit import Limiter, Rates
+from .core.sessions import SessionStore
 from .live.bots import BotRunner
 from .live.hub import Hub
 from .store import Store
@@ -22,6 +22,8 @@ class AppContext:
     store: Store
     hub: Hub
     bots: BotRunner
-    signer: SessionSigner
-    http_limiter: RateLimiter
+    sessions: SessionStore
+    limiter: Limiter
+    rates: Rates
+    secret_key: str  # keys the hashes of client addresses
     templates: Jinja2Templates

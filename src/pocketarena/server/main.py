@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import pocketarena as pa
 
@@ -20,8 +28,8 @@ from .context import AppContext
 from .core.config import Settings
 from .core.db import SqliteCheckpointer, make_engine, run_migrations, session_factory
 from .core.middleware import IdentityMiddleware
-from .core.ratelimit import RateLimiter
-from .core.security import SessionSigner
+from .core.ratelimit import MemoryLimiter, Rates
+from .core.sessions import DatabaseSessions
 from .live.bots import BotRunner
 from .live.hub import GameError, Hub
 from .store import Store, StoreError
@@ -38,13 +46,47 @@ come over the WebSocket at `/ws` (see `pocketarena.server.api.routes.ws` for its
 Chance (slaps and flips) is provably fair: each game commits to SHA-256 of a secret seed at its
 start and reveals the seed at its end; `GET /api/games/{id}/verify` recomputes every outcome.
 
-Identity is a signed cookie: a guest on first visit, an account after `/api/auth/register`.
+Identity is a session cookie (a random token the server keeps hashed): a guest on the first
+visit that needs one, an account after `/api/auth/register` or `/api/auth/login`; each of
+those, and signing out, starts a new session. Every limit holds per player and per client
+address: over one, a request gets 429 with `Retry-After`.
 """
+HEARTBEAT_S = 2.0  # how often the database hears that the server runs (clocks across a crash)
+SWEEP_EVERY = 30  # heartbeats between sweeps of expired sessions and waiting games
+
+STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    422: "invalid",
+    429: "rate_limited",
+    503: "unavailable",
+}
+
+
+def _printable(value: Any) -> Any:
+    """Text that encodes as UTF-8 whatever a client sent (lone surrogates become U+FFFD)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    return value
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON that always encodes: a text that cannot be UTF-8 (a lone surrogate a client sent,
+    echoed in a message) is written with U+FFFD instead of failing the response."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8", "replace")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
-    signer = SessionSigner(settings.resolved_secret_key())
+    secret_key = settings.resolved_secret_key()
     templates = Jinja2Templates(directory=str(PACKAGE / "templates"))
 
     @asynccontextmanager
@@ -55,20 +97,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(engine, session_factory(engine))
         bots = BotRunner(settings.bot_executor, settings.bot_workers, settings.bot_time_budget_s)
         hub = Hub(store, settings, bots)
+        sessions = DatabaseSessions(
+            store,
+            idle=timedelta(days=settings.session_idle_days),
+            max_age=timedelta(days=settings.session_max_days),
+        )
         app.state.ctx = AppContext(
             settings=settings,
             engine=engine,
             store=store,
             hub=hub,
             bots=bots,
-            signer=signer,
-            http_limiter=RateLimiter(settings.http_writes_per_s, settings.http_burst),
+            sessions=sessions,
+            limiter=MemoryLimiter(),
+            rates=Rates.from_settings(settings),
+            secret_key=secret_key,
             templates=templates,
         )
         await hub.start()
+        chores = asyncio.create_task(maintenance(hub, sessions))
         try:
             yield
         finally:
+            chores.cancel()
+            with contextlib.suppress(BaseException):
+                await chores
             await hub.close()
             bots.close()
             checkpointer.stop()
@@ -79,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=pa.__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
         openapi_tags=[
             {"name": "catalog", "description": "The games on offer"},
             {"name": "games", "description": "Playing: create, join, move, throw, resign, rematch"},
@@ -90,20 +144,65 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(
         IdentityMiddleware,
-        signer=signer,
         cookie_name=settings.cookie_name,
         secure=settings.secure_cookies,
+        max_age_s=round(settings.session_max_days * 86400),
     )
+    if settings.trusted_proxies.strip():
+        # Outermost: the address every limit is keyed by is the client a trusted proxy names.
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
 
     @app.exception_handler(GameError)
     async def game_error(_request: Request, exc: GameError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if exc.status == 429 else None
+        return SafeJSONResponse(
+            {"detail": exc.message, "code": exc.code}, status_code=exc.status, headers=headers
+        )
 
     @app.exception_handler(StoreError)
     async def store_error(_request: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc), "code": "bad_request"}, status_code=400)
+        return SafeJSONResponse({"detail": str(exc), "code": "bad_request"}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return SafeJSONResponse(
+            {"detail": _printable(exc.detail), "code": STATUS_CODES.get(exc.status_code, "error")},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # Where and what, never the input itself: it may not even be encodable.
+        errors = [
+            {
+                "loc": [_printable(part) for part in e.get("loc", ())],
+                "msg": _printable(e.get("msg", "invalid")),
+                "type": _printable(e.get("type", "invalid")),
+            }
+            for e in exc.errors()
+        ]
+        return SafeJSONResponse({"detail": errors, "code": "invalid"}, status_code=422)
 
     for module in (catalog, games, records, lobby, players, auth, ws, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
     return app
+
+
+async def maintenance(hub: Hub, sessions: DatabaseSessions) -> None:
+    """Background chores: the heartbeat, and now and then the sweeps of expired sessions and of
+    games nobody joined in time."""
+    beats = 0
+    while True:
+        await asyncio.sleep(HEARTBEAT_S)
+        beats += 1
+        try:
+            await hub.heartbeat()
+            if beats % SWEEP_EVERY == 0:
+                await hub.expire_waiting()
+                await sessions.purge()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a busy or unreachable database: the next round tries again
+            log.exception("housekeeping failed")

@@ -70,6 +70,12 @@ class GameRecord(Base):
     rating_changes: Mapped[list[Any] | None] = mapped_column(JSON)
     rematch_of: Mapped[str | None] = mapped_column(String(16))
     rematch_id: Mapped[str | None] = mapped_column(String(16))
+    # A keyed hash of the address the game was opened from (limits per address; no address
+    # is stored in the clear).
+    creator_addr: Mapped[str | None] = mapped_column(String(32))
+    # When the running clock last started (wall time): after a crash, the time its player
+    # used up to the server's last heartbeat is charged.
+    clock_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -79,6 +85,8 @@ class GameRecord(Base):
         Index("ix_games_status", "status"),
         Index("ix_games_seat0", "seat0_id"),
         Index("ix_games_seat1", "seat1_id"),
+        Index("ix_games_creator", "creator_id"),
+        Index("ix_games_creator_addr", "creator_addr"),
     )
 
 
@@ -93,3 +101,32 @@ class RatingRow(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the cookie holds a random token, the database its SHA-256 only,
+    so a copy of the database signs nobody in."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # SHA-256 of the token, hex
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    user_agent: Mapped[str] = mapped_column(String(200), default="")
+
+    __table_args__ = (
+        Index("ix_sessions_player", "player_id"),
+        Index("ix_sessions_expires", "expires_at"),
+    )
+
+
+class Heartbeat(Base):
+    """The last moment a server was known to be running (written every few seconds), so the
+    time after a crash is told apart from the time before it."""
+
+    __tablename__ = "heartbeats"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -2,14 +2,65 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+MAX_OPTION_DEPTH = 6
+
+
+def plain_text(value: str) -> str:
+    """Text that can be stored and echoed anywhere: valid Unicode (no lone surrogates, which
+    JSON's \\u escapes can carry) and no NUL (which PostgreSQL's text refuses)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("text must be valid Unicode (this has a lone surrogate)") from None
+    if "\x00" in value:
+        raise ValueError("text may not contain NUL characters")
+    return value
+
+
+Text = Annotated[str, AfterValidator(plain_text)]
+
+
+def plain_json(value: Any, max_depth: int = MAX_OPTION_DEPTH) -> Any:
+    """JSON data whose texts (keys included) are all ``plain_text``, nested at most
+    ``max_depth`` deep (looked at without recursion, so any depth is safe to check)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            plain_text(item)
+        elif isinstance(item, dict | list):
+            if depth > max_depth:
+                raise ValueError(f"options may be nested at most {max_depth} levels deep")
+            if isinstance(item, dict):
+                stack.extend((k, depth) for k in item)
+                stack.extend((v, depth + 1) for v in item.values())
+            else:
+                stack.extend((v, depth + 1) for v in item)
+    return value
 
 
 class ErrorOut(BaseModel):
     detail: str = Field(description="What is wrong, in words meant for the person")
     code: str = Field("bad_request", description="A stable machine-readable reason")
+
+
+class Issue(BaseModel):
+    loc: list[str | int] = Field(description="Where in the request, e.g. ['body', 'version']")
+    msg: str
+    type: str
+
+
+class InvalidOut(BaseModel):
+    """422: a request that does not fit its schema (``detail`` lists the issues, ``code``
+    is ``invalid``), or a move the rules refuse (``detail`` says why, ``code`` is
+    ``illegal``)."""
+
+    detail: str | list[Issue]
+    code: str
 
 
 # -- catalog -----------------------------------------------------------------------------------
@@ -46,16 +97,27 @@ class ClockIn(BaseModel):
 class GameCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(examples=["wallet-battles"], max_length=40)
+    game: Text = Field(examples=["wallet-battles"], max_length=40)
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"map": "antietam"}])
     mode: Literal["bot", "friend", "seek", "local"] = Field(
         description="bot: against a bot; friend: by invite link; seek: open in the lobby; "
         "local: both seats on one screen"
     )
     seat: Literal[0, 1] | None = Field(None, description="0 first, 1 second, null random")
-    bot: str | None = Field(None, examples=["random"], description="Bot level (mode bot)")
+    bot: Text | None = Field(
+        None, examples=["random"], max_length=40, description="Bot level (mode bot)"
+    )
     clock: ClockIn | None = Field(None, description="null: untimed")
-    rated: bool = True
+    rated: bool = Field(
+        True,
+        description="Asked for a rated game; it is rated only if both players are accounts "
+        "(or bots) and each of them moves",
+    )
+
+    @field_validator("options")
+    @classmethod
+    def _plain_options(cls, value: dict[str, Any]) -> dict[str, Any]:
+        return dict(plain_json(value))
 
 
 class SeatOut(BaseModel):
@@ -140,7 +202,7 @@ class GameCreated(BaseModel):
 
 
 class MoveIn(BaseModel):
-    action: str = Field(max_length=100, examples=["place Q cemetery-hill"])
+    action: Text = Field(max_length=100, examples=["place Q cemetery-hill"])
     version: int
 
 
@@ -149,7 +211,7 @@ class VersionIn(BaseModel):
 
 
 class JoinIn(BaseModel):
-    invite: str | None = Field(None, max_length=64)
+    invite: Text | None = Field(None, max_length=64)
 
 
 class LobbyEntry(BaseModel):
@@ -215,12 +277,20 @@ class MeOut(BaseModel):
 
 
 class NameIn(BaseModel):
-    name: str = Field(max_length=100)
+    name: Text = Field(max_length=100)
 
 
 class CredentialsIn(BaseModel):
-    username: str = Field(max_length=100)
-    password: str = Field(max_length=1024)
+    username: Text = Field(max_length=100)
+    password: Text = Field(max_length=1024)
+
+
+class SessionOut(BaseModel):
+    created_at: str
+    last_seen_at: str
+    expires_at: str = Field(description="It ends then unless used again (then later)")
+    user_agent: str
+    current: bool = Field(description="The session of the browser asking")
 
 
 # -- fairness ----------------------------------------------------------------------------------

@@ -10,17 +10,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, Table, and_, func, or_, select, update
+from sqlalchemy import Engine, Table, and_, delete, func, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pocketarena.ratings import Rating, rate
 
 from .core.security import default_guest_name, hash_password, needs_rehash, verify_password
-from .models import GameRecord, Player, RatingRow, utcnow
+from .models import GameRecord, Heartbeat, Player, RatingRow, SessionRow, utcnow
 
 _GAMES: Table = GameRecord.__table__  # type: ignore[assignment]
 NAME_MIN, NAME_MAX = 2, 24
@@ -59,6 +59,22 @@ def clean_username(username: object) -> str:
     if not username.isascii():
         raise StoreError("a username uses ASCII letters and digits only")
     return username
+
+
+def _encodable(text: object) -> bool:
+    """Text that UTF-8 can carry (argon2 hashes its bytes)."""
+    if not isinstance(text, str):
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def aware(moment: datetime) -> datetime:
+    """A stored moment as an aware UTC datetime (SQLite gives them back without a zone)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def bot_player_id(spec: str) -> str:
@@ -146,6 +162,8 @@ class Store:
             raise StoreError(f"a password must be at least {PASSWORD_MIN} characters long")
         if len(password) > 1024:
             raise StoreError("a password must be at most 1024 characters long")
+        if not _encodable(password):
+            raise StoreError("a password must be valid Unicode text")
         self.ensure_guest(player_id)
         with self.sessions() as s:
             player = s.get(Player, player_id)
@@ -173,9 +191,13 @@ class Store:
         with self.sessions() as s:
             player = s.scalar(select(Player).where(Player.username == username))
             if player is None or not player.password_hash:
-                verify_password(_DUMMY_HASH, password if isinstance(password, str) else "")
+                verify_password(_DUMMY_HASH, password if _encodable(password) else "")
                 raise StoreError("wrong username or password")
-            if not isinstance(password, str) or not verify_password(player.password_hash, password):
+            if (
+                not isinstance(password, str)
+                or not _encodable(password)
+                or not verify_password(player.password_hash, password)
+            ):
                 raise StoreError("wrong username or password")
             if needs_rehash(player.password_hash):
                 player.password_hash = hash_password(password)
@@ -335,6 +357,39 @@ class Store:
             row = s.get(RatingRow, (player_id, game))
             return Rating(row.mu, row.sigma, row.games) if row else Rating()
 
+    def open_games(self, player_id: str | None = None, addr: str | None = None) -> int:
+        """Games opened by this player (or from this address) that hold the server's attention:
+        waiting for an opponent, or in progress with a clock running."""
+        who = GameRecord.creator_id == player_id if player_id else GameRecord.creator_addr == addr
+        with self.sessions() as s:
+            return (
+                s.scalar(
+                    select(func.count())
+                    .select_from(GameRecord)
+                    .where(
+                        who,
+                        or_(
+                            GameRecord.status == "waiting",
+                            and_(
+                                GameRecord.status == "active",
+                                GameRecord.clock_initial_ms.is_not(None),
+                            ),
+                        ),
+                    )
+                )
+                or 0
+            )
+
+    def stale_waiting_games(self, before: datetime) -> list[tuple[str, int]]:
+        """(id, version) of the games still waiting for an opponent since before ``before``."""
+        with self.sessions() as s:
+            rows = s.execute(
+                select(GameRecord.id, GameRecord.version).where(
+                    GameRecord.status == "waiting", GameRecord.created_at < before
+                )
+            ).all()
+            return [(r[0], r[1]) for r in rows]
+
     def unfinished_game_ids(self) -> list[str]:
         with self.sessions() as s:
             return list(
@@ -342,6 +397,78 @@ class Store:
                     select(GameRecord.id).where(GameRecord.status.in_(["waiting", "active"]))
                 ).all()
             )
+
+    # -- heartbeats -------------------------------------------------------------------------
+    def beat(self, name: str, moment: datetime) -> None:
+        with self.sessions() as s:
+            row = s.get(Heartbeat, name)
+            if row is None:
+                s.add(Heartbeat(name=name, seen_at=moment))
+            else:
+                row.seen_at = moment
+            try:
+                s.commit()
+            except IntegrityError:  # another process wrote it first
+                s.rollback()
+
+    def last_beat(self, name: str) -> datetime | None:
+        with self.sessions() as s:
+            row = s.get(Heartbeat, name)
+            return aware(row.seen_at) if row is not None else None
+
+    # -- sessions ------------------------------------------------------------------------------
+    def add_session(self, row: SessionRow) -> None:
+        with self.sessions() as s:
+            s.add(row)
+            s.commit()
+
+    def find_session(
+        self, session_id: str, now: datetime, idle: timedelta, max_age: timedelta
+    ) -> SessionRow | None:
+        """The live session with this id; its last use is noted (at most once a minute, so
+        reading a session is not a write per request). An expired one is deleted."""
+        with self.sessions() as s:
+            row = s.get(SessionRow, session_id)
+            if row is None:
+                return None
+            if aware(row.expires_at) <= now:
+                s.delete(row)
+                s.commit()
+                return None
+            if now - aware(row.last_seen_at) >= timedelta(seconds=60):
+                row.last_seen_at = now
+                row.expires_at = min(aware(row.created_at) + max_age, now + idle)
+                s.commit()
+            return row
+
+    def delete_session(self, session_id: str) -> None:
+        with self.sessions() as s:
+            s.execute(delete(SessionRow).where(SessionRow.id == session_id))
+            s.commit()
+
+    def delete_sessions_of(self, player_id: str) -> list[str]:
+        """End every session of a player; their ids."""
+        with self.sessions() as s:
+            ids = list(s.scalars(select(SessionRow.id).where(SessionRow.player_id == player_id)))
+            s.execute(delete(SessionRow).where(SessionRow.player_id == player_id))
+            s.commit()
+            return ids
+
+    def sessions_of(self, player_id: str) -> list[SessionRow]:
+        with self.sessions() as s:
+            return list(
+                s.scalars(
+                    select(SessionRow)
+                    .where(SessionRow.player_id == player_id)
+                    .order_by(SessionRow.last_seen_at.desc())
+                )
+            )
+
+    def purge_sessions(self, now: datetime) -> int:
+        with self.sessions() as s:
+            result = s.execute(delete(SessionRow).where(SessionRow.expires_at <= now))
+            s.commit()
+            return int(result.rowcount)  # type: ignore[attr-defined]
 
     def now(self) -> datetime:
         return utcnow()

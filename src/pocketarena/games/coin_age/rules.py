@@ -72,7 +72,7 @@ class CoinAge(Game):
             "seed",
             int,
             None,
-            "seed for map=random (required with it: whoever sets up the game draws it)",
+            "seed that picks the map for map=random (left empty, one is drawn and recorded)",
             nullable=True,
         ),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from dataclasses import dataclass, field, fields
@@ -17,6 +18,15 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("pocketarena", appauthor=False))
 
 
+def private_dir(path: Path) -> Path:
+    """Create ``path`` (and missing parents) readable by its owner only; an existing folder
+    is left as its owner set it."""
+    if not path.is_dir():
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(path, 0o700)  # mkdir's mode passes through the umask
+    return path
+
+
 @dataclass
 class Settings:
     """Everything configurable. ``Settings.from_env()`` reads ``POCKETARENA_<NAME>`` variables
@@ -29,8 +39,8 @@ class Settings:
     # PostgreSQL only: keep the tables in this schema (created if missing), e.g. to share a
     # database between instances or test runs.
     database_schema: str = ""
-    # Signs the guest/account cookie. Default: a random key kept in data_dir/secret_key, so
-    # cookies survive restarts.
+    # Keys the hashes of client addresses kept with games. Default: a random key kept in
+    # data_dir/secret_key (readable by its owner only).
     secret_key: str = ""
     secure_cookies: bool = False  # set behind HTTPS
     cookie_name: str = "pa_session"
@@ -44,13 +54,35 @@ class Settings:
     # Compress WebSocket messages (permessage-deflate): less traffic, more server CPU.
     ws_compression: bool = True
 
-    # Abuse limits.
+    # Abuse limits. Each holds for a player AND for a client address (requests without a
+    # cookie included): a token bucket of ``burst`` refilled at the rate given.
     max_message_bytes: int = 4096  # larger WebSocket messages are refused (connection kept)
-    ws_messages_per_s: float = 20.0
+    ws_messages_per_s: float = 20.0  # per connection
     ws_burst: int = 40
-    http_writes_per_s: float = 10.0  # per client, POST/PATCH/DELETE
+    http_writes_per_s: float = 10.0  # per player, POST/PATCH/DELETE
     http_burst: int = 30
+    address_writes_per_s: float = 30.0  # per address (many people may share one)
+    address_burst: int = 120
+    games_per_minute: int = 10  # new games per player (a burst of as many)
+    address_games_per_minute: int = 30  # new games per address
+    max_open_games: int = 10  # games waiting for an opponent or running a clock, per player
+    address_max_open_games: int = 30  # the same, per address
+    waiting_game_ttl_s: int = 3600  # a game nobody joined is cancelled after this long
+    address_sessions_per_minute: int = 30  # new visitors (guest sessions) per address
+    sign_ins_per_minute: int = 5  # failed sign-ins per account before 429 (refills 5 a minute)
+    address_sign_ins_per_minute: int = 20  # sign-in attempts per address
+    address_max_sockets: int = 50  # WebSockets open at once per address
+    address_sockets_per_minute: int = 120  # WebSocket handshakes per address
+    lobby_updates_per_s: float = 2.0  # lobby changes are sent together, at most this often
     max_live_games: int = 5000
+    # Requests from these addresses (IPs or networks, comma-separated; "*" for any) may name
+    # the client in X-Forwarded-For / X-Forwarded-Proto: set it to your reverse proxy's
+    # address. Empty: the socket's peer is the client, whatever the headers say.
+    trusted_proxies: str = ""
+
+    # Sessions: a random token in the cookie, kept (hashed) in the database.
+    session_idle_days: float = 30.0  # unused this long, a session ends
+    session_max_days: float = 365.0  # and in any case this long after it began
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -71,6 +103,16 @@ class Settings:
             )
         if not self.database_url:
             self.database_url = f"sqlite:///{self.data_dir / 'pocketarena.sqlite3'}"
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type not in ("int", "float"):
+                continue
+            rate = f.name.endswith(("_per_s", "_per_minute", "burst"))
+            if not (value > 0 if rate else value >= 0):
+                need = "positive" if rate else "zero or more"
+                raise ValueError(f"{ENV_PREFIX}{f.name.upper()} must be {need}, not {value!r}")
+        for item in self.trusted_proxies.split(","):
+            _check_proxy(item.strip())
 
     def resolved_secret_key(self) -> str:
         """The cookie-signing key: given, or read from (or created in) the data directory."""
@@ -79,12 +121,28 @@ class Settings:
         path = self.data_dir / "secret_key"
         if path.exists():
             return path.read_text().strip()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         key = secrets.token_urlsafe(48)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as fh:
             fh.write(key)
         return key
+
+
+def _check_proxy(item: str) -> None:
+    """A trusted proxy: an IP address, a network (with /), "*", or a plain name (a Unix
+    socket's peer, a test client); anything else is a mistake worth saying."""
+    if not item or item == "*":
+        return
+    try:
+        if "/" in item:
+            ipaddress.ip_network(item)
+        elif item[0].isdigit() or ":" in item:
+            ipaddress.ip_address(item)
+    except ValueError:
+        raise ValueError(
+            f"{ENV_PREFIX}TRUSTED_PROXIES: {item!r} is not an IP address or network"
+        ) from None
 
 
 def _coerce(name: str, annotation: Any, text: str) -> Any:

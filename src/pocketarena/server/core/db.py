@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 from importlib import resources
@@ -17,7 +18,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from .config import Settings
+from .config import Settings, private_dir
 
 log = logging.getLogger(__name__)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
@@ -46,7 +47,7 @@ def make_engine(settings: Settings) -> Engine:
                 url, connect_args={"check_same_thread": False}, poolclass=StaticPool
             )
         else:
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            _private_file(Path(database).expanduser())
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
@@ -69,6 +70,14 @@ def make_engine(settings: Settings) -> Engine:
     raise DatabaseConfigError(
         f"unsupported database {backend!r}; Pocket Arena runs on SQLite or PostgreSQL"
     )
+
+
+def _private_file(path: Path) -> None:
+    """Create the database file readable by its owner only (it holds password hashes and the
+    seeds of games in play); SQLite gives its -wal and -shm files the same permissions."""
+    private_dir(path.parent)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

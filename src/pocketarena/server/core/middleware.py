@@ -1,18 +1,23 @@
-"""Request plumbing as pure ASGI middleware: identity cookie, same-origin check, headers."""
+"""Request plumbing as pure ASGI middleware: client address, session cookie, same-origin
+check, security headers."""
 
 from __future__ import annotations
 
-from http.cookies import SimpleCookie
+import logging
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .security import SessionSigner, new_player_id
+from .ratelimit import address_key
 
+log = logging.getLogger(__name__)
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
-YEAR = 365 * 24 * 3600
+# Files that need no identity: no session is looked up for them.
+ANONYMOUS_PREFIXES = ("/static/",)
 
 
 def _headers(scope: Scope) -> dict[str, str]:
@@ -26,7 +31,7 @@ def cookie_value(scope: Scope, name: str) -> str | None:
     jar: SimpleCookie = SimpleCookie()
     try:
         jar.load(raw)
-    except Exception:
+    except CookieError:
         return None
     morsel = jar.get(name)
     return morsel.value if morsel else None
@@ -39,26 +44,34 @@ def same_origin(scope: Scope) -> bool:
     origin = headers.get("origin")
     if not origin:
         return True
-    return urlsplit(origin).netloc.lower() == headers.get("host", "").lower()
+    try:
+        netloc = urlsplit(origin).netloc.lower()
+    except ValueError:  # not a URL at all
+        return False
+    return netloc == headers.get("host", "").lower()
 
 
 class IdentityMiddleware:
-    """Every visitor gets a player id in a signed cookie on first visit (a guest); requests
-    find it in ``request.state.player_id``. WebSocket handshakes are only read, never given
-    a new identity (a socket without a cookie can watch but not play)."""
+    """Finds who is asking. ``request.state`` gets ``client_addr`` (the address limits are
+    keyed by: the socket's peer, or the client a trusted proxy names), ``session`` and
+    ``player_id`` (None without a live session: a new guest session is started only when a
+    request needs one, see ``api.deps``), and the response carries the cookie of a session
+    started (or the removal of one that ended) while handling it."""
 
-    def __init__(self, app: ASGIApp, signer: SessionSigner, cookie_name: str, secure: bool) -> None:
+    def __init__(self, app: ASGIApp, cookie_name: str, secure: bool, max_age_s: int) -> None:
         self.app = app
-        self.signer = signer
         self.cookie_name = cookie_name
         self.secure = secure
+        self.max_age_s = max_age_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         state: dict[str, Any] = scope.setdefault("state", {})
-        player_id = self.signer.loads(cookie_value(scope, self.cookie_name))
+        client = scope.get("client")
+        state["client_addr"] = address_key(client[0] if client else None)
+        state["session"] = state["player_id"] = None
         if scope["type"] == "http" and scope["method"] in UNSAFE and not same_origin(scope):
             await _plain(send, 403, b'{"detail":"cross-site request refused","code":"forbidden"}')
             return
@@ -67,20 +80,34 @@ class IdentityMiddleware:
                 {"type": "websocket.close", "code": 4403, "reason": "cross-site socket refused"}
             )
             return
-        minted = None
-        if player_id is None and scope["type"] == "http":
-            player_id = minted = new_player_id()
-        state["player_id"] = player_id
+        anonymous = scope["type"] == "http" and scope["path"].startswith(ANONYMOUS_PREFIXES)
+        token = None if anonymous else cookie_value(scope, self.cookie_name)
+        try:
+            session = await scope["app"].state.ctx.sessions.find(token) if token else None
+        except SQLAlchemyError:
+            log.exception("looking up a session failed")
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
+            else:
+                await _plain(
+                    send, 503, b'{"detail":"the database is unavailable","code":"unavailable"}'
+                )
+            return
+        state["session"] = session
+        state["player_id"] = session.player_id if session else None
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
+        stale_cookie = token is not None and session is None
 
         async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                pid = state.get("set_player") or minted
-                if pid is not None:
-                    headers.append("set-cookie", self.cookie(str(pid)))
+                new = state.get("new_session_token")
+                if new is not None:
+                    headers.append("set-cookie", self.cookie(new, self.max_age_s))
+                elif stale_cookie or state.get("session_ended"):
+                    headers.append("set-cookie", self.cookie("", 0))
                 headers.setdefault("x-content-type-options", "nosniff")
                 headers.setdefault("referrer-policy", "same-origin")
                 headers.setdefault("x-frame-options", "DENY")
@@ -88,12 +115,11 @@ class IdentityMiddleware:
 
         await self.app(scope, receive, send_wrapper)
 
-    def cookie(self, player_id: str) -> str:
-        value = self.signer.dumps(player_id)
+    def cookie(self, value: str, max_age: int) -> str:
         parts = [
             f"{self.cookie_name}={value}",
             "Path=/",
-            f"Max-Age={YEAR}",
+            f"Max-Age={max_age}",
             "HttpOnly",
             "SameSite=Lax",
         ]

@@ -1,13 +1,14 @@
-"""Identity: signed session cookies (guests and accounts) and argon2 password hashes."""
+"""Identity: ids, argon2 password hashes, and keyed hashes of client addresses."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import uuid
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from itsdangerous import BadSignature, URLSafeSerializer
 
 _hasher = PasswordHasher()
 
@@ -43,27 +44,10 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class SessionSigner:
-    """Signs the session cookie: the player id, so nobody can forge another player's."""
-
-    def __init__(self, secret_key: str) -> None:
-        self._serializer = URLSafeSerializer(secret_key, salt="pocketarena-session")
-
-    def dumps(self, player_id: str) -> str:
-        return self._serializer.dumps({"p": player_id})
-
-    def loads(self, cookie: str | None) -> str | None:
-        """The player id in a cookie, or None if it is missing, forged or malformed."""
-        if not cookie or len(cookie) > 512:
-            return None
-        try:
-            data = self._serializer.loads(cookie)
-        except BadSignature:
-            return None
-        pid = data.get("p") if isinstance(data, dict) else None
-        if isinstance(pid, str) and len(pid) == 32 and all(c in "0123456789abcdef" for c in pid):
-            return pid
-        return None
+def address_hash(secret_key: str, address: str) -> str:
+    """What is kept of a client address (to count its games): a keyed hash, so the database
+    holds no address in the clear."""
+    return hmac.new(secret_key.encode(), address.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def default_guest_name(player_id: str) -> str:

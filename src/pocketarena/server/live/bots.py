@@ -8,11 +8,16 @@ a bot that thinks by iterations, not by the clock).
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import hashlib
 import logging
 import multiprocessing
+import os
 import random
+import signal
+import sys
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -60,8 +65,39 @@ def _choose_in_worker(
     return _choose_here(spec, state, seed)
 
 
-def _warm_up() -> None:
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _worker_start(server_pid: int) -> None:
+    """A bot worker's first steps: leave Ctrl-C to the server (which stops the workers itself,
+    so no worker prints a traceback), die with the server whatever kills it, and import the
+    games once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        # The kernel sends SIGKILL when the server (the thread that started us) ends.
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    # Everywhere else (and as a second line): notice the server's end by being re-parented.
+    if os.getppid() != server_pid:
+        os._exit(0)
+    threading.Thread(
+        target=_watch_server, args=(server_pid,), name="watch-server", daemon=True
+    ).start()
     import pocketarena  # noqa: F401  (import the games once per worker)
+
+
+def _watch_server(server_pid: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != server_pid:
+            os._exit(0)
+
+
+def _ready() -> bool:
+    return True
 
 
 class BotRunner:
@@ -76,8 +112,13 @@ class BotRunner:
             self._pool = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up,
+                initializer=_worker_start,
+                initargs=(os.getpid(),),
             )
+            # Start the workers now, from this (long-lived) thread: a worker dies with the
+            # thread that started it, and the first bot move need not wait for a start.
+            for _ in range(workers):
+                self._pool.submit(_ready)
         else:
             self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
 
@@ -111,4 +152,12 @@ class BotRunner:
         return random.Random(seed).choice(list(state.legal_actions()))
 
     def close(self) -> None:
+        """Stop at once: a bot thinking now is not waited for (the server is stopping)."""
+        # ProcessPoolExecutor has no public way to stop its workers before Python 3.14.
+        workers = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            if process.is_alive():
+                process.terminate()
+        for process in workers:
+            process.join(timeout=5)

@@ -20,11 +20,16 @@ _ids = itertools.count(1)
 
 class Connection:
     def __init__(
-        self, websocket: WebSocket | None, player_id: str | None, bucket: TokenBucket
+        self,
+        websocket: WebSocket | None,
+        player_id: str | None,
+        bucket: TokenBucket,
+        session_id: str | None = None,
     ) -> None:
         self.id = next(_ids)
         self.websocket = websocket
         self.player_id = player_id
+        self.session_id = session_id  # the session it acts for (closed when that ends)
         self.bucket = bucket
         self.watching: dict[str, bool] = {}  # game id -> wants the SVG board
         self.lobby = False

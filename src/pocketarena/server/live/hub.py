@@ -11,12 +11,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -29,7 +30,7 @@ from .. import catalog
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
-from ..store import ConflictError, Store
+from ..store import ConflictError, Store, aware
 from .bots import BotRunner, bot_seed
 from .clock import Clock
 from .connection import Connection
@@ -44,6 +45,11 @@ MODES = ("bot", "friend", "seek", "local")
 LOBBY_IDLE_S = 30 * 60
 MAX_CLOCK_MS = 3 * 3600 * 1000
 MAX_INCREMENT_MS = 180 * 1000
+# Game ids are checked before they reach the database (ours are 8 letters and digits).
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+HEARTBEAT = "hub"  # the heartbeat row of this server
+LOBBY_SEEKS_PER_SOURCE = 3  # one player or address shows at most this many seeks in the lobby
+RATED_KINDS = ("account", "bot")
 
 
 class GameError(Exception):
@@ -60,13 +66,16 @@ class GameError(Exception):
         "illegal": 422,
         "bad_request": 400,
         "not_active": 409,
+        "rate_limited": 429,
+        "too_many_games": 429,
         "unavailable": 503,
     }
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: int = 60) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after  # seconds, for a 429
 
     @property
     def status(self) -> int:
@@ -133,6 +142,7 @@ class LiveGame:
     flag_timer: asyncio.TimerHandle | None = None
     throwers: dict[int, int | None] = field(default_factory=dict)
     last_activity: float = field(default_factory=time.monotonic)  # for the lobby's live list
+    creator_addr: str | None = None  # keyed hash of the address it was opened from
 
     def seats_of(self, player_id: str | None) -> list[int]:
         if player_id is None:
@@ -155,11 +165,30 @@ class LiveGame:
             self.throwers[ply] = catalog.thrower(state)
         return self.throwers[ply]
 
-    def rated_pair(self) -> tuple[str, str] | None:
+    def rated_pair(self, movers: set[int]) -> tuple[str, str] | None:
+        """The players whose ratings this game changes: a rated game between two players who
+        may be rated (see ``may_be_rated``), in which each of them made a move (``movers``:
+        the seats that did; a game given up before then is too short to say anything)."""
         a, b = self.seats
-        if self.rated and a is not None and b is not None and a.player_id != b.player_id:
+        if self.rated and may_be_rated(self.seats) and {0, 1} <= movers:
+            assert a is not None and b is not None
             return (a.player_id, b.player_id)
         return None
+
+
+def may_be_rated(seats: list[Seat | None]) -> bool:
+    """Rated play needs two different players, each an account or a bot (not two bots): a
+    guest's games are never rated (anyone can make guests), and nobody rates against
+    themselves."""
+    a, b = seats
+    return (
+        a is not None
+        and b is not None
+        and a.player_id != b.player_id
+        and a.kind in RATED_KINDS
+        and b.kind in RATED_KINDS
+        and not (a.kind == b.kind == "bot")
+    )
 
 
 def _result(winner: int | None) -> str:
@@ -180,6 +209,14 @@ class Hub:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
+        self.connections: set[Connection] = set()
+        # The lobby's updates go out together, at most lobby_updates_per_s times a second,
+        # each with only the entries that changed since the one before.
+        self._lobby_timer: asyncio.TimerHandle | None = None
+        self._lobby_flushed = 0.0
+        self._lobby_sent: dict[str, str] = {}  # game id -> its entry as last sent
+        self._lobby_order: dict[str, list[str]] = {"seeks": [], "live": []}
+        self.lobby_messages = 0  # lobby updates sent (for tests and the probes)
 
     # -- plumbing --------------------------------------------------------------------------
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -197,6 +234,7 @@ class Hub:
         # Which bot levels each game offers is found by building each bot once: do it now, on a
         # worker thread, rather than on the event loop when the first page asks.
         await asyncio.to_thread(lambda: [catalog.bot_levels(g) for g in catalog.game_ids()])
+        await self.expire_waiting()  # games nobody joined in time are not brought back
         ids = await self.db(self.store.unfinished_game_ids)
         for gid in ids[: self.settings.max_live_games]:
             try:
@@ -206,6 +244,8 @@ class Hub:
 
     async def close(self) -> None:
         self._closing = True
+        if self._lobby_timer is not None:
+            self._lobby_timer.cancel()
         for live in self.games.values():
             if live.flag_timer:
                 live.flag_timer.cancel()
@@ -216,12 +256,47 @@ class Hub:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        try:  # the clocks ran until now: a restart charges this much and no more
+            await self.heartbeat()
+        except Exception:
+            log.exception("the last heartbeat could not be written")
         self._db.shutdown(wait=True)
+
+    async def heartbeat(self) -> None:
+        """Note in the database that the server runs (clocks are charged up to the last one)."""
+        await self.db(self.store.beat, HEARTBEAT, utcnow())
+
+    async def expire_waiting(self) -> int:
+        """Cancel the games nobody joined within ``waiting_game_ttl_s``; how many."""
+        cutoff = utcnow() - timedelta(seconds=self.settings.waiting_game_ttl_s)
+        stale = await self.db(self.store.stale_waiting_games, cutoff)
+        expired = 0
+        for gid, version in stale:
+            live = self.games.get(gid)
+            if live is None:  # not in play here: only its row changes
+                done = await self.db(
+                    self.store.save_games, [(gid, version, abandoned_values(version))]
+                )
+                expired += done[0]
+                continue
+            async with live.lock:
+                if live.status == "waiting":
+                    try:
+                        await self._abandon(live)
+                    except GameError:
+                        continue
+                    expired += 1
+                    if not live.subscribers:
+                        self.games.pop(gid, None)
+        if expired:
+            log.info("%d game(s) nobody joined in time were cancelled", expired)
+            self._lobby_changed()
+        return expired
 
     # -- loading -----------------------------------------------------------------------------
     async def get(self, game_id: str) -> LiveGame:
         """The live game with this id, loaded from the database if needed."""
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
             raise GameError("unknown_game", "no game has that id")
         live = self.games.get(game_id)
         if live is not None:
@@ -286,6 +361,7 @@ class Hub:
             created_at=row.created_at,
             started_at=row.started_at,
             finished_at=row.finished_at,
+            creator_addr=row.creator_addr,
         )
         if row.chance_seed:
             live.chance = FairChance(row.id, seed=row.chance_seed)
@@ -301,13 +377,28 @@ class Hub:
                 [row.clock0_ms or 0, row.clock1_ms or 0],
             )
         live.events_from = live.sent_len = len(live.state.history)
+        if live.status == "active" and live.clock is not None:
+            await self._charge_time_before_stop(live, row.clock_since or row.started_at)
         self.games[game_id] = live
         if live.status == "active":
-            # Time spent while the server was down is not charged to anyone.
             if live.clock is not None:
                 live.clock.switch(live.actor())
             self._after_change(live)
         return live
+
+    async def _charge_time_before_stop(self, live: LiveGame, since: datetime | None) -> None:
+        """A game resumed after the server stopped: the player to act is charged the time
+        they had used when it stopped (up to its last heartbeat), not the time it was down."""
+        actor = live.actor()
+        assert live.clock is not None
+        if actor is None or since is None:
+            return
+        beat = await self.db(self.store.last_beat, HEARTBEAT)
+        if beat is None:
+            return
+        used_ms = round((min(beat, utcnow()) - aware(since)).total_seconds() * 1000)
+        if used_ms > 0:
+            live.clock.remaining[actor] -= used_ms
 
     def _seat(self, player: Player, rating: Rating) -> Seat:
         return Seat(player.id, player.name, player.kind, player.bot_spec, rating)
@@ -324,50 +415,27 @@ class Hub:
         clock: tuple[int, int] | None = None,
         rated: bool = True,
         rematch_of: str | None = None,
+        creator_addr: str | None = None,
     ) -> LiveGame:
+        """A new game. ``creator_addr`` (a keyed hash of the client's address) is given for a
+        game a client asks for: it is then held to the open-game caps."""
         if len(self.games) >= self.settings.max_live_games:
             self._evict_idle()
             if len(self.games) >= self.settings.max_live_games:
                 raise GameError(
                     "unavailable", "the server is full right now; try again in a minute"
                 )
-        if mode not in MODES:
-            raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        try:
-            game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
-        except ValueError as e:
-            raise GameError("bad_request", str(e)) from None
-        if seat not in (None, 0, 1):
-            raise GameError("bad_request", "seat must be 0 (first), 1 (second) or omitted (random)")
-        if clock is not None:
-            initial, increment = clock
-            if not (10_000 <= initial <= MAX_CLOCK_MS and 0 <= increment <= MAX_INCREMENT_MS):
-                raise GameError(
-                    "bad_request",
-                    "a clock needs 10 s to 3 h of initial time and 0 to 180 s increment",
-                )
+        game = self._checked(game_id, options, mode, seat, bot, clock)
+        if creator_addr is not None and (mode in ("seek", "friend") or clock is not None):
+            await self._check_open_games(creator_id, creator_addr)
         creator_seat = secrets.randbelow(2) if seat is None else seat
         creator = await self.db(self.store.ensure_guest, creator_id)
-        seats: list[Seat | None] = [None, None]
-        seats[creator_seat] = self._seat(
-            creator, await self.db(self.store.rating, creator.id, game.ID)
-        )
-        if mode == "bot":
-            if not bot:
-                raise GameError("bad_request", "choose a bot level to play against")
-            levels = catalog.bot_levels(game.ID)
-            if bot not in levels:
-                raise GameError(
-                    "bad_request",
-                    f"no {bot!r} bot for {game.TITLE}; choose one of: {', '.join(levels)}",
-                )
-            bot_player = await self.db(self.store.ensure_bot, bot, catalog.bot_name(bot))
-            seats[1 - creator_seat] = self._seat(
-                bot_player, await self.db(self.store.rating, bot_player.id, game.ID)
-            )
-        elif mode == "local":
-            seats[1 - creator_seat] = seats[creator_seat]
-            rated = False
+        seats = await self._seats(creator, game, mode, creator_seat, bot)
+        started = seats[0] is not None and seats[1] is not None
+        if started:
+            rated = rated and may_be_rated(seats)
+        elif creator.kind not in RATED_KINDS:
+            rated = False  # a guest's game will never be rated, whoever joins
         gid = new_game_id()
         while gid in self.games or await self.db(self.store.load_game, gid) is not None:
             gid = new_game_id()
@@ -384,8 +452,8 @@ class Hub:
             chance=FairChance(gid) if game.CHANCE else None,
             clock=Clock(clock[0], clock[1]) if clock else None,
             rematch_of=rematch_of,
+            creator_addr=creator_addr,
         )
-        started = seats[0] is not None and seats[1] is not None
         if started:
             live.status = "active"
             live.started_at = utcnow()
@@ -411,6 +479,7 @@ class Hub:
             chance_seed=live.chance.reveal() if live.chance else None,
             chance_commitment=live.chance.commitment if live.chance else None,
             rematch_of=rematch_of,
+            creator_addr=creator_addr,
             created_at=live.created_at,
             started_at=live.started_at,
         )
@@ -420,6 +489,77 @@ class Hub:
             await self._begin(live)
         self._lobby_changed()
         return live
+
+    @staticmethod
+    def _checked(
+        game_id: str,
+        options: dict[str, Any],
+        mode: str,
+        seat: int | None,
+        bot: str | None,
+        clock: tuple[int, int] | None,
+    ) -> Game:
+        """The game asked for, once every part of the request is checked (nothing is written
+        before: a refused request changes nothing)."""
+        if mode not in MODES:
+            raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        try:
+            game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
+        except ValueError as e:
+            raise GameError("bad_request", str(e)) from None
+        if seat not in (None, 0, 1):
+            raise GameError("bad_request", "seat must be 0 (first), 1 (second) or omitted (random)")
+        if clock is not None:
+            initial, increment = clock
+            if not (10_000 <= initial <= MAX_CLOCK_MS and 0 <= increment <= MAX_INCREMENT_MS):
+                raise GameError(
+                    "bad_request",
+                    "a clock needs 10 s to 3 h of initial time and 0 to 180 s increment",
+                )
+        if mode == "bot":
+            if not bot:
+                raise GameError("bad_request", "choose a bot level to play against")
+            levels = catalog.bot_levels(game.ID)
+            if bot not in levels:
+                raise GameError(
+                    "bad_request",
+                    f"no {bot!r} bot for {game.TITLE}; choose one of: {', '.join(levels)}",
+                )
+        return game
+
+    async def _seats(
+        self, creator: Player, game: Game, mode: str, creator_seat: int, bot: str | None
+    ) -> list[Seat | None]:
+        """The seats of a new game: the creator's, and the bot's or the creator's again."""
+        seats: list[Seat | None] = [None, None]
+        seats[creator_seat] = self._seat(
+            creator, await self.db(self.store.rating, creator.id, game.ID)
+        )
+        if mode == "bot" and bot is not None:
+            bot_player = await self.db(self.store.ensure_bot, bot, catalog.bot_name(bot))
+            seats[1 - creator_seat] = self._seat(
+                bot_player, await self.db(self.store.rating, bot_player.id, game.ID)
+            )
+        elif mode == "local":
+            seats[1 - creator_seat] = seats[creator_seat]
+        return seats
+
+    async def _check_open_games(self, player_id: str, addr: str) -> None:
+        """At most ``max_open_games`` games waiting for an opponent or running a clock per
+        player, and ``address_max_open_games`` per address."""
+        s = self.settings
+        if await self.db(self.store.open_games, player_id=player_id) >= s.max_open_games:
+            raise GameError(
+                "too_many_games",
+                f"you have {s.max_open_games} games waiting for an opponent or on the clock; "
+                "finish or cancel one first",
+            )
+        if await self.db(self.store.open_games, addr=addr) >= s.address_max_open_games:
+            raise GameError(
+                "too_many_games",
+                f"{s.address_max_open_games} games opened from your address are waiting for an "
+                "opponent or on the clock; finish or cancel one first",
+            )
 
     async def _begin(self, live: LiveGame) -> None:
         """First moment with both seats taken: resolve opening chance nodes, start the clock."""
@@ -458,15 +598,18 @@ class Hub:
                 player, await self.db(self.store.rating, player.id, live.game.ID)
             )
             started_at = utcnow()
+            rated = live.rated and may_be_rated(seats)  # a guest joining plays it unrated
             values = {
                 f"seat{seat}_id": player.id,
                 "status": "active",
+                "rated": rated,
                 "started_at": started_at,
                 "version": live.version + 1,
             }
             await self._save(live, values)
             live.seats = seats
             live.status = "active"
+            live.rated = rated
             live.started_at = started_at
             live.version += 1
         self._lobby_changed()
@@ -482,15 +625,17 @@ class Hub:
                 raise GameError(
                     "not_active", "only a game still waiting for an opponent can be cancelled"
                 )
-            await self._save(
-                live, {"status": "aborted", "termination": "abandoned", "version": live.version + 1}
-            )
-            live.status = "aborted"
-            live.termination = "abandoned"
-            live.version += 1
-            self._broadcast(live)
+            await self._abandon(live)
         self._lobby_changed()
         return live
+
+    async def _abandon(self, live: LiveGame) -> None:
+        """End a game nobody joined (under its lock)."""
+        await self._save(live, abandoned_values(live.version))
+        live.status = "aborted"
+        live.termination = "abandoned"
+        live.version += 1
+        self._broadcast(live)
 
     # -- playing -------------------------------------------------------------------------------
     def _check_turn(self, live: LiveGame, player_id: str | None, version: Any) -> int:
@@ -661,6 +806,7 @@ class Hub:
         if live.clock is not None:
             values["clock0_ms"] = max(0, live.clock.left_ms(0))
             values["clock1_ms"] = max(0, live.clock.left_ms(1))
+            values["clock_since"] = utcnow()  # the running clock (re)started now
         return values
 
     async def _save(self, live: LiveGame, values: dict[str, Any]) -> None:
@@ -704,6 +850,7 @@ class Hub:
             live.clock.stop()
         finished_at = utcnow()
         scores = [float(x) for x in new.scores()]
+        rated = live.rated_pair(self._movers(live, new))
         values = {
             **self._row_state(live, new),
             "status": "finished",
@@ -712,6 +859,7 @@ class Hub:
             "termination": termination,
             "scores": scores,
             "finished_at": finished_at,
+            "rated": rated is not None,
         }
         try:
             changes = await self.db(
@@ -720,7 +868,7 @@ class Hub:
                 live.version,
                 values,
                 live.game.ID,
-                live.rated_pair(),
+                rated,
                 winner,
             )
         except ConflictError as e:
@@ -732,6 +880,7 @@ class Hub:
             raise GameError("unavailable", "the result could not be saved; try again") from None
         self._adopt(live, new)
         live.status = "finished"
+        live.rated = rated is not None
         live.winner = winner
         live.result = _result(winner)
         live.termination = termination
@@ -744,6 +893,17 @@ class Hub:
                     seat.rating = await self.db(self.store.rating, seat.player_id, live.game.ID)
         self._after_change(live)
         self._lobby_changed()
+
+    @staticmethod
+    def _movers(live: LiveGame, new: State) -> set[int]:
+        """The seats that made a decision in ``new`` (the live state plus what follows)."""
+        seats = {m for m in live.movers if m >= 0}
+        replay = live.state.clone()
+        for action in new.history[len(live.state.history) :]:
+            if replay.current_player >= 0:
+                seats.add(replay.current_player)
+            replay.apply(action)
+        return seats
 
     def _clock_snapshot(self, live: LiveGame) -> tuple[list[int], int | None, float] | None:
         c = live.clock
@@ -840,6 +1000,7 @@ class Hub:
         for gid in list(conn.watching):
             self.unwatch(conn, gid)
         self.lobby.discard(conn)
+        self.connections.discard(conn)
         conn.close()
 
     def _evict_idle(self) -> None:
@@ -972,38 +1133,93 @@ class Hub:
 
     # -- the lobby -------------------------------------------------------------------------------------
     def lobby_view(self) -> dict[str, Any]:
+        """Open seeks (newest first, at most a few per player and per address, so one source
+        cannot crowd out the others) and the games in progress (liveliest first)."""
         now = time.monotonic()
         seeks: list[dict[str, Any]] = []
         live_games: list[dict[str, Any]] = []
         for live in self.games.values():
-            entry: dict[str, Any] = {
-                "id": live.id,
-                "game": live.game.ID,
-                "title": live.game.TITLE,
-                "options": dict(live.game.options),
-                "mode": live.mode,
-                "rated": live.rated,
-                "clock": [live.clock.initial_ms, live.clock.increment_ms] if live.clock else None,
-                "seats": [s.to_json() if s else None for s in live.seats],
-                "plies": len(live.state.history),
-                "created_at": live.created_at.isoformat(),
-            }
             if live.status == "waiting" and live.mode == "seek":
                 if now - live.last_activity < LOBBY_IDLE_S:  # an old seek's creator has gone
-                    seeks.append(entry)
+                    seeks.append(self._lobby_entry(live))
             elif live.status == "active" and now - live.last_activity < LOBBY_IDLE_S:
+                entry = self._lobby_entry(live)
                 entry["idle_s"] = round(now - live.last_activity)
                 live_games.append(entry)
         seeks.sort(key=lambda e: e["created_at"], reverse=True)
         live_games.sort(key=lambda e: e["idle_s"])  # the liveliest first
-        return {"seeks": seeks[:100], "live": live_games[:100]}
+        shown: dict[str, int] = {}
+        fair_seeks = []
+        for entry in seeks:
+            live = self.games[entry["id"]]
+            sources = [f"p:{live.creator_id}"] + (
+                [f"a:{live.creator_addr}"] if live.creator_addr else []
+            )
+            if all(shown.get(src, 0) < LOBBY_SEEKS_PER_SOURCE for src in sources):
+                for src in sources:
+                    shown[src] = shown.get(src, 0) + 1
+                fair_seeks.append(entry)
+        return {"seeks": fair_seeks[:100], "live": live_games[:100]}
+
+    @staticmethod
+    def _lobby_entry(live: LiveGame) -> dict[str, Any]:
+        return {
+            "id": live.id,
+            "game": live.game.ID,
+            "title": live.game.TITLE,
+            "options": dict(live.game.options),
+            "mode": live.mode,
+            "rated": live.rated,
+            "clock": [live.clock.initial_ms, live.clock.increment_ms] if live.clock else None,
+            "seats": [s.to_json() if s else None for s in live.seats],
+            "plies": len(live.state.history),
+            "created_at": live.created_at.isoformat(),
+        }
 
     def _lobby_changed(self) -> None:
+        """Something the lobby shows changed: send the lobby's watchers an update soon (changes
+        that come together share one update)."""
+        if self._lobby_timer is not None or not self.lobby or self._closing:
+            return
+        interval = 1.0 / self.settings.lobby_updates_per_s
+        delay = max(0.0, self._lobby_flushed + interval - time.monotonic())
+        self._lobby_timer = asyncio.get_running_loop().call_later(delay, self._lobby_flush)
+
+    def _lobby_flush(self) -> None:
+        """One lobby update: the entries that changed since the last update, and the order of
+        both lists by id (an id left out has gone)."""
+        self._lobby_timer = None
+        self._lobby_flushed = time.monotonic()
         if not self.lobby:
             return
-        text = json.dumps({"type": "lobby", **self.lobby_view()}, separators=(",", ":"))
+        view = self.lobby_view()
+        changed, sent = [], {}
+        for entry in view["seeks"] + view["live"]:
+            key = json.dumps({k: v for k, v in entry.items() if k != "idle_s"}, sort_keys=True)
+            sent[entry["id"]] = key
+            if self._lobby_sent.get(entry["id"]) != key:
+                changed.append(entry)
+        order = {name: [e["id"] for e in view[name]] for name in ("seeks", "live")}
+        if not changed and order == self._lobby_order:
+            return
+        self._lobby_sent, self._lobby_order = sent, order
+        text = json.dumps(
+            {"type": "lobby", "delta": True, "entries": changed, **order}, separators=(",", ":")
+        )
+        self.lobby_messages += 1
         for conn in list(self.lobby):
             conn.push(text)
+
+    # -- connections ---------------------------------------------------------------------------------
+    def connect(self, conn: Connection) -> None:
+        self.connections.add(conn)
+
+    def sessions_ended(self, session_ids: list[str]) -> None:
+        """Close the connections of sessions that ended (sign-out): they act for nobody now."""
+        ended = set(session_ids)
+        for conn in list(self.connections):
+            if conn.session_id is not None and conn.session_id in ended:
+                conn.close()
 
     def player_renamed(self, player_id: str, name: str) -> None:
         for live in self.games.values():
@@ -1014,3 +1230,8 @@ class Hub:
                     changed = True
             if changed:
                 self._broadcast(live)
+
+
+def abandoned_values(version: int) -> dict[str, Any]:
+    """The write that ends a game nobody joined, replacing ``version``."""
+    return {"status": "aborted", "termination": "abandoned", "version": version + 1}

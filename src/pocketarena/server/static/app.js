@@ -680,6 +680,24 @@ function lobbyEntry(g, kind) {
   return el("li", { "data-id": g.id }, info, el("a", { class: "btn", href: `/g/${g.id}`, text: "Watch" }));
 }
 
+// The lobby arrives whole, then as updates: the entries that changed and both lists' order by id.
+const lobbyState = { entries: new Map(), seeks: [], live: [] };
+function applyLobby(msg) {
+  if (!msg.delta) {
+    lobbyState.entries = new Map([...msg.seeks, ...msg.live].map((g) => [g.id, g]));
+    lobbyState.seeks = msg.seeks.map((g) => g.id);
+    lobbyState.live = msg.live.map((g) => g.id);
+  } else {
+    for (const g of msg.entries) lobbyState.entries.set(g.id, g);
+    lobbyState.seeks = msg.seeks;
+    lobbyState.live = msg.live;
+    const listed = new Set([...msg.seeks, ...msg.live]);
+    for (const id of [...lobbyState.entries.keys()]) if (!listed.has(id)) lobbyState.entries.delete(id);
+  }
+  const pick = (ids) => ids.map((id) => lobbyState.entries.get(id)).filter(Boolean);
+  renderLobby({ seeks: pick(lobbyState.seeks), live: pick(lobbyState.live) });
+}
+
 function renderLobby(lobby) {
   const seeks = $("#seeks");
   if (seeks) seeks.replaceChildren(...(lobby.seeks.length ? lobby.seeks.map((g) => lobbyEntry(g, "seek")) : [el("li", { class: "empty", text: "No open seeks. Create one!" })]));
@@ -793,6 +811,13 @@ function setupAccount() {
     });
   }
   $("#logout")?.addEventListener("click", async () => { await api("/api/auth/logout", { method: "POST" }); location.href = "/"; });
+  $("#logout-everywhere")?.addEventListener("click", async () => {
+    try { await api("/api/auth/logout-everywhere", { method: "POST" }); location.href = "/"; } catch (err) { toast(err.message, "error"); }
+  });
+  const where = $("#sessions-line");
+  if (where) api("/api/auth/sessions").then((list) => {
+    where.textContent = list.length > 1 ? `You are signed in on ${list.length} browsers or devices.` : "You are signed in on this browser only.";
+  }).catch(() => {});
 }
 
 // -- start --------------------------------------------------------------------------------------------------------
@@ -803,9 +828,9 @@ if (page === "game") {
 } else if (page === "replay") {
   window.paReplay = new ReplayPage(DATA.game);
 } else if (page === "lobby" || page === "home") {
-  renderLobby(DATA.lobby);
+  applyLobby(DATA.lobby);
   const live = new Live();
-  live.on("lobby", (msg) => renderLobby(msg));
+  live.on("lobby", applyLobby);
   live.subscribeLobby();
 } else if (page === "new") {
   setupNewGame();

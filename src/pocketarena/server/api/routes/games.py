@@ -12,14 +12,25 @@ from fastapi import APIRouter, Query, Request, Response
 from pocketarena.core import IllegalActionError
 
 from ... import catalog
+from ...core.security import address_hash
 from ...live.hub import GameError, Hub, LiveGame
-from ...schemas import ErrorOut, GameCreate, GameCreated, GameView, JoinIn, MoveIn, VersionIn
-from ..deps import HubDep, PlayerIdDep, WriteLimit
+from ...schemas import (
+    ErrorOut,
+    GameCreate,
+    GameCreated,
+    GameView,
+    InvalidOut,
+    JoinIn,
+    MoveIn,
+    VersionIn,
+)
+from ..deps import ContextDep, HubDep, PlayerIdDep, WriteLimit, check, client_addr
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422, 429, 503)
+    **{code: {"model": ErrorOut} for code in (400, 403, 404, 409, 429, 503)},
+    422: {"model": InvalidOut},
 }
 
 
@@ -34,12 +45,28 @@ def view_for(hub: Hub, live: LiveGame, player_id: str | None, svg: bool = True) 
     "", response_model=GameCreated, status_code=201, responses=ERRORS, dependencies=[WriteLimit]
 )
 async def create_game(
-    body: GameCreate, request: Request, hub: HubDep, player: PlayerIdDep
+    body: GameCreate, request: Request, ctx: ContextDep, hub: HubDep, player: PlayerIdDep
 ) -> dict[str, Any]:
-    """Start a game against a bot or on one screen, or open one for a friend or the lobby."""
+    """Start a game against a bot or on one screen, or open one for a friend or the lobby.
+
+    New games are limited per player and per address (429 with Retry-After), and so are the
+    games each may keep open: waiting for an opponent or running a clock. A game nobody
+    joins is cancelled after a while. It is rated only if both players are accounts (or a
+    bot) and each of them moves."""
+    addr = client_addr(request)
+    await check(ctx, ctx.rates.address_games, addr, "too many new games from your address")
+    await check(ctx, ctx.rates.games, player, "too many new games")
     clock = (body.clock.initial_s * 1000, body.clock.increment_s * 1000) if body.clock else None
     live = await hub.create(
-        player, body.game, body.options, body.mode, body.seat, body.bot, clock, body.rated
+        player,
+        body.game,
+        body.options,
+        body.mode,
+        body.seat,
+        body.bot,
+        clock,
+        body.rated,
+        creator_addr=address_hash(ctx.secret_key, addr),
     )
     base = str(request.base_url).rstrip("/")
     invite = f"{base}/g/{live.id}?invite={live.invite_token}" if live.invite_token else None

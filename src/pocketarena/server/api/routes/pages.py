@@ -12,16 +12,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pocketarena.core import RecordError
 from pocketarena.fair import verify_record
-from pocketarena.records import loads
+from pocketarena.records import MAX_RECORD_BYTES, loads
 
 from ... import catalog, rules
 from ...core.security import default_guest_name
 from ...live.hub import GameError
 from ...recording import record_of
-from ..deps import ContextDep, HubDep, PlayerIdDep, StoreDep
+from ..deps import ContextDep, HubDep, PlayerIdDep, StoreDep, WriteLimit, page_visitor
 from .games import view_for
 from .players import player_json
-from .records import MAX_RECORD_BYTES
 
 router = APIRouter(include_in_schema=False)
 
@@ -50,7 +49,7 @@ async def page(
     status_code: int = 200,
     **context: Any,
 ) -> HTMLResponse:
-    pid = getattr(request.state, "player_id", None)
+    pid = await page_visitor(request)
     player = await run_in_threadpool(ctx.store.get_player, pid) if pid else None
     me = {
         "id": pid,
@@ -149,7 +148,7 @@ async def verify_form(request: Request, ctx: ContextDep) -> HTMLResponse:
     return await page(request, ctx, "verify.html", report=None, live=None, title="Verify a record")
 
 
-@router.post("/verify", response_class=HTMLResponse)
+@router.post("/verify", response_class=HTMLResponse, dependencies=[WriteLimit])
 async def verify_post(
     request: Request, ctx: ContextDep, record: str = Form(""), file: UploadFile | None = None
 ) -> HTMLResponse:

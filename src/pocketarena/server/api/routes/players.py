@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
 
 from ... import catalog
-from ...models import GameRecord
+from ...models import GameRecord, Player
 from ...schemas import ErrorOut, MeOut, NameIn, PlayerOut
 from ...store import Store
 from ..deps import HubDep, PlayerIdDep, StoreDep, WriteLimit
 
 router = APIRouter(prefix="/api", tags=["players"])
+PLAYER_ID = re.compile(r"[0-9a-f]{32}")  # checked before it reaches the database
+
+
+def me_of(p: Player) -> dict[str, Any]:
+    """Who a visitor is (``MeOut``)."""
+    return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username}
 
 
 def me_json(store: Store, player_id: str) -> dict[str, Any]:
-    p = store.ensure_guest(player_id)
-    return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username}
+    return me_of(store.ensure_guest(player_id))
 
 
 @router.get("/me", response_model=MeOut, summary="The visitor (a guest until they register)")
@@ -32,7 +38,7 @@ def rename(body: NameIn, store: StoreDep, hub: HubDep, player: PlayerIdDep) -> d
     """Choose the display name others see."""
     p = store.rename(player, body.name)
     hub.player_renamed(p.id, p.name)
-    return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username}
+    return me_of(p)
 
 
 def summarize(row: GameRecord, player_id: str, names: dict[str, str]) -> dict[str, Any]:
@@ -68,6 +74,9 @@ def summarize(row: GameRecord, player_id: str, names: dict[str, str]) -> dict[st
 
 
 def player_json(store: Store, player_id: str, limit: int = 50) -> dict[str, Any] | None:
+    """A player's page data, or None if there is no such player (or no such id)."""
+    if not PLAYER_ID.fullmatch(player_id):
+        return None
     p = store.get_player(player_id)
     if p is None:
         return None
@@ -98,7 +107,7 @@ def player_json(store: Store, player_id: str, limit: int = 50) -> dict[str, Any]
 @router.get("/players/{player_id}", response_model=PlayerOut, responses={404: {"model": ErrorOut}})
 def get_player(player_id: str, store: StoreDep) -> dict[str, Any]:
     """A player's ratings per game and recent games."""
-    data = player_json(store, player_id) if len(player_id) <= 32 else None
+    data = player_json(store, player_id)
     if data is None:
         raise HTTPException(status_code=404, detail=f"there is no player {player_id!r}")
     return data

