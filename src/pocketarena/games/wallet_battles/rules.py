@@ -185,9 +185,9 @@ class WalletBattles(Game):
             "end",
             str,
             DEFAULT_END,
-            "when the map ends the game: once every location holds a coin at the same time "
-            "(occupied), or once every location has held a coin at some time (used); an "
-            "empty pile always ends it",
+            "used: once every location has held a coin at some time, even if captured or "
+            "recalled since; occupied: once every location holds a coin at the same time. An "
+            "empty pile always ends the game",
             choices=END_RULES,
             label="The map ends the game when",
             choice_labels=tuple(END_LABELS.items()),
