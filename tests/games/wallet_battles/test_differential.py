@@ -119,7 +119,7 @@ OCC = "occupied"
         ({"map": "antietam", "end": OCC}, 8, mostly_pass, {"recall", "end: flip guard"}),
         (
             {"map": "gettysburg", "end": "used"},
-            300,
+            120,
             aggressive,
             {"recall", "capture", "end: all used, some empty"},
         ),
