@@ -8,6 +8,7 @@ a bot that thinks by iterations, not by the clock).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import hashlib
 import logging
@@ -18,6 +19,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -100,6 +102,19 @@ def _ready() -> bool:
     return True
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while processes are started (only the main thread may set handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class BotRunner:
     """Asks bots for moves without blocking the event loop, and never waits past the budget:
     a bot that overruns it (or fails) gets a random legal move played for it instead."""
@@ -117,8 +132,11 @@ class BotRunner:
             )
             # Start the workers now, from this (long-lived) thread: a worker dies with the
             # thread that started it, and the first bot move need not wait for a start.
-            for _ in range(workers):
-                self._pool.submit(_ready)
+            # They are started with Ctrl-C ignored (an ignored signal stays ignored across
+            # exec), so a Ctrl-C while a worker is still importing prints no traceback.
+            with _sigint_ignored():
+                for _ in range(workers):
+                    self._pool.submit(_ready)
         else:
             self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
 
