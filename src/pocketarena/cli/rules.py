@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-from importlib.resources import files
-
 import typer
 from rich.markdown import Markdown
 
+from ..rulepages import rules_text
 from .common import FAILED, GameArg, console, fail, game_id_or_fail
-
-
-def rules_text(game_id: str) -> str | None:
-    """The Markdown rules page of a game, or None when it has none yet."""
-    page = files("pocketarena") / "rulebook" / f"{game_id}.md"
-    return page.read_text(encoding="utf-8") if page.is_file() else None
 
 
 def rules(game_id: GameArg) -> None:

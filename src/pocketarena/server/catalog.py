@@ -30,6 +30,7 @@ from pocketarena.core import (
 )
 from pocketarena.core import game_class as _game_class
 from pocketarena.match import deciders_after_throw
+from pocketarena.rulepages import rules_text
 
 log = logging.getLogger(__name__)
 
@@ -168,15 +169,5 @@ def load_state(game_id: str, options: dict[str, Any], history: Sequence[str]) ->
 
 
 # -- rules pages -------------------------------------------------------------------------------
-def rules_text(game_id: str) -> str | None:
-    from importlib import resources
-
-    try:
-        path = resources.files("pocketarena") / "rulebook" / f"{game_id}.md"
-        return path.read_text(encoding="utf-8") if path.is_file() else None
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-
-
 def rules_available(game_id: str) -> bool:
     return rules_text(game_id) is not None

@@ -32,7 +32,7 @@ HASTE = 0.05  # a value shrinks by this fraction when the end is a whole map awa
 
 
 def _value(n: int) -> int:
-    """What holding a stack of ``n`` coins scores (SPEC: 2 + n, coins doubled from 3)."""
+    """What holding a stack of ``n`` coins scores (2 + n, coins doubled from 3, as the rules page states)."""
     if n == 0:
         return 0
     return 2 + (2 * n if n >= 3 else n)

@@ -56,7 +56,7 @@ END_LABELS = {
 # 35 flips and never reached the guard, while by "occupied" 84% of their games ran to it.
 DEFAULT_END = "used"
 MAX_COINS_OF_A_KIND = 20
-FLIP_LIMIT = 500  # SPEC's guard: the game ends once this many flips are made and nothing is owed
+FLIP_LIMIT = 500  # the guard: the game ends once this many flips are made and nothing is owed
 DOUBLING_HEIGHT = 3  # stacks of this many coins or more count their coins twice
 
 UNION, CONFEDERACY = 0, 1
