@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import pocketarena as pa
-from pocketarena.cli import rules as rules_module
+from pocketarena import rulepages
 from pocketarena.cli.main import COMMANDS
 
 from .helpers import assert_clean_error, run
@@ -32,7 +32,7 @@ def test_rules_of_every_game(game_id: str) -> None:
 
 
 def test_rules_are_read_through_the_package_rulebook() -> None:
-    rulebook = Path(str(rules_module.files("pocketarena") / "rulebook"))
+    rulebook = Path(str(rulepages.files("pocketarena") / "rulebook"))
     assert rulebook.resolve() == RULEBOOK.resolve()
 
 
@@ -42,7 +42,7 @@ def test_rules_render_markdown(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     (tmp_path / "rulebook" / "coin-race.md").write_text(
         f"# Coin Race\n\nFirst to **ten** wins.\n\n- flip\n- add\n{long_item}\n"
     )
-    monkeypatch.setattr(rules_module, "files", lambda package: tmp_path)
+    monkeypatch.setattr(rulepages, "files", lambda package: tmp_path)
     result = run("rules", "coin-race")
     assert result.exit_code == 0
     assert "Coin Race" in result.output and "First to ten wins." in result.output
@@ -51,7 +51,7 @@ def test_rules_render_markdown(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
 
 
 def test_rules_of_a_game_without_a_page(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(rules_module, "files", lambda package: tmp_path)
+    monkeypatch.setattr(rulepages, "files", lambda package: tmp_path)
     assert_clean_error(run("rules", "coin-race"), 1, "coin-race has no rules page yet")
     assert_clean_error(run("rules", "monopoly"), 2, "unknown game 'monopoly'; valid games:")
 
