@@ -263,3 +263,40 @@ def _bot_line(state: State, first: str, seconds: float) -> list[str]:
     if state.current_player == CHANCE:
         line.append("(a throw)")
     return line
+
+
+# -- game analysis, one decision at a time (so a bot worker is never held for long) ------------
+DEPTHS = {
+    1: ("quick", 0.3),
+    2: ("deep", None),
+}  # name, the hard bot's thinking time (None: its own)
+
+
+def analyst_name(game_id: str, depth: int) -> str:
+    """Who judges a game at ``depth``: the exact solution where there is one, else the hard bot
+    (``quick`` thinks a fifth as long)."""
+    from pocketarena.bots.levels import DEFAULT_LEVELS, LEVELS
+
+    if "perfect" in LEVELS.get(game_id, DEFAULT_LEVELS):
+        return "perfect"
+    _name, seconds = DEPTHS[depth]
+    return "hard" if seconds is None else f"hard:{seconds:g}s"
+
+
+def judge_decision(
+    game_id: str, options: Mapping[str, Any], moves: Sequence[str], played: str, depth: int
+) -> tuple[float, float, str]:
+    """(value before, value after, best move) of ``played`` after ``moves``, for the mover, by
+    the analyst for ``depth``. Counted budgets, seeded by the ply: the same game gets the same
+    judgement on any machine."""
+    from pocketarena.analysis import judge
+    from pocketarena.bots.levels import make_level
+
+    state = load_position(game_id, options, moves)
+    spec = analyst_name(game_id, depth)
+    level, _, budget = spec.partition(":")
+    seconds = float(budget.rstrip("s")) if budget else None
+    bot = make_level(
+        state.game, level, seed=f"analysis:{state.ply}", seconds=seconds, reproducible=True
+    )
+    return judge(bot, state, played)

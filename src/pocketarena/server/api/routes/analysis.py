@@ -14,7 +14,7 @@ import asyncio
 import json
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
@@ -24,7 +24,8 @@ from pocketarena.records import loads
 from pocketarena.study import MAX_MOVES, PositionError, evaluate, load_position, position_report
 
 from ... import catalog
-from ...live.hub import GameError
+from ...analyses import GameAnalyses
+from ...live.hub import GameError, LiveGame
 from ..deps import ContextDep, HubDep, WriteLimit
 from .pages import page
 from .records import read_limited
@@ -35,7 +36,12 @@ EVALUATE_SECONDS = 1.0  # the bot's search for the position (the line gets a qua
 EVALUATE_LIMIT_S = 20.0  # past this the evaluation is given up (the worker finishes alone)
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"description": text}
-    for code, text in ((400, "bad position"), (404, "no such game"), (503, "workers busy"))
+    for code, text in (
+        (400, "bad position"),
+        (404, "no such game"),
+        (409, "game not finished"),
+        (503, "workers busy"),
+    )
 }
 
 
@@ -180,3 +186,41 @@ async def analysis_page(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLR
         {"start": start, "error": error, "catalog": games},
         title="Analysis board",
     )
+
+
+# -- analyses of finished games (the replay page) ----------------------------------------------
+Depth = Query(1, ge=1, le=2, description="1 quick, 2 deep (the hard bot's own thinking time)")
+
+
+def _analyses(request: Request, ctx: ContextDep) -> GameAnalyses:
+    found: GameAnalyses | None = getattr(request.app.state, "game_analyses", None)
+    if found is None:
+        found = request.app.state.game_analyses = GameAnalyses(ctx.store, ctx.bots)
+    return found
+
+
+async def _finished(hub: HubDep, game_id: str) -> LiveGame:
+    live = await hub.get(game_id)
+    if live.status != "finished":
+        raise HTTPException(status_code=409, detail="a game is analysed once it is finished")
+    return live
+
+
+@router.get("/api/games/{game_id}/analysis", responses=ERRORS)
+async def game_analysis(
+    game_id: str, request: Request, ctx: ContextDep, hub: HubDep, depth: int = Depth
+) -> dict[str, Any]:
+    """The game's analysis at this depth: ``done`` with every decision judged, ``queued`` or
+    ``running`` (with ``done`` of ``total`` decisions), ``failed`` (why), or ``none`` yet."""
+    live = await _finished(hub, game_id)
+    return await _analyses(request, ctx).status(live, depth)
+
+
+@router.post("/api/games/{game_id}/analysis", responses=ERRORS, dependencies=[WriteLimit])
+async def start_game_analysis(
+    game_id: str, request: Request, ctx: ContextDep, hub: HubDep, depth: int = Depth
+) -> dict[str, Any]:
+    """Analyse the finished game in the bot workers (once per depth; later asks get the stored
+    analysis). Poll ``GET`` for progress."""
+    live = await _finished(hub, game_id)
+    return await _analyses(request, ctx).start(live, depth)
