@@ -124,3 +124,22 @@ def test_bad_positions_get_a_clear_message(
 def test_set_up_link_with_bad_options_still_shows_the_page(client: TestClient) -> None:
     page = client.get("/analysis", params={"game_id": "stack-a-cash", "options": "{oops"})
     assert page.status_code == 200 and "not JSON" in page.text
+
+
+def test_flipwars_endgame_is_evaluated_exactly() -> None:
+    import random
+
+    rng = random.Random(7)
+    state = pa.load("flipwars", mode="enclosed").new_initial_state()
+    while len(state.empty) > 4:  # type: ignore[attr-defined]
+        state.apply(rng.choice(list(state.legal_actions())))
+    moves = [a.text for a in state.history]
+    report = evaluate("flipwars", {"mode": "enclosed"}, moves)
+    assert report["exact"] and report["method"] == "the FlipWars endgame solver"
+    assert all("margin" in m for m in report["explorer"])
+    # The expected line plays the round out.
+    for move in report["line"]:
+        state.apply(move)
+    assert state.is_terminal() and len(report["line"]) == 4
+    far = evaluate("flipwars", {"mode": "enclosed"}, moves[:2], seconds=0.05)
+    assert not far["exact"] and far["note"] is None
