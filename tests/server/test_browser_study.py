@@ -40,6 +40,15 @@ def wait_evaluated(page: Page) -> None:
     page.wait_for_selector("#an-eval-card[data-state=done]", timeout=30_000)
 
 
+def open_board(context: BrowserContext, url: str) -> tuple[Page, list[str]]:
+    """The analysis board at ``url``, evaluated, with its page errors collected."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(url)
+    wait_evaluated(page)
+    return page, errors
+
+
 def test_game_analysis_with_its_graph(context: BrowserContext, server: str) -> None:  # noqa: F811
     page = context.new_page()
     errors = watch_errors(page)
@@ -100,9 +109,7 @@ def test_analysis_board_from_a_game_position(context: BrowserContext, server: st
     )
     # The link is the position: opened afresh, it shows the same board.
     board = page.inner_html("#board")
-    fresh = context.new_page()
-    fresh.goto(page.url)
-    wait_evaluated(fresh)
+    fresh, _ = open_board(context, page.url)
     assert fresh.inner_html("#board") == board
     # Take a move back and forward.
     page.click("#an-back")
@@ -111,10 +118,7 @@ def test_analysis_board_from_a_game_position(context: BrowserContext, server: st
 
 
 def test_analysis_board_set_up_by_hand(context: BrowserContext, server: str) -> None:  # noqa: F811
-    page = context.new_page()
-    errors = watch_errors(page)
-    page.goto(f"{server}/analysis")
-    wait_evaluated(page)
+    page, errors = open_board(context, f"{server}/analysis")
     page.select_option("#an-game", "stack-a-cash")
     page.select_option('#an-options select[name="protect"]', "placed")
     page.fill("#an-setup-moves", "place L b2; place M a1")
@@ -150,10 +154,7 @@ def test_analysis_board_set_up_by_hand(context: BrowserContext, server: str) -> 
 
 
 def test_explorer_values_on_the_stack_a_cash_opening(context: BrowserContext, server: str) -> None:  # noqa: F811
-    page = context.new_page()
-    errors = watch_errors(page)
-    page.goto(f"{server}/analysis?game_id=stack-a-cash")
-    wait_evaluated(page)
+    page, errors = open_board(context, f"{server}/analysis?game_id=stack-a-cash")
     assert page.inner_text("#an-eval") == "Heads wins in 15 plies with best play"
     shown = [
         (row.get_attribute("data-move"), row.locator(".an-result").inner_text())
