@@ -40,9 +40,9 @@ def wait_evaluated(page: Page) -> None:
     page.wait_for_selector("#an-eval-card[data-state=done]", timeout=30_000)
 
 
-def open_board(context: BrowserContext, url: str) -> tuple[Page, list[str]]:
+def open_board(browsing: BrowserContext, url: str) -> tuple[Page, list[str]]:
     """The analysis board at ``url``, evaluated, with its page errors collected."""
-    page = context.new_page()
+    page = browsing.new_page()
     errors = watch_errors(page)
     page.goto(url)
     wait_evaluated(page)
