@@ -40,7 +40,12 @@ def wait_done(client: TestClient, gid: str, depth: int = 1, timeout: float = 60)
     raise AssertionError(f"the analysis of {gid} did not finish: {status}")
 
 
-def test_stack_a_cash_analysis_is_exact_and_stored(client: TestClient, settings: Settings) -> None:
+def test_stack_a_cash_analysis_is_exact_and_stored(db_settings: Settings) -> None:
+    with TestClient(create_app(db_settings)) as client:
+        check_exact_and_stored(client, db_settings)
+
+
+def check_exact_and_stored(client: TestClient, settings: Settings) -> None:
     gid = play(client, "stack-a-cash", {}, QUICK_WIN)
     assert client.get(f"/api/games/{gid}/analysis").json() == {"status": "none"}
     started = client.post(f"/api/games/{gid}/analysis").json()

@@ -26,6 +26,7 @@ from pocketarena.study import MAX_MOVES, PositionError, evaluate, load_position,
 from ... import catalog
 from ...analyses import GameAnalyses
 from ...live.hub import GameError, LiveGame
+from ...schemas import ErrorOut
 from ..deps import ContextDep, HubDep, WriteLimit
 from .pages import page
 from .records import read_limited
@@ -35,13 +36,7 @@ router = APIRouter(tags=["analysis"])
 EVALUATE_SECONDS = 1.0  # the bot's search for the position (the line gets a quarter per move)
 EVALUATE_LIMIT_S = 20.0  # past this the evaluation is given up (the worker finishes alone)
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text}
-    for code, text in (
-        (400, "bad position"),
-        (404, "no such game"),
-        (409, "game not finished"),
-        (503, "workers busy"),
-    )
+    code: {"model": ErrorOut} for code in (400, 404, 409, 413, 429, 503)
 }
 
 
