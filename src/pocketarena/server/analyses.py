@@ -1,6 +1,6 @@
 """Analyses of finished games for the replay page: each decision judged in the bot workers
-(one decision per call, so bot moves of live games are never held up for long, and never on
-the event loop), one game at a time, then kept in the database: one analysis per game and
+(one decision per call, never on the event loop; study work leaves one worker free for the
+bots of live games), one game at a time, then kept in the database: one analysis per game and
 depth, computed once.
 
 The judgement is ``pocketarena.analysis``'s: the value of the position for the mover before the
@@ -91,9 +91,10 @@ def graph(annotations: list[Annotation], final: tuple[float, float]) -> list[dic
 class GameAnalyses:
     """Finished games' analyses: from the database, or computed now (one game at a time)."""
 
-    def __init__(self, store: Store, bots: BotRunner) -> None:
+    def __init__(self, store: Store, bots: BotRunner, slots: asyncio.Semaphore) -> None:
         self.store = store
         self.bots = bots
+        self.slots = slots  # shared with the board's evaluations: a worker stays for live bots
         self.jobs: dict[tuple[str, int], Job] = {}
         self.one_at_a_time = asyncio.Semaphore(1)
 
@@ -135,15 +136,16 @@ class GameAnalyses:
                 job.total = len(found)
                 annotations = []
                 for index, seat in found:
-                    before, after, best = await self.bots.call(
-                        judge_decision,
-                        game.ID,
-                        options,
-                        moves[:index],
-                        moves[index],
-                        depth,
-                        timeout_s=DECISION_LIMIT_S,
-                    )
+                    async with self.slots:  # one decision at a time: others get a turn
+                        before, after, best = await self.bots.call(
+                            judge_decision,
+                            game.ID,
+                            options,
+                            moves[:index],
+                            moves[index],
+                            depth,
+                            timeout_s=DECISION_LIMIT_S,
+                        )
                     a = Annotation(index + 1, seat, moves[index], before, after, best, "")
                     annotations.append(
                         Annotation(a.ply, seat, a.move, before, after, best, mark_for(a.loss))

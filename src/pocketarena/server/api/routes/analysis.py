@@ -35,6 +35,7 @@ router = APIRouter(tags=["analysis"])
 
 EVALUATE_SECONDS = 1.0  # the bot's search for the position (the line gets a quarter per move)
 EVALUATE_LIMIT_S = 20.0  # past this the evaluation is given up (the worker finishes alone)
+SLOT_WAIT_S = 5.0  # how long an evaluation waits for a free study slot before "busy"
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (400, 404, 409, 413, 429, 503)
 }
@@ -73,10 +74,12 @@ async def analysis_position(body: PositionIn) -> dict[str, Any]:
 
 
 def _slots(request: Request, ctx: ContextDep) -> asyncio.Semaphore:
-    """Evaluations running at once: one per bot worker (the rest are told to wait)."""
-    slots: asyncio.Semaphore | None = getattr(request.app.state, "analysis_slots", None)
+    """Study work (board evaluations, game analyses' decisions) running in the bot workers at
+    once: all workers but one, which stays free for the bots of live games."""
+    slots: asyncio.Semaphore | None = getattr(request.app.state, "study_slots", None)
     if slots is None:
-        slots = request.app.state.analysis_slots = asyncio.Semaphore(ctx.settings.bot_workers)
+        slots = asyncio.Semaphore(max(1, ctx.settings.bot_workers - 1))
+        request.app.state.study_slots = slots
     return slots
 
 
@@ -86,25 +89,28 @@ async def analysis_evaluate(body: PositionIn, request: Request, ctx: ContextDep)
     value, else the strongest bot's expected score, best moves and expected line."""
     state = await run_in_threadpool(_position, body)
     slots = _slots(request, ctx)
-    if slots.locked():
+    try:
+        await asyncio.wait_for(slots.acquire(), SLOT_WAIT_S)
+    except TimeoutError:
         raise HTTPException(
             status_code=503, detail="the analysis workers are busy; try again in a moment"
-        )
+        ) from None
     options = dict(state.game.options)
-    async with slots:
-        try:
-            result: dict[str, Any] = await ctx.bots.call(
-                evaluate,
-                state.game.ID,
-                options,
-                [a.text for a in state.history],
-                EVALUATE_SECONDS,
-                timeout_s=EVALUATE_LIMIT_S,
-            )
-        except TimeoutError:
-            raise HTTPException(
-                status_code=503, detail="the evaluation took too long; try again"
-            ) from None
+    try:
+        result: dict[str, Any] = await ctx.bots.call(
+            evaluate,
+            state.game.ID,
+            options,
+            [a.text for a in state.history],
+            EVALUATE_SECONDS,
+            timeout_s=EVALUATE_LIMIT_S,
+        )
+    except TimeoutError:
+        raise HTTPException(
+            status_code=503, detail="the evaluation took too long; try again"
+        ) from None
+    finally:
+        slots.release()
     return result
 
 
@@ -190,7 +196,8 @@ Depth = Query(1, ge=1, le=2, description="1 quick, 2 deep (the hard bot's own th
 def _analyses(request: Request, ctx: ContextDep) -> GameAnalyses:
     found: GameAnalyses | None = getattr(request.app.state, "game_analyses", None)
     if found is None:
-        found = request.app.state.game_analyses = GameAnalyses(ctx.store, ctx.bots)
+        found = GameAnalyses(ctx.store, ctx.bots, _slots(request, ctx))
+        request.app.state.game_analyses = found
     return found
 
 
