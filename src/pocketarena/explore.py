@@ -66,11 +66,13 @@ class MoveValue:
         return out
 
     def describe(self) -> str:
-        """``win in 15``, ``draw``, ``loss in 4`` (FlipWars: with the margin)."""
-        word = {1: f"win in {self.plies}", 0: "draw", -1: f"loss in {self.plies}"}[self.value]
-        if self.margin is not None:
-            word += f" ({self.margin:+d})"
-        return word
+        """``win in 15``, ``draw``, ``loss in 4``; FlipWars: ``win by 3 in 5``, ``loss by 2 in
+        5``, ``draw``."""
+        word = {1: "win", 0: "draw", -1: "loss"}[self.value]
+        if self.value == 0:
+            return word
+        by = f" by {abs(self.margin)}" if self.margin is not None else ""
+        return f"{word}{by} in {self.plies}"
 
 
 def flipwars_reach(state: State) -> int:

@@ -162,5 +162,6 @@ def test_other_games_and_finished_games_are_refused() -> None:
 def test_move_value_json_and_words() -> None:
     assert MoveValue("flip b2", 1, 3).to_json() == {"move": "flip b2", "value": 1, "plies": 3}
     assert MoveValue("flip b2", 0, None).describe() == "draw"
+    assert MoveValue("flip b2", 1, 7).describe() == "win in 7"
     assert MoveValue("place tank a1 r0", -1, 2, -3).to_json()["margin"] == -3
-    assert MoveValue("place tank a1 r0", -1, 2, -3).describe() == "loss in 2 (-3)"
+    assert MoveValue("place tank a1 r0", -1, 2, -3).describe() == "loss by 3 in 2"

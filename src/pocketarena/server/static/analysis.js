@@ -133,6 +133,7 @@ class Board {
     this.report = report;
     // The server completes the options (a map left to chance names its seed), so the link holds them.
     this.options = report.options;
+    if ($("#an-game").value === this.gameId) this.fillOptions(); // the set-up form shows the options in play
     history.replaceState(null, "", this.link().slice(location.origin.length));
     $("#an-title").textContent = `${report.title} · analysis`;
     $("#an-meta").textContent = Object.entries(report.options).filter(([, v]) => typeof v !== "object" && v !== null).map(([k, v]) => `${k}: ${v}`).join(" · ");
@@ -183,7 +184,9 @@ class Board {
         node("td", {}, node("button", { type: "button", class: "linkish", text: m.move })),
         node("td", { class: "an-result", text: m.describe })));
       box.replaceChildren(
-        node("p", { class: "small muted", text: `Exact values for ${r.seats[r.to_move]} (plies count this move to the end of the game with best play). Click a move to play it.` }),
+        node("p", { class: "small muted", text: explorer[0]?.margin !== undefined
+          ? `Exact values for ${r.seats[r.to_move]}: the round's final margin with best play, and the plies to its end. Click a move to play it.`
+          : `Exact values for ${r.seats[r.to_move]} (plies count this move to the end of the game with best play). Click a move to play it.` }),
         node("div", { class: "an-explorer-wrap" }, node("table", { class: "table an-explorer", id: "an-explorer" },
           node("thead", {}, node("tr", {}, node("th", { text: "Move" }), node("th", { text: "Result" }))), node("tbody", {}, rows))));
       return;
