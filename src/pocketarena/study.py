@@ -76,6 +76,10 @@ def result_text(state: State) -> str:
     return f"{seat_name(state, winner)} won" + score
 
 
+def _plies(n: int | None) -> str:
+    return "1 ply" if n == 1 else f"{n} plies"
+
+
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
@@ -145,15 +149,15 @@ def _exact(state: State) -> dict[str, Any]:
         summary = "A draw with best play"
     else:
         winner = mover if best.value > 0 else other
-        summary = f"{seat_name(state, winner)} wins in {best.plies} plies with best play"
+        summary = f"{seat_name(state, winner)} wins in {_plies(best.plies)} with best play"
         if flipwars:
             summary = (
                 f"{seat_name(state, winner)} wins the round by {abs(best.margin or 0)} "
-                f"with best play ({best.plies} plies left)"
+                f"with best play ({_plies(best.plies)} left)"
             )
     if flipwars and best.value == 0:
         left = len(getattr(state, "empty", ()))
-        summary = f"The round ends level with best play ({left} plies left)"
+        summary = f"The round ends level with best play ({_plies(left)} left)"
     expected = [0.5, 0.5]
     expected[mover] = (best.value + 1) / 2
     expected[other] = 1 - expected[mover]

@@ -172,3 +172,28 @@ def test_explorer_values_on_the_stack_a_cash_opening(context: BrowserContext, se
         "place M c3",
     }
     assert errors == []
+
+
+def test_analysis_board_from_a_pasted_record(context: BrowserContext, server: str) -> None:  # noqa: F811
+    page, errors = open_board(context, f"{server}/analysis")
+    gid = finished_game(page, server)
+    record = page.request.get(f"{server}/api/games/{gid}/record?format=text").text()
+    page.goto(f"{server}/analysis")
+    wait_evaluated(page)
+    page.fill("#an-record-text", "not a record")
+    page.click("#an-record button[type=submit]")
+    page.wait_for_selector("#an-error:not([hidden])")
+    assert "not a readable record" in page.inner_text("#an-error")
+    page.fill("#an-record-text", record)
+    page.click("#an-record button[type=submit]")
+    page.wait_for_function(
+        f"() => document.querySelector('#board').dataset.ply === '{len(QUICK_WIN)}'"
+    )
+    wait_evaluated(page)
+    assert page.inner_text("#an-eval").startswith("Heads won")
+    assert "The game is over here" in page.inner_text("#an-choices")
+    page.click("#an-back")
+    page.wait_for_function("() => document.querySelector('#board').dataset.ply === '4'")
+    wait_evaluated(page)
+    assert page.inner_text("#an-eval") == "Heads wins in 1 ply with best play"
+    assert errors == []

@@ -17,7 +17,16 @@ from rich.table import Table
 import pocketarena as pa
 from pocketarena.explore import EXPLORABLE, ExplorerError, MoveValue, explore, rank
 
-from .common import ModeOpt, OptionOpt, ProtectOpt, console, fail, game_options, load_or_fail
+from .common import (
+    ModeOpt,
+    OptionOpt,
+    ProtectOpt,
+    console,
+    fail,
+    game_options,
+    load_or_fail,
+    plural,
+)
 
 STYLE = {1: "green", 0: "", -1: "red"}
 
@@ -81,7 +90,7 @@ def print_table(state: pa.State, values: list[MoveValue]) -> None:
     game = state.game
     mover = game.SEATS[state.current_player]
     flipwars = any(m.margin is not None for m in values)
-    title = f"{game.TITLE}: {mover} to move after {state.ply} plies, exact values for {mover}"
+    title = f"{game.TITLE}: {mover} to move after {plural(state.ply, 'ply', 'plies')}, exact values for {mover}"
     table = Table()
     table.add_column("move")
     table.add_column("result")
@@ -103,7 +112,7 @@ def print_table(state: pa.State, values: list[MoveValue]) -> None:
     best = values[0]
     summary = {1: "wins", 0: "draws", -1: "loses"}[best.value]
     count = sum(1 for m in values if rank(m) == rank(best))
-    length = f" in {best.plies} plies" if best.plies is not None else ""
+    length = f" in {plural(best.plies, 'ply', 'plies')}" if best.plies is not None else ""
     console.print(
         f"With best play {mover} {summary}{length} ({count} of {len(values)} moves do).",
         markup=False,
