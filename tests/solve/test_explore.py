@@ -165,3 +165,14 @@ def test_move_value_json_and_words() -> None:
     assert MoveValue("flip b2", 1, 7).describe() == "win in 7"
     assert MoveValue("place tank a1 r0", -1, 2, -3).to_json()["margin"] == -3
     assert MoveValue("place tank a1 r0", -1, 2, -3).describe() == "loss by 3 in 2"
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    from pocketarena import explore as explore_module
+    from pocketarena import study
+
+    for module in (explore_module, study):
+        result = doctest.testmod(module)
+        assert result.attempted >= 2 and result.failed == 0, module.__name__
