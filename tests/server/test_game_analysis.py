@@ -95,6 +95,9 @@ def test_chance_game_analysis_says_it_judges_by_expectation(client: TestClient) 
     assert not analysis["exact"] and analysis["analyst"] == "hard:0.3s"
     assert len(analysis["decisions"]) == 3
     assert all(0 <= p["expected"] <= 1 for p in analysis["graph"])
+    # Ended by a resignation, not by the rules: the graph ends at the recorded result.
+    view = client.get(f"/api/games/{gid}?svg=false").json()
+    assert analysis["graph"][-1]["expected"] == (0.0 if view["result"] == "0-1" else 1.0)
 
 
 def test_only_finished_games_and_known_depths(client: TestClient) -> None:

@@ -166,7 +166,9 @@ class GameAnalyses:
         game = live.game
         seats = list(game.SEATS)
         analyst = analyst_name(game.ID, depth)
-        final = live.state.returns() if live.state.is_terminal() else (0.0, 0.0)
+        # The result as recorded (a resignation or a flag ends a game the rules have not).
+        first = {"1-0": 1.0, "0-1": -1.0}.get(live.result or "", 0.0)
+        final = (first, -first)
         return {
             "game_id": live.id,
             "depth": depth,
