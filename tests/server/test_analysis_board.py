@@ -4,6 +4,7 @@ and bot evaluations; bad input refused in words."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -143,3 +144,33 @@ def test_flipwars_endgame_is_evaluated_exactly() -> None:
     assert state.is_terminal() and len(report["line"]) == 4
     far = evaluate("flipwars", {"mode": "enclosed"}, moves[:2], seconds=0.05)
     assert not far["exact"] and far["note"] is None
+
+
+def test_busy_workers_and_slow_evaluations_are_said_in_words(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from pocketarena.server.api.routes import analysis
+
+    body = {"game_id": "stack-a-cash"}
+    monkeypatch.setattr(analysis, "SLOT_WAIT_S", 0.05)
+    app: Any = client.app
+    app.state.study_slots = asyncio.Semaphore(0)  # every turn taken
+    r = client.post("/api/analysis/evaluate", json=body)
+    assert r.status_code == 503 and "busy" in r.json()["detail"]
+    app.state.study_slots = asyncio.Semaphore(1)
+    monkeypatch.setattr(analysis, "EVALUATE_LIMIT_S", 0.01)
+    monkeypatch.setattr(analysis, "evaluate", slow_evaluate)
+    r = client.post("/api/analysis/evaluate", json=body)
+    assert r.status_code == 503 and "took too long" in r.json()["detail"]
+    monkeypatch.setattr(analysis, "EVALUATE_LIMIT_S", 20.0)
+    monkeypatch.setattr(analysis, "evaluate", evaluate)
+    assert client.post("/api/analysis/evaluate", json=body).status_code == 200  # turn given back
+
+
+def slow_evaluate(*args: Any) -> dict[str, Any]:
+    import time
+
+    time.sleep(0.3)
+    return evaluate(*args)
