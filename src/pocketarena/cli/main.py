@@ -24,6 +24,7 @@ COMMANDS = (
     "arena",
     "balance",
     "analyze",
+    "explore",
     "serve",
 )
 

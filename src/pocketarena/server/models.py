@@ -130,3 +130,16 @@ class Heartbeat(Base):
 
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameAnalysis(Base):
+    """A finished game judged move by move (``pocketarena.analysis``), one per game and depth:
+    the marks, better moves and evaluations the replay page shows."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    depth: Mapped[int] = mapped_column(Integer, primary_key=True)
+    analyst: Mapped[str] = mapped_column(String(40))
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -19,9 +19,9 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 import pocketarena as pa
 from pocketarena.bots import Bot
@@ -30,6 +30,7 @@ from pocketarena.core import Action, State
 from .. import catalog
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _local = threading.local()  # per thread (and so per worker process): bots already built
 
@@ -168,6 +169,13 @@ class BotRunner:
         except Exception:
             log.exception("bot %s failed in %s", spec, state.game.ID)
         return random.Random(seed).choice(list(state.legal_actions()))
+
+    async def call(self, fn: Callable[..., T], *args: Any, timeout_s: float) -> T:
+        """``fn(*args)`` in the bot pool (a worker process or thread), never on the event loop;
+        TimeoutError past ``timeout_s``. In processes ``fn`` must be a module-level function
+        and its arguments plain data (they are pickled)."""
+        loop = asyncio.get_running_loop()
+        return await asyncio.wait_for(loop.run_in_executor(self._pool, fn, *args), timeout_s)
 
     def close(self) -> None:
         """Stop at once: a bot thinking now is not waited for (the server is stopping)."""

@@ -1,0 +1,184 @@
+"""Analyses of finished games for the replay page: each decision judged in the bot workers
+(one decision per call, never on the event loop; study work leaves one worker free for the
+bots of live games), one game at a time, then kept in the database: one analysis per game and
+depth, computed once.
+
+The judgement is ``pocketarena.analysis``'s: the value of the position for the mover before the
+move and after it, the expected score the move gave away, ``?!`` and ``?`` marks and the better
+move. Games with throws are judged by expectation over the throws (the analyst weighs or
+samples every throw by its chance), and the analysis says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from anyio import to_thread
+
+from pocketarena.analysis import Annotation, mark_for
+from pocketarena.bots.evaluation import expected_score
+from pocketarena.core import load_shared
+from pocketarena.study import DEPTHS, analyst_name, judge_decision
+
+from .live.bots import BotRunner
+from .live.hub import LiveGame
+from .models import GameAnalysis
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+DECISION_LIMIT_S = (
+    120.0  # one decision's judgement; past it the analysis fails (and may be retried)
+)
+CHANCE_NOTE = (
+    "Throws are not judged, and every value is an expectation over the throws still to come "
+    "(each throw weighed by its chance)."
+)
+
+
+@dataclass
+class Job:
+    status: str = "queued"  # queued | running | failed
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "done": self.done, "total": self.total, "error": self.error}
+
+
+def decisions(game_id: str, options: dict[str, Any], moves: list[str]) -> list[tuple[int, int]]:
+    """(index in ``moves``, seat) of every decision of a game (throws left out)."""
+    state = load_shared(game_id, options).new_initial_state()
+    out = []
+    for i, move in enumerate(moves):
+        if state.current_player >= 0:
+            out.append((i, state.current_player))
+        state.apply(move)
+    return out
+
+
+def summary(annotations: list[Annotation], seats: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for seat, name in enumerate(seats):
+        mine = [a for a in annotations if a.seat == seat]
+        out.append(
+            {
+                "seat": seat,
+                "name": name,
+                "decisions": len(mine),
+                "inaccuracies": sum(a.mark == "?!" for a in mine),
+                "blunders": sum(a.mark == "?" for a in mine),
+                "average_loss": round(sum(a.loss for a in mine) / len(mine), 4) if mine else 0.0,
+            }
+        )
+    return out
+
+
+def graph(annotations: list[Annotation], final: tuple[float, float]) -> list[dict[str, Any]]:
+    """The first seat's expected score before each decision, and the result at the end."""
+    points = []
+    for a in annotations:
+        mine = expected_score(a.before)
+        points.append({"ply": a.ply - 1, "expected": round(mine if a.seat == 0 else 1 - mine, 4)})
+    return points + [{"ply": None, "expected": round(expected_score(final[0]), 4)}]
+
+
+class GameAnalyses:
+    """Finished games' analyses: from the database, or computed now (one game at a time)."""
+
+    def __init__(self, store: Store, bots: BotRunner, slots: asyncio.Semaphore) -> None:
+        self.store = store
+        self.bots = bots
+        self.slots = slots  # shared with the board's evaluations: a worker stays for live bots
+        self.jobs: dict[tuple[str, int], Job] = {}
+        self.one_at_a_time = asyncio.Semaphore(1)
+
+    def _load(self, game_id: str, depth: int) -> dict[str, Any] | None:
+        with self.store.sessions() as s:
+            row = s.get(GameAnalysis, (game_id, depth))
+            return dict(row.result) if row is not None else None
+
+    def _save(self, game_id: str, depth: int, analyst: str, result: dict[str, Any]) -> None:
+        with self.store.sessions() as s:
+            s.merge(GameAnalysis(game_id=game_id, depth=depth, analyst=analyst, result=result))
+            s.commit()
+
+    async def status(self, live: LiveGame, depth: int) -> dict[str, Any]:
+        stored = await to_thread.run_sync(self._load, live.id, depth)
+        if stored is not None:
+            return {"status": "done", "analysis": stored}
+        job = self.jobs.get((live.id, depth))
+        return job.to_json() if job is not None else {"status": "none"}
+
+    async def start(self, live: LiveGame, depth: int) -> dict[str, Any]:
+        current = await self.status(live, depth)
+        if current["status"] in ("done", "queued", "running"):
+            return current
+        moves = [a.text for a in live.state.history]
+        options = dict(live.game.options)
+        job = self.jobs[(live.id, depth)] = Job()
+        job.task = asyncio.create_task(self._run(job, live, options, moves, depth))
+        return job.to_json()
+
+    async def _run(
+        self, job: Job, live: LiveGame, options: dict[str, Any], moves: list[str], depth: int
+    ) -> None:
+        game = live.game
+        try:
+            async with self.one_at_a_time:
+                job.status = "running"
+                found = await to_thread.run_sync(decisions, game.ID, options, moves)
+                job.total = len(found)
+                annotations = []
+                for index, seat in found:
+                    async with self.slots:  # one decision at a time: others get a turn
+                        before, after, best = await self.bots.call(
+                            judge_decision,
+                            game.ID,
+                            options,
+                            moves[:index],
+                            moves[index],
+                            depth,
+                            timeout_s=DECISION_LIMIT_S,
+                        )
+                    a = Annotation(index + 1, seat, moves[index], before, after, best, "")
+                    annotations.append(
+                        Annotation(a.ply, seat, a.move, before, after, best, mark_for(a.loss))
+                    )
+                    job.done += 1
+                result = self._result(live, depth, annotations)
+                await to_thread.run_sync(self._save, live.id, depth, result["analyst"], result)
+            self.jobs.pop((live.id, depth), None)
+        except asyncio.CancelledError:
+            raise
+        except TimeoutError:
+            job.status, job.error = "failed", "a move took the analyst too long; try again"
+        except Exception as e:  # a worker that died, a database that failed: say so, allow a retry
+            log.exception("analysis of %s failed", live.id)
+            job.status, job.error = "failed", f"the analysis failed ({type(e).__name__}); try again"
+
+    def _result(self, live: LiveGame, depth: int, annotations: list[Annotation]) -> dict[str, Any]:
+        game = live.game
+        seats = list(game.SEATS)
+        analyst = analyst_name(game.ID, depth)
+        # The result as recorded (a resignation or a flag ends a game the rules have not).
+        first = {"1-0": 1.0, "0-1": -1.0}.get(live.result or "", 0.0)
+        final = (first, -first)
+        return {
+            "game_id": live.id,
+            "depth": depth,
+            "depth_name": DEPTHS[depth][0],
+            "analyst": analyst,
+            "exact": analyst == "perfect",
+            "chance": bool(game.CHANCE),
+            "note": CHANCE_NOTE if game.CHANCE else None,
+            "seats": seats,
+            "decisions": [{**a.to_json(), "seat_name": seats[a.seat]} for a in annotations],
+            "graph": graph(annotations, final),
+            "summary": summary(annotations, seats),
+        }

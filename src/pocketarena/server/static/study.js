@@ -1,0 +1,151 @@
+// The replay page's game analysis: ask for it, follow its progress, then mark each move (?! and
+// ?), name the better move and draw the first seat's expected score across the game. Also
+// keeps the "Analyse this position" link on the ply the replay shows.
+
+const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
+const $ = (sel) => document.querySelector(sel);
+const SVG = "http://www.w3.org/2000/svg";
+const POLL_MS = 600;
+
+function svg(tag, attrs = {}, ...kids) {
+  const n = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  n.append(...kids);
+  return n;
+}
+
+function say(text) { $("#ga-status").textContent = text; }
+
+async function call(method, path) {
+  const res = await fetch(path, { method, credentials: "same-origin" });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(data?.detail || `the server answered ${res.status}`);
+  return data;
+}
+
+const view = DATA.game;
+const gameId = view.id;
+const plies = view.history.length;
+
+function showPly(ply) {
+  const link = $("#ga-board-link");
+  if (link) link.href = `/analysis?game=${gameId}&ply=${ply}`;
+  const cursor = $("#ga-graph .ga-cursor");
+  if (cursor) { const x = xOf(ply); cursor.setAttribute("x1", x); cursor.setAttribute("x2", x); }
+}
+
+// Follow the replay's board (it sets data-ply on each move) without touching its code.
+const board = $("#board");
+new MutationObserver(() => showPly(Number(board.dataset.ply || 0))).observe(board, { attributes: true, attributeFilter: ["data-ply"] });
+
+const W = 320, H = 130, PAD = 14;
+const xOf = (ply) => PAD + ((W - 2 * PAD) * ply) / Math.max(1, plies);
+const yOf = (expected) => PAD + (H - 2 * PAD) * (1 - expected);
+
+function goTo(ply) {
+  const li = document.querySelector(`#moves li[data-ply="${ply}"]`);
+  if (li) li.click();
+  else if (ply === 0) $("#rp-start")?.click();
+}
+
+function graph(analysis) {
+  const points = analysis.graph.map((p) => ({ ply: p.ply === null ? plies : p.ply, expected: p.expected }));
+  const path = points.map((p, i) => `${i ? "L" : "M"}${xOf(p.ply).toFixed(1)},${yOf(p.expected).toFixed(1)}`).join(" ");
+  const mid = yOf(0.5);
+  const area = `${path} L${xOf(points[points.length - 1].ply).toFixed(1)},${mid} L${xOf(points[0].ply).toFixed(1)},${mid} Z`;
+  const [first, second] = analysis.seats;
+  const marks = analysis.decisions.filter((d) => d.mark).map((d) => {
+    const before = points.find((p) => p.ply === d.ply - 1);
+    const dot = svg("circle", { cx: xOf(d.ply - 1), cy: yOf(before ? before.expected : 0.5), r: 4, class: d.mark === "?" ? "ga-blunder" : "ga-mistake", "data-ply": d.ply, tabindex: 0, role: "button" },
+      svg("title", {}, document.createTextNode(`${d.ply}. ${d.move} ${d.mark} (${d.seat_name}); better ${d.best}`)));
+    dot.addEventListener("click", () => goTo(d.ply));
+    return dot;
+  });
+  const hits = points.map((p) => {
+    const r = svg("rect", { x: xOf(p.ply) - 4, y: PAD, width: 8, height: H - 2 * PAD, fill: "transparent" },
+      svg("title", {}, document.createTextNode(`before move ${p.ply + 1}: ${first} ${(100 * p.expected).toFixed(0)}%`)));
+    r.addEventListener("click", () => goTo(p.ply));
+    return r;
+  });
+  const label = analysis.exact ? "result with best play" : "expected score";
+  return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "ga-graph", id: "ga-graph", role: "img", "aria-label": `${label} for ${first} across the game` },
+    svg("title", {}, document.createTextNode(`${label} for ${first} (top) and ${second} (bottom), move by move`)),
+    svg("line", { x1: PAD, x2: W - PAD, y1: mid, y2: mid, class: "ga-mid" }),
+    svg("path", { d: area, class: "ga-area" }),
+    svg("path", { d: path, class: "ga-line" }),
+    svg("text", { x: PAD, y: PAD - 3 }, document.createTextNode(`${first} 100%`)),
+    svg("text", { x: PAD, y: H - 2 }, document.createTextNode(`${second} 100%`)),
+    svg("line", { x1: xOf(0), x2: xOf(0), y1: PAD, y2: H - PAD, class: "ga-cursor" }),
+    ...hits, ...marks);
+}
+
+function markMoves(analysis) {
+  for (const span of document.querySelectorAll("#moves .ga-mark, #moves .ga-better")) span.remove();
+  for (const d of analysis.decisions) {
+    const li = document.querySelector(`#moves li[data-ply="${d.ply}"]`);
+    if (!li || !d.mark) continue;
+    const mark = document.createElement("span");
+    mark.className = `ga-mark ${d.mark === "?" ? "blunder" : "mistake"}`;
+    mark.textContent = d.mark;
+    mark.title = d.mark === "?" ? "blunder" : "mistake";
+    li.querySelector(".mv")?.after(mark);
+    const better = document.createElement("span");
+    better.className = "ga-better";
+    better.textContent = `better: ${d.best} (expected score −${d.loss.toFixed(2)})`;
+    li.append(better);
+  }
+}
+
+function show(analysis) {
+  const box = $("#ga-result");
+  const who = analysis.exact ? "Exact, from the solved game" : `Judged by the ${analysis.analyst} bot (${analysis.depth_name})`;
+  const list = document.createElement("ul");
+  list.className = "ga-summary";
+  for (const s of analysis.summary) {
+    const li = document.createElement("li");
+    li.textContent = `${s.name}: ${s.inaccuracies} mistake${s.inaccuracies === 1 ? "" : "s"} (?!), ${s.blunders} blunder${s.blunders === 1 ? "" : "s"} (?), average expected score lost ${s.average_loss.toFixed(2)}`;
+    list.append(li);
+  }
+  const notes = [who + "."];
+  if (analysis.note) notes.push(analysis.note);
+  const p = document.createElement("p");
+  p.className = "muted small";
+  p.textContent = notes.join(" ");
+  box.replaceChildren(graph(analysis), list, p);
+  box.hidden = false;
+  box.dataset.depth = String(analysis.depth);
+  say(`${analysis.decisions.length} decisions analysed. Marked moves show the better move; click the graph to jump.`);
+  markMoves(analysis);
+  showPly(Number(board.dataset.ply || 0));
+}
+
+async function follow(depth, started) {
+  let status = started;
+  for (;;) {
+    if (status.status === "done") { show(status.analysis); break; }
+    if (status.status === "failed") { say(`The analysis failed: ${status.error}`); break; }
+    if (status.status === "none") { say(""); break; }
+    say(status.status === "queued" ? "Waiting for the analysis workers…" : `Analysing… ${status.done} / ${status.total} decisions`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    try { status = await call("GET", `/api/games/${gameId}/analysis?depth=${depth}`); } catch (err) { say(err.message); break; }
+  }
+  $("#ga-start").disabled = false;
+}
+
+async function start() {
+  const depth = $("#ga-depth").value;
+  $("#ga-start").disabled = true;
+  try { await follow(depth, await call("POST", `/api/games/${gameId}/analysis?depth=${depth}`)); } catch (err) { say(err.message); $("#ga-start").disabled = false; }
+}
+
+if ($("#ga-start")) {
+  $("#ga-start").addEventListener("click", start);
+  $("#ga-depth").addEventListener("change", async () => {
+    const depth = $("#ga-depth").value;
+    $("#ga-result").hidden = true;
+    for (const span of document.querySelectorAll("#moves .ga-mark, #moves .ga-better")) span.remove();
+    try { await follow(depth, await call("GET", `/api/games/${gameId}/analysis?depth=${depth}`)); } catch (err) { say(err.message); }
+  });
+  call("GET", `/api/games/${gameId}/analysis?depth=1`).then((s) => follow(1, s)).catch(() => {});
+}
+showPly(Number(board.dataset.ply || 0));
