@@ -291,7 +291,9 @@ def test_pages_render(client: TestClient) -> None:
         assert r.status_code == 200, path
         assert "Content-Security-Policy" in r.headers and "<title>" in r.text
     assert "Tic-tac-toe" in client.get("/").text  # a pitch on the home page
-    assert "<table>" in client.get("/rules/stack-a-cash").text  # Markdown tables rendered
+    assert (
+        '<table tabindex="0">' in client.get("/rules/stack-a-cash").text
+    )  # Markdown tables rendered
     assert client.get("/g/NOPE1234").status_code == 404
     assert client.get("/rules/chess").status_code == 404
     assert client.get("/players/nobody").status_code == 404

@@ -80,8 +80,13 @@ def markdown() -> MarkdownIt:
 
 
 def render(text: str) -> str:
-    """Markdown to HTML. Raw HTML in the source is escaped, not passed through."""
-    return str(markdown().render(text))
+    """Markdown to HTML. Raw HTML in the source is escaped, not passed through. Code blocks
+    and tables may scroll sideways on a phone: they take the keyboard focus, so they can be
+    scrolled without a pointer."""
+    html = str(markdown().render(text))
+    return html.replace("<pre><code", '<pre tabindex="0"><code').replace(
+        "<table>", '<table tabindex="0">'
+    )
 
 
 def title_and_body(text: str) -> tuple[str | None, str]:

@@ -310,5 +310,6 @@ class VerifyOut(BaseModel):
     commitment_ok: bool
     checks: list[ChanceCheckOut]
     problems: list[str]
+    in_progress: bool = False  # the game goes on: its seed is revealed when it ends
     ok: bool
     verdict: str

@@ -1,0 +1,114 @@
+"""Every page of the site other than the live game page, in Chromium: no page scrolls
+sideways on a phone (360 and 390 px), axe-core finds nothing serious, errors are pages in the
+site's look, and the fairness page of a game in progress is neutral."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from .axe import axe_violations, describe
+from .conftest import make_settings
+from .site_pages import GAME_PAGES, running, seed_site
+
+pytestmark = pytest.mark.browser
+
+# Wider than the viewport by this much is a sideways scroll (a sub-pixel rounding is not).
+TOLERANCE_PX = 1
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const wide = [...document.querySelectorAll('body *')]
+    .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > width + 1
+      && !e.closest('.scroll-x, table, pre'))
+    .slice(0, 5)
+    .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} right=${Math.round(e.getBoundingClientRect().right)}`);
+  return { scroll: document.documentElement.scrollWidth, width, wide };
+}"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    settings = make_settings(Path(tmp_path_factory.mktemp("site")))
+    with running(settings) as base:
+        pages = {k: v for k, v in seed_site(base).items() if k not in GAME_PAGES}
+        yield base, pages
+
+
+def phone(browser: Browser, width: int) -> Page:
+    context = browser.new_context(
+        viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True
+    )
+    return context.new_page()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_no_page_scrolls_sideways_on_a_phone(
+    site: tuple[str, dict[str, str]], browser: Browser, width: int
+) -> None:
+    base, pages = site
+    page = phone(browser, width)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    wide = {}
+    for name, path in pages.items():
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+        found = page.evaluate(OVERFLOW)
+        if found["scroll"] > found["width"] + TOLERANCE_PX or found["wide"]:
+            wide[name] = found
+    page.context.close()
+    assert not wide, f"pages wider than {width} px: {wide}"
+    assert not errors, errors
+
+
+def test_axe_finds_nothing_serious_on_any_page(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, pages = site
+    found = {}
+    for size in (390, 1280):
+        page = (
+            phone(browser, size)
+            if size < 1000
+            else browser.new_page(viewport={"width": size, "height": 800})
+        )
+        for name, path in pages.items():
+            page.goto(base + path)
+            page.wait_for_load_state("networkidle")
+            violations = axe_violations(page)
+            if violations:
+                found[f"{name} at {size}"] = describe(violations)
+        page.context.close()
+    assert not found, "\n".join(f"{k}:\n{v}" for k, v in found.items())
+
+
+def test_errors_are_pages_in_the_site_look(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, _ = site
+    page = phone(browser, 390)
+    response = page.goto(f"{base}/no/such/page")
+    assert response is not None and response.status == 404
+    assert page.is_visible("header.topbar") and page.is_visible("text=Back to the games")
+    assert "Page not found" in page.title() and "detail" not in page.inner_text("main")
+    page.click("text=Back to the games")
+    page.wait_for_url(f"{base}/")
+    page.context.close()
+
+
+def test_fairness_of_a_game_in_progress_is_neutral(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, pages = site
+    page = phone(browser, 390)
+    page.goto(base + pages["fairness, in progress"])
+    verdict = page.locator("#verdict")
+    assert "revealed when the game ends" in verdict.inner_text()
+    assert "NOT VERIFIED" not in page.inner_text("main") and "✗" not in page.inner_text("main")
+    assert "pending" in (verdict.get_attribute("class") or "")
+    page.goto(base + pages["fairness, finished"])
+    assert page.inner_text("#verdict").startswith("✓ VERIFIED")
+    page.context.close()
