@@ -38,7 +38,11 @@ def test_catalog_lists_every_game_with_options_and_bots(client: TestClient) -> N
     assert client.get("/api/catalog/nope").status_code == 404
     # Forms name options and their choices in words; the values stay the ids.
     protect = games["stack-a-cash"]["options"][0]
-    assert protect["label"] == "Protect" and protect["choice_labels"] == protect["choices"]
+    assert protect["label"] == "Protected coin" and protect["choices"] == ["touched", "placed"]
+    assert protect["choice_labels"] == [
+        "the coin touched last turn",
+        "a just-placed coin only (as printed)",
+    ]
     end = next(o for o in games["wallet-battles"]["options"] if o["name"] == "end")
     assert end["choices"] == ["occupied", "used"]
     assert end["label"] == "The map ends the game when"

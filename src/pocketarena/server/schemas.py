@@ -160,6 +160,7 @@ class GameView(BaseModel):
     game: str
     title: str
     options: dict[str, Any]
+    options_text: str = Field("", description="The options in players' words")
     mode: str
     status: Literal["waiting", "active", "finished", "aborted"]
     rated: bool
@@ -219,6 +220,7 @@ class LobbyEntry(BaseModel):
     game: str
     title: str
     options: dict[str, Any]
+    options_text: str = ""
     mode: str
     rated: bool
     clock: list[int] | None

@@ -277,7 +277,7 @@ def diagrams(game_id: str) -> list[dict[str, str]]:
         if svg in seen:
             continue
         seen.add(svg)
-        label = ", ".join(f"{k} = {v}" for k, v in dict(options).items()) or "standard"
+        label = catalog.options_text(game_id, dict(options)) or "as printed"
         out.append({"label": label, "svg": svg})
     return out
 
