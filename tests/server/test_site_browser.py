@@ -5,10 +5,14 @@ site's look, and the fairness page of a game in progress is neutral."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
+from sqlalchemy import create_engine, update
+
+from pocketarena.server.models import GameRecord, utcnow
 
 from .axe import axe_violations, describe
 from .conftest import make_settings
@@ -112,3 +116,75 @@ def test_fairness_of_a_game_in_progress_is_neutral(
     page.goto(base + pages["fairness, finished"])
     assert page.inner_text("#verdict").startswith("✓ VERIFIED")
     page.context.close()
+
+
+def friend_game(alice: Page, bob: Page, base: str) -> str:
+    """A Stack-a-Cash game between Alice (first seat, has moved) and Bob, whose turn it is."""
+    alice.goto(f"{base}/")
+    bob.goto(f"{base}/")
+    body = {"game": "stack-a-cash", "options": {}, "mode": "friend", "seat": 0}
+    created = alice.request.post(f"{base}/api/games", data=body).json()
+    gid, invite = created["id"], created["invite_url"].split("invite=")[1]
+    assert bob.request.post(f"{base}/api/games/{gid}/join", data={"invite": invite}).ok
+    move = {"action": "place L b2", "version": 1}
+    assert alice.request.post(f"{base}/api/games/{gid}/moves", data=move).ok
+    return gid
+
+
+def test_the_waiting_player_claims_the_win_once_the_opponent_has_left(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with running(make_settings(tmp_path, claim_win_after_s=3)) as base:
+        contexts = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in "ab"]
+        try:
+            alice, bob = (c.new_page() for c in contexts)
+            gid = friend_game(alice, bob, base)
+            bob.goto(f"{base}/g/{gid}")  # Bob is here, thinking: nothing to claim
+            alice.goto(f"{base}/g/{gid}")
+            alice.wait_for_function("() => window.paGame && window.paGame.view")
+            alice.wait_for_timeout(1500)
+            assert alice.is_hidden("#claim-box") and bob.is_hidden("#claim-box")
+            bob.goto(f"{base}/lobby")  # Bob leaves the game
+            alice.wait_for_selector("#claim-box:not([hidden])", timeout=15_000)
+            assert "has left" in alice.inner_text("#claim-text")
+            alice.wait_for_selector("#claim-btn:not([disabled])", timeout=10_000)
+            assert alice.inner_text("#claim-btn") == "Claim the win"
+            alice.click("#claim-btn")
+            alice.wait_for_function("() => window.paGame.view.status === 'finished'")
+            view = alice.request.get(f"{base}/api/games/{gid}?svg=false").json()
+            assert view["winner"] == 0 and view["termination"] == "abandoned"
+            assert alice.is_hidden("#claim-box")
+        finally:
+            for c in contexts:
+                c.close()
+
+
+def test_the_lobby_drops_games_abandoned_before_a_restart(browser: Browser, tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, abandon_after_s=3600)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        alice, bob = context.new_page(), browser.new_page()
+        with running(settings) as base:
+            old = friend_game(alice, bob, base)
+            fresh = friend_game(alice, bob, base)
+            alice.goto(f"{base}/lobby")
+            for gid in (old, fresh):
+                alice.wait_for_selector(f'#live li[data-id="{gid}"]')
+        engine = create_engine(settings.database_url)
+        with engine.begin() as conn:  # nobody played it for two hours while the server was down
+            conn.execute(
+                update(GameRecord)
+                .where(GameRecord.id == old)
+                .values(updated_at=utcnow() - timedelta(hours=2))
+            )
+        engine.dispose()
+        with running(settings) as base:
+            alice.goto(f"{base}/lobby")
+            alice.wait_for_selector(f'#live li[data-id="{fresh}"]')
+            assert alice.locator(f'#live li[data-id="{old}"]').count() == 0
+            alice.goto(f"{base}/g/{old}")
+            alice.wait_for_function("() => window.paGame && window.paGame.view")
+            assert alice.evaluate("() => window.paGame.view.status") == "aborted"
+        bob.context.close()
+    finally:
+        context.close()

@@ -19,7 +19,7 @@ def test_options_in_words() -> None:
         "Mode: Standard (5×5)"
     )
     assert catalog.options_text("flipwars", {"mode": "tactical", "series": True}) == (
-        "Mode: Tactical (the block on c3) · Tactical: a series of rounds (first to 3 wins)"
+        "Mode: Tactical (the block on c3) · A series of rounds (first to 3 wins)"
     )
     text = catalog.options_text(
         "wallet-battles",

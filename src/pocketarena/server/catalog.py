@@ -103,6 +103,7 @@ def game_info(game_id: str) -> dict[str, Any]:
         "options": [option_field(o) for o in cls.OPTIONS],
         "variants": [dict(v) for v in cls.VARIANTS],
         "bots": bot_levels(game_id),
+        "bot_names": [bot_name(level) for level in bot_levels(game_id)],
         "rules": rules_available(game_id),
     }
 

@@ -85,6 +85,7 @@ class CatalogGame(BaseModel):
     options: list[OptionField]
     variants: list[dict[str, Any]]
     bots: list[str] = Field(description="Bot levels available for this game")
+    bot_names: list[str] = Field(default_factory=list, description="The bots' names, as shown")
     rules: bool = Field(description="Whether a rules page exists")
 
 

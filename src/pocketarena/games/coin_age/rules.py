@@ -65,7 +65,7 @@ class CoinAge(Game):
             "map",
             str,
             "classic",
-            "which map: " + ", ".join(MAP_NAMES) + ", or random (picked from the seed)",
+            "which map card: one of the four printed maps, or a random one",
             choices=(*MAP_NAMES, "random"),
             label="Map",
             choice_labels=(

@@ -166,7 +166,7 @@ class FlipWars(Game):
             True,
             "tactical only: play a series (first to 3 round wins, at most 9 rounds); "
             "the other modes are always one round and report series=false",
-            label="Tactical: a series of rounds (first to 3 wins)",
+            label="A series of rounds (first to 3 wins)",
         ),
     )
     VARIANTS = (

@@ -723,7 +723,7 @@ function setupNewGame() {
     box.replaceChildren(...g.options.map((o) => optionField(o)));
     if (!g.options.length) box.append(el("p", { class: "muted", text: "This game has no options." }));
     const bot = $("#bot");
-    bot.replaceChildren(...g.bots.map((b) => el("option", { value: b, text: b })));
+    bot.replaceChildren(...g.bots.map((b, i) => el("option", { value: b, text: g.bot_names?.[i] || b })));
     history.replaceState(null, "", `/new?game=${g.id}`);
   }
   function optionField(o) {
