@@ -188,3 +188,19 @@ def test_the_lobby_drops_games_abandoned_before_a_restart(browser: Browser, tmp_
         bob.context.close()
     finally:
         context.close()
+
+
+def test_the_new_game_form_speaks_in_words(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, _ = site
+    page = phone(browser, 390)
+    page.goto(f"{base}/new?game=coin-age")
+    assert page.inner_text("label[for=opt-map]").startswith("Map")
+    assert "Classic" in page.inner_text("#opt-map") and "Bot · easy" in page.inner_text("#bot")
+    assert page.is_hidden("#opt-seed")  # a map's number matters only for a random map
+    page.select_option("#opt-map", "random")
+    assert page.is_visible("#opt-seed")
+    page.goto(f"{base}/new?game=flipwars")
+    assert "Standard (5×5)" in page.inner_text("#opt-mode")
+    page.context.close()

@@ -722,6 +722,13 @@ function setupNewGame() {
     const box = $("#options");
     box.replaceChildren(...g.options.map((o) => optionField(o)));
     if (!g.options.length) box.append(el("p", { class: "muted", text: "This game has no options." }));
+    // A random map's number matters only for a random map: asked for only then.
+    const map = $("#opt-map", box), seed = $("#opt-seed", box);
+    if (map && seed && [...map.options].some((o) => o.value === "random")) {
+      const sync = () => { seed.closest(".field").hidden = map.value !== "random"; if (map.value !== "random") seed.value = ""; };
+      map.addEventListener("change", sync);
+      sync();
+    }
     const bot = $("#bot");
     bot.replaceChildren(...g.bots.map((b, i) => el("option", { value: b, text: g.bot_names?.[i] || b })));
     history.replaceState(null, "", `/new?game=${g.id}`);
