@@ -4,12 +4,15 @@ win claimed by the player whose opponent left an untimed game."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, update
+from sqlalchemy import update
 
+from pocketarena.server.core.config import Settings
+from pocketarena.server.core.db import make_engine
 from pocketarena.server.live import abandon
 from pocketarena.server.main import create_app
 from pocketarena.server.models import GameRecord, utcnow
@@ -54,13 +57,13 @@ def test_a_game_without_moves_for_long_is_aborted_and_leaves_the_lobby(tmp_path:
         assert r.status_code == 409
 
 
-def test_a_restart_does_not_bring_back_abandoned_games(tmp_path: Path) -> None:
-    settings = make_settings(tmp_path, abandon_after_s=3600)
+def test_a_restart_does_not_bring_back_abandoned_games(db_settings: Settings) -> None:
+    settings = replace(db_settings, abandon_after_s=3600)
     with TestClient(create_app(settings)) as client:
         old, _ = two_people(client)
         quiet, _ = two_people(client)
         fresh, _ = two_people(client)
-    engine = create_engine(settings.database_url)
+    engine = make_engine(settings)
     with engine.begin() as conn:  # as if the server had been down meanwhile
         for gid, age in ((old, timedelta(hours=2)), (quiet, timedelta(minutes=40))):
             conn.execute(
