@@ -204,3 +204,34 @@ def test_the_new_game_form_speaks_in_words(
     page.goto(f"{base}/new?game=flipwars")
     assert "Standard (5×5)" in page.inner_text("#opt-mode")
     page.context.close()
+
+
+def fits(page: Page) -> bool:
+    found = page.evaluate(OVERFLOW)
+    return bool(found["scroll"] <= found["width"] + TOLERANCE_PX and not found["wide"])
+
+
+def test_a_tampered_record_and_an_account_page_on_a_small_phone(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, pages = site
+    page = phone(browser, 360)
+    finished = pages["replay"].split("/")[2]
+    text = page.request.get(f"{base}/api/games/{finished}/record?format=text").text()
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("flip "))
+    moves_before = sum(1 for line in lines[:first] if line and not line.startswith("["))
+    lines[first] = "flip TT" if lines[first] != "flip TT" else "flip HH"
+    page.goto(f"{base}/verify")
+    page.fill("textarea[name=record]", "\n".join(lines))
+    page.click("form button")
+    verdict = page.inner_text("#verdict")
+    assert verdict.startswith("✗ NOT VERIFIED")
+    assert f"the throw at move {moves_before + 1} is recorded as" in verdict
+    assert fits(page) and not axe_violations(page)
+    body = {"username": "ada_lovelace", "password": "longenough"}
+    assert page.request.post(f"{base}/api/auth/register", data=body).ok
+    page.goto(f"{base}/account")
+    assert "ada_lovelace" in page.inner_text("main")
+    assert fits(page) and not axe_violations(page), describe(axe_violations(page))
+    page.context.close()
