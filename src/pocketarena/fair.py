@@ -150,6 +150,8 @@ class VerifyReport:
     nothing: str | None = None
     # Checked against a seed the record states openly (a terminal game), not a committed one.
     seeded: bool = False
+    # The game is still being played: its seed is secret until it ends (nothing is wrong).
+    in_progress: bool = False
 
     @property
     def mismatches(self) -> list[ChanceCheck]:
@@ -162,16 +164,32 @@ class VerifyReport:
         return not self.problems and (self.commitment_ok or self.seeded) and not self.mismatches
 
     @property
+    def first_wrong(self) -> str | None:
+        """The earliest throw that does not follow from the seed, in words (None if none):
+        what a reader needs first, since a wrong throw can make later moves unplayable."""
+        if not self.mismatches:
+            return None
+        c = self.mismatches[0]
+        return (
+            f"the throw at move {c.move_number + 1} is recorded as {c.recorded!r}, "
+            f"but the seed gives {c.expected!r}"
+        )
+
+    @property
     def verdict(self) -> str:
         if self.nothing is not None:
             return f"NOTHING TO VERIFY: {self.nothing}"
         if self.problems:
-            return "NOT VERIFIED: " + "; ".join(self.problems)
+            first = [self.first_wrong] if self.first_wrong else []
+            return "NOT VERIFIED: " + "; ".join(first + self.problems)
         if self.seeded:
             n = len(self.checks)
             throws = "the one throw follows" if n == 1 else f"all {n} throws follow"
             if self.mismatches:
-                return f"NOT VERIFIED: {len(self.mismatches)} of {n} throws do not follow from the record's seed"
+                return (
+                    f"NOT VERIFIED: {len(self.mismatches)} of {n} throws do not follow from the "
+                    f"record's seed; {self.first_wrong}"
+                )
             return (
                 f"VERIFIED: {throws} from the record's seed {self.seed} (a seeded game: the seed "
                 "was no secret, so this shows the record is whole, not that the coins were blind)"
@@ -180,7 +198,10 @@ class VerifyReport:
             return "NOT VERIFIED: the revealed seed does not match the commitment"
         if self.mismatches:
             n = len(self.mismatches)
-            return f"NOT VERIFIED: {n} of {len(self.checks)} chance outcome{'s' if len(self.checks) != 1 else ''} do not match the seed"
+            return (
+                f"NOT VERIFIED: {n} of {len(self.checks)} chance outcome"
+                f"{'s' if len(self.checks) != 1 else ''} do not match the seed; {self.first_wrong}"
+            )
         if not self.checks:
             return "VERIFIED: the revealed seed matches the commitment (no coins were thrown)"
         if len(self.checks) == 1:
@@ -207,6 +228,7 @@ class VerifyReport:
             "problems": list(self.problems),
             "nothing": self.nothing,
             "seeded": self.seeded,
+            "in_progress": self.in_progress,
             "ok": self.ok,
             "verdict": self.verdict,
         }
@@ -237,10 +259,11 @@ def verify_moves(game: Game, moves: Sequence[str], headers: Mapping[str, str]) -
     if not report.commitment:
         report.problems.append(f"the record has no {HEADER_COMMITMENT} header")
     if not report.seed:
+        report.in_progress = not _ends(game, moves)
         report.problems.append(
-            "the record does not reveal the seed, though the game is over"
-            if _ends(game, moves)
-            else "the seed has not been revealed (the game is not over)"
+            "the seed has not been revealed (the game is not over)"
+            if report.in_progress
+            else "the record does not reveal the seed, though the game is over"
         )
     if report.problems:
         return report

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, sync_playwright
 from sqlalchemy import create_engine, text
 
 from pocketarena.server.core.config import Settings
@@ -160,3 +161,15 @@ class Socket:
     def ping(self) -> None:
         self.send(type="ping", ref="alive")
         assert self.until("pong")["ref"] == "alive"
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: str) -> Iterator[Browser]:
+    """A headless Chromium for the browser tests of one module."""
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=chromium_path,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )
+        yield b
+        b.close()

@@ -38,7 +38,11 @@ def test_catalog_lists_every_game_with_options_and_bots(client: TestClient) -> N
     assert client.get("/api/catalog/nope").status_code == 404
     # Forms name options and their choices in words; the values stay the ids.
     protect = games["stack-a-cash"]["options"][0]
-    assert protect["label"] == "Protect" and protect["choice_labels"] == protect["choices"]
+    assert protect["label"] == "Protected coin" and protect["choices"] == ["touched", "placed"]
+    assert protect["choice_labels"] == [
+        "the coin touched last turn",
+        "a just-placed coin only (as printed)",
+    ]
     end = next(o for o in games["wallet-battles"]["options"] if o["name"] == "end")
     assert end["choices"] == ["occupied", "used"]
     assert end["label"] == "The map ends the game when"
@@ -291,7 +295,9 @@ def test_pages_render(client: TestClient) -> None:
         assert r.status_code == 200, path
         assert "Content-Security-Policy" in r.headers and "<title>" in r.text
     assert "Tic-tac-toe" in client.get("/").text  # a pitch on the home page
-    assert "<table>" in client.get("/rules/stack-a-cash").text  # Markdown tables rendered
+    assert (
+        '<table tabindex="0">' in client.get("/rules/stack-a-cash").text
+    )  # Markdown tables rendered
     assert client.get("/g/NOPE1234").status_code == 404
     assert client.get("/rules/chess").status_code == 404
     assert client.get("/players/nobody").status_code == 404

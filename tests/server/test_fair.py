@@ -157,3 +157,18 @@ def test_verify_command(tmp_path) -> None:  # type: ignore[no-untyped-def]
     result = runner.invoke(cli_app, ["verify", str(tmp_path / "missing.txt")])
     assert result.exit_code == 2
     assert "no such record file" in result.output
+
+
+def test_the_headline_names_the_first_wrong_throw() -> None:
+    """A throw changed early makes a later move unplayable: the report leads with the throw,
+    not with the move that broke because of it."""
+    record = fair_record(pa.load("wallet-battles", coins={"Q": 1, "N": 1, "P": 1, "D": 1}))
+    first = tampered(record)
+    changed = len(first.moves)  # the changed throw is the last move of the shortened record
+    whole = replace(record, moves=[*first.moves, *record.moves[changed:]])
+    report = fair.verify_record(whole)
+    assert not report.ok and report.mismatches[0].move_number == changed - 1
+    assert report.verdict.startswith(f"NOT VERIFIED: the throw at move {changed} is recorded as")
+    assert f"the seed gives {record.moves[changed - 1]!r}" in report.verdict
+    if report.problems:  # what broke later comes after
+        assert report.verdict.index("cannot be replayed") > report.verdict.index("the seed gives")

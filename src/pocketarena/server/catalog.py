@@ -73,6 +73,26 @@ def option_field(option: Option) -> dict[str, Any]:
     }
 
 
+def options_text(game_id: str, options: Mapping[str, Any]) -> str:
+    """Options in players' words, for info lines and captions: "Battlefield: Antietam ·
+    Coins in each pile: 2 Q, 2 N, 2 P, 2 D". A box left unticked and an empty value are not
+    mentioned (FlipWars' standard mode reports ``series=False``: it says nothing of series)."""
+    parts = []
+    for option in game_class(game_id).OPTIONS:
+        value = options.get(option.name)
+        if value is None or value is False:
+            continue
+        if value is True:
+            parts.append(option.title)
+            continue
+        if isinstance(value, dict):
+            text = ", ".join(f"{count} {key}" for key, count in value.items())
+        else:
+            text = option.choice_title(value)
+        parts.append(f"{option.title}: {text}")
+    return " · ".join(parts)
+
+
 def game_info(game_id: str) -> dict[str, Any]:
     cls = game_class(game_id)
     return {
@@ -84,6 +104,7 @@ def game_info(game_id: str) -> dict[str, Any]:
         "options": [option_field(o) for o in cls.OPTIONS],
         "variants": [dict(v) for v in cls.VARIANTS],
         "bots": bot_levels(game_id),
+        "bot_names": [bot_name(level) for level in bot_levels(game_id)],
         "rules": rules_available(game_id),
     }
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -23,13 +23,26 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import pocketarena as pa
 
-from .api.routes import analysis, auth, catalog, games, lobby, pages, players, records, ws
+from .api.routes import (
+    analysis,
+    auth,
+    catalog,
+    claims,
+    games,
+    lobby,
+    pages,
+    players,
+    records,
+    ws,
+)
+from .api.routes.pages import error_page, is_page
 from .context import AppContext
 from .core.config import Settings
 from .core.db import SqliteCheckpointer, make_engine, run_migrations, session_factory
 from .core.middleware import IdentityMiddleware
 from .core.ratelimit import MemoryLimiter, Rates
 from .core.sessions import DatabaseSessions
+from .live import abandon
 from .live.bots import BotRunner
 from .live.hub import GameError, Hub
 from .store import Store, StoreError
@@ -114,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             secret_key=secret_key,
             templates=templates,
         )
+        await abandon.abort_idle(hub)  # games left long ago are not brought back
         await hub.start()
         chores = asyncio.create_task(maintenance(hub, sessions))
         try:
@@ -164,7 +178,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return SafeJSONResponse({"detail": str(exc), "code": "bad_request"}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if is_page(request):  # a person's browser: a page in the site's look
+            return await error_page(request, exc.status_code, str(exc.detail), exc.headers)
         return SafeJSONResponse(
             {"detail": _printable(exc.detail), "code": STATUS_CODES.get(exc.status_code, "error")},
             status_code=exc.status_code,
@@ -172,7 +188,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        if is_page(request):
+            return await error_page(request, 422)
         # Where and what, never the input itself: it may not even be encodable.
         errors = [
             {
@@ -184,15 +202,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         return SafeJSONResponse({"detail": errors, "code": "invalid"}, status_code=422)
 
-    for module in (catalog, games, records, lobby, players, auth, ws, pages, analysis):
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # Logged by the server as it propagates; the visitor gets a page or JSON, no trace.
+        if is_page(request):
+            return await error_page(request, 500)
+        return SafeJSONResponse({"detail": "internal error", "code": "error"}, status_code=500)
+
+    for module in (catalog, games, claims, records, lobby, players, auth, ws, pages, analysis):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
     return app
 
 
 async def maintenance(hub: Hub, sessions: DatabaseSessions) -> None:
-    """Background chores: the heartbeat, and now and then the sweeps of expired sessions and of
-    games nobody joined in time."""
+    """Background chores: the heartbeat, and now and then the sweeps of expired sessions, of
+    games nobody joined in time and of games nobody plays any more."""
     beats = 0
     while True:
         await asyncio.sleep(HEARTBEAT_S)
@@ -201,6 +226,7 @@ async def maintenance(hub: Hub, sessions: DatabaseSessions) -> None:
             await hub.heartbeat()
             if beats % SWEEP_EVERY == 0:
                 await hub.expire_waiting()
+                await abandon.abort_idle(hub)
                 await sessions.purge()
         except asyncio.CancelledError:
             raise

@@ -27,6 +27,10 @@ ASSET_TYPES = {
 }
 
 
+# "<!-- ... -->" lines are notes to whoever edits the page (raw HTML would be shown escaped).
+EDITOR_NOTE = re.compile(r"^[ \t]*<!--.*?-->[ \t]*\n?", re.M | re.S)
+
+
 def _is_relative(url: str) -> bool:
     return bool(url) and not re.match(r"^[a-z][a-z0-9+.-]*:|^/|^#", url, re.I)
 
@@ -80,8 +84,13 @@ def markdown() -> MarkdownIt:
 
 
 def render(text: str) -> str:
-    """Markdown to HTML. Raw HTML in the source is escaped, not passed through."""
-    return str(markdown().render(text))
+    """Markdown to HTML. Raw HTML in the source is escaped, not passed through. Code blocks
+    and tables may scroll sideways on a phone: they take the keyboard focus, so they can be
+    scrolled without a pointer."""
+    html = str(markdown().render(EDITOR_NOTE.sub("", text)))
+    return html.replace("<pre><code", '<pre tabindex="0"><code').replace(
+        "<table>", '<table tabindex="0">'
+    )
 
 
 def title_and_body(text: str) -> tuple[str | None, str]:

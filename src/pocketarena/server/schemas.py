@@ -85,6 +85,7 @@ class CatalogGame(BaseModel):
     options: list[OptionField]
     variants: list[dict[str, Any]]
     bots: list[str] = Field(description="Bot levels available for this game")
+    bot_names: list[str] = Field(default_factory=list, description="The bots' names, as shown")
     rules: bool = Field(description="Whether a rules page exists")
 
 
@@ -160,6 +161,7 @@ class GameView(BaseModel):
     game: str
     title: str
     options: dict[str, Any]
+    options_text: str = Field("", description="The options in players' words")
     mode: str
     status: Literal["waiting", "active", "finished", "aborted"]
     rated: bool
@@ -219,6 +221,7 @@ class LobbyEntry(BaseModel):
     game: str
     title: str
     options: dict[str, Any]
+    options_text: str = ""
     mode: str
     rated: bool
     clock: list[int] | None
@@ -310,5 +313,6 @@ class VerifyOut(BaseModel):
     commitment_ok: bool
     checks: list[ChanceCheckOut]
     problems: list[str]
+    in_progress: bool = False  # the game goes on: its seed is revealed when it ends
     ok: bool
     verdict: str

@@ -8,6 +8,8 @@ expects to replace, so two writers can never silently overwrite each other.
 from __future__ import annotations
 
 import hashlib
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -36,6 +38,24 @@ class ConflictError(StoreError):
     """A write that lost a race: the game changed since the version it was based on."""
 
 
+# Words a person's name or username may not contain, so nobody passes for one of the site's
+# bots ("Bot · easy", "Randy (random)") or for the people who run it.
+RESERVED_WORDS = frozenset({"bot", "bots", "admin", "administrator", "moderator", "system"})
+RESERVED_NAMES = frozenset(
+    {"pocketarena", "randyrandom", "gretagreedy"}
+    | {f"bot{level}" for level in ("random", "greedy", "easy", "medium", "hard", "perfect")}
+)
+
+
+def reserved_name(name: str) -> bool:
+    """Whether ``name`` is kept for the site: a name with one of RESERVED_WORDS as a word, or
+    one of RESERVED_NAMES with its words run together, whatever the case, compatibility forms
+    of letters, spaces and punctuation ("BOT-easy", "B.o.t · Easy", "Randy (random)")."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    words = re.findall(r"[^\W_]+", folded)
+    return bool(RESERVED_WORDS & set(words)) or "".join(words) in RESERVED_NAMES
+
+
 def clean_name(name: object) -> str:
     """A display name: printable, single-spaced, 2-24 characters."""
     if not isinstance(name, str):
@@ -45,6 +65,8 @@ def clean_name(name: object) -> str:
         raise StoreError(f"a name must be {NAME_MIN} to {NAME_MAX} characters long")
     if not all(ch.isprintable() for ch in name) or any(ch in "<>&\"'`" for ch in name):
         raise StoreError("a name may not contain control characters or any of < > & \" ' `")
+    if reserved_name(name):
+        raise StoreError(f"the name {name!r} is kept for the site's bots and staff: choose another")
     return name
 
 
@@ -58,6 +80,10 @@ def clean_username(username: object) -> str:
         raise StoreError(f"a username is 3 to {USERNAME_MAX} letters, digits, '-' or '_'")
     if not username.isascii():
         raise StoreError("a username uses ASCII letters and digits only")
+    if reserved_name(username):
+        raise StoreError(
+            f"the username {username!r} is kept for the site's bots and staff: choose another"
+        )
     return username
 
 

@@ -65,15 +65,22 @@ class CoinAge(Game):
             "map",
             str,
             "classic",
-            "which map: " + ", ".join(MAP_NAMES) + ", or random (picked from the seed)",
+            "which map card: one of the four printed maps, or a random one",
             choices=(*MAP_NAMES, "random"),
+            label="Map",
+            choice_labels=(
+                *((name, load_map(name).title) for name in MAP_NAMES),
+                ("random", "A random map"),
+            ),
         ),
         Option(
             "seed",
             int,
             None,
-            "seed that picks the map for map=random (left empty, one is drawn and recorded)",
+            "only for a random map: the same number always gives the same map; left empty, "
+            "one is drawn and kept with the game",
             nullable=True,
+            label="Random map number",
         ),
     )
     VARIANTS = tuple({"map": name} for name in MAP_NAMES)

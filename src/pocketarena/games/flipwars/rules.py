@@ -152,6 +152,13 @@ class FlipWars(Game):
             "standard (5x5), enclosed (4x4, one of each tile), flag (Capture the Flag), "
             "tactical (the block on c3)",
             choices=tuple(MODES),
+            label="Mode",
+            choice_labels=(
+                ("standard", "Standard (5×5)"),
+                ("enclosed", "Enclosed (4×4, one of each tile)"),
+                ("flag", "Capture the Flag"),
+                ("tactical", "Tactical (the block on c3)"),
+            ),
         ),
         Option(
             "series",
@@ -159,6 +166,7 @@ class FlipWars(Game):
             True,
             "tactical only: play a series (first to 3 round wins, at most 9 rounds); "
             "the other modes are always one round and report series=false",
+            label="A series of rounds (first to 3 wins)",
         ),
     )
     VARIANTS = (

@@ -87,7 +87,20 @@ class StackACash(Game):
     ID = "stack-a-cash"
     TITLE = "Stack-a-Cash"
     SEATS = ("Heads", "Tails")
-    OPTIONS = (Option("protect", str, "touched", _protect_help(), choices=("touched", "placed")),)
+    OPTIONS = (
+        Option(
+            "protect",
+            str,
+            "touched",
+            _protect_help(),
+            choices=("touched", "placed"),
+            label="Protected coin",
+            choice_labels=(
+                ("touched", "the coin touched last turn"),
+                ("placed", "a just-placed coin only (as printed)"),
+            ),
+        ),
+    )
     VARIANTS = ({"protect": "touched"}, {"protect": "placed"})
     PITCH = "Tic-tac-toe with six shared coins that stack, slide and flip: no coin stays yours."
 

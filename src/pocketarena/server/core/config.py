@@ -68,6 +68,8 @@ class Settings:
     max_open_games: int = 10  # games waiting for an opponent or running a clock, per player
     address_max_open_games: int = 30  # the same, per address
     waiting_game_ttl_s: int = 3600  # a game nobody joined is cancelled after this long
+    abandon_after_s: int = 86400  # a game in progress with no move this long is aborted
+    claim_win_after_s: int = 120  # an untimed game's opponent gone this long: claim the win
     address_sessions_per_minute: int = 30  # new visitors (guest sessions) per address
     sign_ins_per_minute: int = 5  # failed sign-ins per account before 429 (refills 5 a minute)
     address_sign_ins_per_minute: int = 20  # sign-in attempts per address

@@ -377,6 +377,8 @@ class Hub:
                 [row.clock0_ms or 0, row.clock1_ms or 0],
             )
         live.events_from = live.sent_len = len(live.state.history)
+        # Idle since its last stored change, not since it was loaded (abandoned games stay idle).
+        live.last_activity -= max(0.0, (utcnow() - aware(row.updated_at)).total_seconds())
         if live.status == "active" and live.clock is not None:
             await self._charge_time_before_stop(live, row.clock_since or row.started_at)
         self.games[game_id] = live
@@ -1086,6 +1088,7 @@ class Hub:
             "game": live.game.ID,
             "title": live.game.TITLE,
             "options": dict(live.game.options),
+            "options_text": catalog.options_text(live.game.ID, live.game.options),
             "mode": live.mode,
             "status": live.status,
             "rated": live.rated,
@@ -1168,6 +1171,7 @@ class Hub:
             "game": live.game.ID,
             "title": live.game.TITLE,
             "options": dict(live.game.options),
+            "options_text": catalog.options_text(live.game.ID, live.game.options),
             "mode": live.mode,
             "rated": live.rated,
             "clock": [live.clock.initial_ms, live.clock.increment_ms] if live.clock else None,

@@ -244,7 +244,7 @@ class GamePage {
     this.renderSummary();
     this.refreshChoices();
     if (!first && previous && view.version > previous.version) this.animateThrows(view);
-    $("#game-meta").textContent = [view.rated ? "rated" : "casual", optionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
+    $("#game-meta").textContent = [view.rated ? "rated" : "casual", view.options_text ?? optionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
     // Both players agreed to a rematch: go to the new game.
     if (view.rematch?.id && this.you.length && !this.redirected && !first) {
       this.redirected = true;
@@ -617,7 +617,7 @@ class ReplayPage {
     }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null)));
     this.renderPlayers();
     $("#status").textContent = view.status === "finished" ? GamePage.prototype.resultText.call({ view }) : `In progress (${view.status})`;
-    $("#replay-meta").textContent = optionsText(view.options);
+    $("#replay-meta").textContent = view.options_text ?? optionsText(view.options);
     this.go(this.ply);
   }
 
@@ -667,8 +667,8 @@ class ReplayPage {
 function lobbyEntry(g, kind) {
   const names = g.seats.map((s, i) => (s ? s.name : "open seat"));
   const info = el("span", { class: "grow" }, el("strong", { text: g.title }), " ",
-    el("span", { class: "muted small", text: [optionsText(g.options), clockText(g.clock), g.rated ? "rated" : "casual"].filter(Boolean).join(" · ") }),
-    el("div", { class: "small", text: kind === "seek" ? `by ${names.find((n) => n !== "open seat")}` : `${names[0]} vs ${names[1]} · ${g.plies} actions` }));
+    el("span", { class: "muted small", text: [g.options_text ?? optionsText(g.options), clockText(g.clock), g.rated ? "rated" : "casual"].filter(Boolean).join(" · ") }),
+    el("div", { class: "small", text: kind === "seek" ? `by ${names.find((n) => n !== "open seat")}` : `${names[0]} vs ${names[1]} · ${g.plies} action${g.plies === 1 ? "" : "s"}` }));
   if (kind === "seek") {
     const mine = g.seats.some((s) => s && s.player === DATA.me?.id);
     return el("li", { "data-id": g.id }, info, mine
@@ -722,8 +722,15 @@ function setupNewGame() {
     const box = $("#options");
     box.replaceChildren(...g.options.map((o) => optionField(o)));
     if (!g.options.length) box.append(el("p", { class: "muted", text: "This game has no options." }));
+    // A random map's number matters only for a random map: asked for only then.
+    const map = $("#opt-map", box), seed = $("#opt-seed", box);
+    if (map && seed && [...map.options].some((o) => o.value === "random")) {
+      const sync = () => { seed.closest(".field").hidden = map.value !== "random"; if (map.value !== "random") seed.value = ""; };
+      map.addEventListener("change", sync);
+      sync();
+    }
     const bot = $("#bot");
-    bot.replaceChildren(...g.bots.map((b) => el("option", { value: b, text: b })));
+    bot.replaceChildren(...g.bots.map((b, i) => el("option", { value: b, text: g.bot_names?.[i] || b })));
     history.replaceState(null, "", `/new?game=${g.id}`);
   }
   function optionField(o) {

@@ -15,6 +15,7 @@ from pocketarena.fair import verify_record
 from pocketarena.records import MAX_RECORD_BYTES, loads
 
 from ... import catalog, rules
+from ...context import AppContext
 from ...core.security import default_guest_name
 from ...live.hub import GameError
 from ...recording import record_of
@@ -67,6 +68,66 @@ async def page(
     return response
 
 
+# Addresses whose errors stay JSON (programs read them); every other address is a page.
+NOT_PAGES = ("/api", "/ws", "/static/", "/rules/files/", "/openapi.json", "/docs", "/redoc")
+
+ERROR_TITLES = {
+    400: "That did not work",
+    401: "Please sign in",
+    403: "Not allowed",
+    404: "Page not found",
+    405: "Not available here",
+    409: "That changed meanwhile",
+    413: "Too large",
+    422: "That address is not quite right",
+    429: "Slow down a little",
+    500: "Something went wrong on our side",
+    503: "Not available right now",
+}
+ERROR_MESSAGES = {
+    404: "there is nothing at this address",
+    405: "this address does not take that kind of request",
+    422: "part of this address is not what the page expects",
+    500: "the page could not be made; please try again in a moment",
+}
+
+
+def is_page(request: Request) -> bool:
+    """Whether an error at this address should answer as a page (HTML) rather than JSON."""
+    return not request.url.path.startswith(NOT_PAGES)
+
+
+async def error_page(
+    request: Request, status_code: int, message: str | None = None, headers: Any = None
+) -> HTMLResponse:
+    """An error as a page in the site's look. It never fails: a visitor that cannot be looked
+    up (e.g. the database is the trouble) is shown as a guest."""
+    text = message if message and message != "Not Found" else ERROR_MESSAGES.get(status_code)
+    context: dict[str, Any] = {
+        "status": status_code,
+        "heading": ERROR_TITLES.get(status_code, "That did not work"),
+        "message": text or "the request could not be handled",
+        "title": ERROR_TITLES.get(status_code, "Error"),
+    }
+    ctx: AppContext | None = getattr(request.app.state, "ctx", None)
+    if ctx is None:  # the app is not (or no longer) running
+        return HTMLResponse(f"<h1>{status_code}</h1>", status_code=status_code)
+    try:
+        response = await page(request, ctx, "error.html", status_code=status_code, **context)
+    except Exception:
+        me = {"id": "", "name": "Guest", "kind": "guest", "username": None}
+        response = ctx.templates.TemplateResponse(
+            request,
+            "error.html",
+            {"me": me, "page_data": script_json({"me": me}), **context},
+            status_code=status_code,
+        )
+        response.headers["Content-Security-Policy"] = CSP
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
 @functools.cache
 def thumbnail(game_id: str) -> str:
     return catalog.svg_board(catalog.load_game(game_id, {}).new_initial_state())
@@ -105,7 +166,7 @@ async def game_page(
     try:
         live = await hub.get(game_id)
     except GameError as e:
-        return await page(request, ctx, "error.html", status_code=e.status, message=e.message)
+        return await error_page(request, e.status, e.message)
     data: dict[str, Any] = {"game": view_for(hub, live, player), "invite": invite}
     if live.status == "waiting" and live.creator_id == player and live.invite_token:
         base = str(request.base_url).rstrip("/")
@@ -122,7 +183,7 @@ async def replay_page(
     try:
         live = await hub.get(game_id)
     except GameError as e:
-        return await page(request, ctx, "error.html", status_code=e.status, message=e.message)
+        return await error_page(request, e.status, e.message)
     view = view_for(hub, live, player, svg=False)
     return await page(
         request, ctx, "replay.html", {"game": view}, title=f"Replay · {live.game.TITLE}", live=live
@@ -136,7 +197,7 @@ async def verify_game_page(
     try:
         live = await hub.get(game_id)
     except GameError as e:
-        return await page(request, ctx, "error.html", status_code=e.status, message=e.message)
+        return await error_page(request, e.status, e.message)
     report = verify_record(record_of(live))
     return await page(
         request, ctx, "verify.html", report=report, live=live, title=f"Verify · {live.id}"
@@ -216,7 +277,7 @@ def diagrams(game_id: str) -> list[dict[str, str]]:
         if svg in seen:
             continue
         seen.add(svg)
-        label = ", ".join(f"{k} = {v}" for k, v in dict(options).items()) or "standard"
+        label = catalog.options_text(game_id, dict(options)) or "as printed"
         out.append({"label": label, "svg": svg})
     return out
 
@@ -225,9 +286,7 @@ def diagrams(game_id: str) -> list[dict[str, str]]:
 async def rules_page(game: str, request: Request, ctx: ContextDep) -> HTMLResponse:
     text = catalog.rules_text(game) if game in catalog.game_ids() else None
     if text is None:
-        return await page(
-            request, ctx, "error.html", status_code=404, message=f"there are no rules for {game!r}"
-        )
+        return await error_page(request, 404, f"there are no rules for {game!r}")
     info = catalog.game_info(game)
     heading, body = rules.title_and_body(text)
     return await page(
@@ -250,9 +309,7 @@ async def player_page(
         await run_in_threadpool(store.ensure_guest, player_id)  # your own page, even before a game
     data = await run_in_threadpool(player_json, store, player_id) if len(player_id) <= 32 else None
     if data is None:
-        return await page(
-            request, ctx, "error.html", status_code=404, message="there is no such player"
-        )
+        return await error_page(request, 404, "there is no such player")
     titles = {g: catalog.game_class(g).TITLE for g in catalog.game_ids()}
     return await page(
         request,

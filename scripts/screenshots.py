@@ -1,0 +1,115 @@
+"""Screenshots of every page of the site, at desktop (1280x800) and phone (390x844) size.
+
+    python scripts/screenshots.py                       # into build/screenshots/
+    python scripts/screenshots.py --out /tmp/shots --only rules
+    python scripts/screenshots.py --docs                # also refresh the few in docs/img/site/
+
+A server runs in this process on a fresh temporary database; real games are played on it over
+the API first (a finished game with coin throws, one in progress, an open seek), so every page
+has something to show. Each page is captured whole (full page), named ``<page>-<size>.png``.
+The browser is ``POCKETARENA_CHROMIUM``, Playwright's own, or the system's Chromium.
+``--docs`` writes the pages listed in DOCS to docs/img/site/, optimised with Pillow (a palette
+PNG), for docs/server.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.server.site_pages import running, seed_site  # noqa: E402
+from tests.services import chromium  # noqa: E402
+
+from pocketarena.server.core.config import Settings  # noqa: E402
+
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+# The ones docs/server.md shows: (page, size), captured as the viewport (not the whole page).
+DOCS = (
+    ("home", "desktop"),
+    ("lobby", "phone"),
+    ("new game", "phone"),
+    ("rules coin-age", "phone"),
+    ("fairness, in progress", "desktop"),
+    ("replay", "desktop"),
+    ("not found", "phone"),
+)
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def optimise(source: Path, target: Path, width: int) -> None:
+    """A smaller copy for the docs: scaled to ``width`` pixels and reduced to 128 colours."""
+    with Image.open(source) as image:
+        image = image.convert("RGB")
+        if image.width > width:
+            image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
+        image.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(target, optimize=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "screenshots")
+    parser.add_argument("--only", default="", help="only pages whose name contains this")
+    parser.add_argument("--docs", action="store_true", help="also refresh docs/img/site/")
+    args = parser.parse_args()
+    browser_path = chromium()
+    if browser_path is None:
+        print("no Chromium found: set POCKETARENA_CHROMIUM", file=sys.stderr)
+        return 1
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as data:
+        settings = Settings(
+            data_dir=Path(data), bot_executor="thread", bot_workers=1, bot_min_delay_ms=0
+        )
+        with running(settings) as base, sync_playwright() as p:
+            pages = seed_site(base)
+            browser = p.chromium.launch(
+                executable_path=browser_path, args=["--no-sandbox", "--disable-gpu"]
+            )
+            shots: dict[tuple[str, str], Path] = {}
+            for size, (width, height) in SIZES.items():
+                context = browser.new_context(
+                    viewport={"width": width, "height": height},
+                    is_mobile=size == "phone",
+                    has_touch=size == "phone",
+                    device_scale_factor=1,
+                )
+                page = context.new_page()
+                for name, path in pages.items():
+                    if args.only not in name:
+                        continue
+                    page.goto(base + path)
+                    page.wait_for_load_state("networkidle")
+                    page.wait_for_timeout(400)  # animations settle
+                    file = args.out / f"{slug(name)}-{size}.png"
+                    page.screenshot(path=str(file), full_page=True)
+                    if (name, size) in DOCS:
+                        view = args.out / f"{slug(name)}-{size}-view.png"
+                        page.screenshot(path=str(view))
+                        shots[(name, size)] = view
+                    print(file)
+                context.close()
+            browser.close()
+    if args.docs:
+        folder = ROOT / "docs" / "img" / "site"
+        folder.mkdir(parents=True, exist_ok=True)
+        for (name, size), view in shots.items():
+            target = folder / f"{slug(name)}-{size}.png"
+            optimise(view, target, 640 if size == "desktop" else 390)
+            print(target, f"{target.stat().st_size // 1024} KiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""Games people walked away from (as lichess handles them).
+
+- A game in progress with no move for ``abandon_after_s`` is aborted: it leaves the lobby, no
+  rating changes, and a restart does not bring it back.
+- In an untimed game between two people, when the player to act has left (no page of theirs
+  shows the game) and has not moved for ``claim_win_after_s``, their opponent may claim the
+  win. A timed game needs no claim: the clock ends it.
+
+The hub knows nothing of this module; it is driven from the app's housekeeping and the claim
+endpoint.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+
+from ..models import GameRecord, utcnow
+from .hub import GameError, Hub, LiveGame, abandoned_values
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Whether ``player`` may claim the win now; if not yet, in how many seconds (None: not
+    at all, ``reason`` says why)."""
+
+    allowed: bool
+    wait_s: int | None
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"allowed": self.allowed, "wait_s": self.wait_s, "reason": self.reason}
+
+
+def idle_s(live: LiveGame) -> float:
+    """Seconds since the game's last move (a game loaded from the database counts from the
+    time of its last stored change)."""
+    return max(0.0, time.monotonic() - live.last_activity)
+
+
+def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
+    """Whether ``player_id`` may claim the win in ``live`` now."""
+    if live.status != "active":
+        return Claim(False, None, "only a game in progress can be won this way")
+    mine = live.seats_of(player_id)
+    if not mine:
+        return Claim(False, None, "only a player of this game can claim it")
+    if len(mine) == 2:
+        return Claim(False, None, "both seats are yours: there is nobody to wait for")
+    if live.clock is not None:
+        return Claim(False, None, "this game has a clock: it ends when the clock runs out")
+    other = 1 - mine[0]
+    seat = live.seats[other]
+    if seat is None or seat.kind == "bot":
+        return Claim(False, None, "your opponent is a bot: it always comes back")
+    if live.actor() != other:
+        return Claim(False, None, "it is your turn: only a player waiting can claim the win")
+    if any(conn.player_id == seat.player_id for conn in live.subscribers):
+        return Claim(False, None, f"{seat.name} still has the game open")
+    wait = hub.settings.claim_win_after_s - idle_s(live)
+    if wait > 0:
+        return Claim(False, int(wait) + 1, f"{seat.name} has left; wait a little before claiming")
+    return Claim(True, 0, f"{seat.name} has left the game")
+
+
+async def claim_win(hub: Hub, player_id: str | None, game_id: str) -> LiveGame:
+    """End the game as a win for ``player_id``, whose opponent has left (see ``claim``)."""
+    live = await hub.get(game_id)
+    async with live.lock:
+        verdict = claim(hub, live, player_id)
+        if not verdict.allowed:
+            if verdict.wait_s is not None:
+                raise GameError(
+                    "not_active", f"{verdict.reason}: you can claim the win in {verdict.wait_s} s"
+                )
+            raise GameError("forbidden", verdict.reason)
+        seat = live.seats_of(player_id)[0]
+        await hub._finish(live, live.state, seat, "abandoned")
+    return live
+
+
+async def abort_idle(hub: Hub) -> int:
+    """Abort every game in progress with no move for ``abandon_after_s``: those in memory under
+    their lock, the others by their stored row only. How many were aborted."""
+    after = hub.settings.abandon_after_s
+    aborted = 0
+    for live in list(hub.games.values()):
+        if live.status != "active" or idle_s(live) < after:
+            continue
+        async with live.lock:
+            if live.status != "active" or idle_s(live) < after:
+                continue
+            try:
+                await _abort(hub, live)
+            except GameError:
+                continue
+            aborted += 1
+    cutoff = utcnow() - timedelta(seconds=after)
+    stale = await hub.db(_stale_rows, hub, cutoff)
+    stale = [(gid, version) for gid, version in stale if gid not in hub.games]
+    if stale:
+        done = await hub.db(
+            hub.store.save_games, [(gid, v, abandoned_values(v)) for gid, v in stale]
+        )
+        aborted += sum(done)
+    if aborted:
+        log.info("%d game(s) with no move for %d s were aborted", aborted, after)
+        hub._lobby_changed()
+    return aborted
+
+
+async def _abort(hub: Hub, live: LiveGame) -> None:
+    if live.flag_timer is not None:
+        live.flag_timer.cancel()
+        live.flag_timer = None
+    if live.clock is not None:
+        live.clock.stop()
+    await hub._abandon(live)  # aborted, "abandoned": no result, no rating change
+
+
+def _stale_rows(hub: Hub, before: datetime) -> list[tuple[str, int]]:
+    """(id, version) of the stored games in progress whose last change is older than
+    ``before``."""
+    with hub.store.sessions() as s:
+        rows = s.execute(
+            select(GameRecord.id, GameRecord.version).where(
+                GameRecord.status == "active", GameRecord.updated_at < before
+            )
+        ).all()
+        return [(r[0], r[1]) for r in rows]

@@ -1,0 +1,59 @@
+// Claim the win when the opponent has left an untimed game (served by /api/games/{id}/claim).
+// Self-contained: it asks the server every few seconds while the game page is open and shows
+// the block in game.html marked "claim the win" only when the opponent has gone.
+const box = document.getElementById("claim-box");
+const gameId = document.getElementById("game")?.dataset.gameId;
+const POLL_MS = 5000;
+
+async function ask(method, path) {
+  const res = await fetch(path, { method, credentials: "same-origin" });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(data?.detail || `request failed (${res.status})`);
+  return data;
+}
+
+if (box && gameId) {
+  const text = box.querySelector("#claim-text");
+  const button = box.querySelector("#claim-btn");
+  let waitUntil = null;
+  let done = false;
+
+  const show = () => {
+    if (waitUntil === null) return;
+    const left = Math.max(0, Math.ceil((waitUntil - Date.now()) / 1000));
+    button.disabled = left > 0;
+    button.textContent = left > 0 ? `Claim the win in ${left} s` : "Claim the win";
+  };
+
+  const poll = async () => {
+    if (done) return;
+    try {
+      const claim = await ask("GET", `/api/games/${gameId}/claim`);
+      if (claim.wait_s === null) {
+        box.hidden = true;
+        waitUntil = null;
+        if (claim.reason.startsWith("only a game in progress")) done = true;
+      } else {
+        text.textContent = `${claim.reason[0].toUpperCase()}${claim.reason.slice(1)}. If they do not come back, you may end the game as a win.`;
+        waitUntil = Date.now() + claim.wait_s * 1000;
+        box.hidden = false;
+        show();
+      }
+    } catch { /* offline or gone: try again at the next poll */ }
+    if (!done) setTimeout(poll, POLL_MS);
+  };
+
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await ask("POST", `/api/games/${gameId}/claim-win`);
+      done = true;
+      box.hidden = true;
+    } catch (err) {
+      text.textContent = err.message;
+      button.disabled = false;
+    }
+  });
+  setInterval(show, 1000);
+  poll();
+}

@@ -1,0 +1,29 @@
+"""axe-core in the browser tests: the accessibility violations of a page (axe-core as
+packaged by axe-playwright-python, injected over the DevTools protocol, so a page's
+Content-Security-Policy does not stop it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+SERIOUS = ("serious", "critical")
+
+
+def axe_violations(page: Page, impacts: tuple[str, ...] = SERIOUS) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now, of these impacts (serious and critical
+    by default): each with its rule id, help text and the offending nodes."""
+    results = Axe().run(page)
+    return [v for v in results.response["violations"] if v.get("impact") in impacts]
+
+
+def describe(violations: list[dict[str, Any]]) -> str:
+    """Violations in a few lines each, for an assertion message."""
+    lines = []
+    for v in violations:
+        targets = [", ".join(n["target"]) for n in v["nodes"][:3]]
+        lines.append(f"{v['id']} ({v['impact']}): {v['help']} at {targets}")
+        lines.extend(f"    {n.get('failureSummary', '')[:200]}" for n in v["nodes"][:2])
+    return "\n".join(lines)

@@ -1,0 +1,113 @@
+"""Every kind of page the site has, with the games and players they need: used by the browser
+tests of the site's pages and by scripts/screenshots.py.
+
+``seed_site`` plays real games over the HTTP API of a running server (a finished game with
+coin throws, one in progress, a player with a history) and returns the address of each page.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import uvicorn
+
+from pocketarena.server.core.config import Settings
+from pocketarena.server.main import create_app
+
+from .serving import free_port
+
+# Pages the game page's engineers own are listed apart: the site's tests skip them.
+GAME_PAGES = ("game in progress", "finished game")
+SMALL_WALLET = {"coins": {"Q": 1, "N": 1, "P": 1, "D": 1}}
+
+
+@contextmanager
+def running(settings: Settings) -> Iterator[str]:
+    """A Uvicorn server of the app on a free port, in a thread; yields its base address."""
+    port = free_port()
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def play_out(client: httpx.Client, gid: str, rng: random.Random, max_steps: int = 400) -> None:
+    """Play this player's side with random legal moves (and throws) until the game ends."""
+    for _ in range(max_steps):
+        view: dict[str, Any] = client.get(f"/api/games/{gid}", params={"svg": "false"}).json()
+        if view["status"] != "active":
+            return
+        mine = view["you"]
+        if view["thrower"] in mine and view["node"] == "chance":
+            client.post(f"/api/games/{gid}/throw", json={"version": view["version"]})
+        elif view["to_move"] in mine and view["legal"]:
+            action = rng.choice(view["legal"])["text"]
+            client.post(
+                f"/api/games/{gid}/moves", json={"action": action, "version": view["version"]}
+            )
+        else:
+            time.sleep(0.05)  # the bot, or the server's throw
+    raise RuntimeError(f"game {gid} did not finish")
+
+
+def seed_site(base: str, seed: int = 7) -> dict[str, str]:
+    """Make the games and the player the pages show; {kind of page: its address}."""
+    rng = random.Random(seed)
+    with httpx.Client(base_url=base, timeout=30) as client:
+        me = client.get("/api/me").json()["id"]
+        client.patch("/api/me", json={"name": "Ada"})
+        finished = client.post(
+            "/api/games",
+            json={
+                "game": "wallet-battles",
+                "options": SMALL_WALLET,
+                "mode": "bot",
+                "bot": "random",
+                "seat": 0,
+            },
+        ).json()["id"]
+        play_out(client, finished, rng)
+        running_game = client.post(
+            "/api/games",
+            json={"game": "coin-age", "options": {}, "mode": "bot", "bot": "easy", "seat": 0},
+        ).json()["id"]
+        view = client.get(f"/api/games/{running_game}", params={"svg": "false"}).json()
+        client.post(f"/api/games/{running_game}/throw", json={"version": view["version"]})
+        client.post(
+            "/api/games",
+            json={"game": "flipwars", "options": {"mode": "tactical"}, "mode": "seek", "seat": 0},
+        )
+    catalog = httpx.get(f"{base}/api/catalog").json()
+    pages = {
+        "home": "/",
+        "new game": "/new?game=coin-age",
+        "lobby": "/lobby",
+        "rules index": "/rules",
+        **{f"rules {g['id']}": f"/rules/{g['id']}" for g in catalog},
+        "verify form": "/verify",
+        "fairness, finished": f"/g/{finished}/verify",
+        "fairness, in progress": f"/g/{running_game}/verify",
+        "replay": f"/g/{finished}/replay",
+        "player": f"/players/{me}",
+        "account": "/account",
+        "not found": "/no-such-page",
+        "game in progress": f"/g/{running_game}",
+        "finished game": f"/g/{finished}",
+    }
+    return pages

@@ -1,0 +1,237 @@
+"""Every page of the site other than the live game page, in Chromium: no page scrolls
+sideways on a phone (360 and 390 px), axe-core finds nothing serious, errors are pages in the
+site's look, and the fairness page of a game in progress is neutral."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+from sqlalchemy import create_engine, update
+
+from pocketarena.server.models import GameRecord, utcnow
+
+from .axe import axe_violations, describe
+from .conftest import make_settings
+from .site_pages import GAME_PAGES, running, seed_site
+
+pytestmark = pytest.mark.browser
+
+# Wider than the viewport by this much is a sideways scroll (a sub-pixel rounding is not).
+TOLERANCE_PX = 1
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const wide = [...document.querySelectorAll('body *')]
+    .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > width + 1
+      && !e.closest('.scroll-x, table, pre'))
+    .slice(0, 5)
+    .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} right=${Math.round(e.getBoundingClientRect().right)}`);
+  return { scroll: document.documentElement.scrollWidth, width, wide };
+}"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    settings = make_settings(Path(tmp_path_factory.mktemp("site")))
+    with running(settings) as base:
+        pages = {k: v for k, v in seed_site(base).items() if k not in GAME_PAGES}
+        yield base, pages
+
+
+def phone(browser: Browser, width: int) -> Page:
+    context = browser.new_context(
+        viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True
+    )
+    return context.new_page()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_no_page_scrolls_sideways_on_a_phone(
+    site: tuple[str, dict[str, str]], browser: Browser, width: int
+) -> None:
+    base, pages = site
+    page = phone(browser, width)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    wide = {}
+    for name, path in pages.items():
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+        found = page.evaluate(OVERFLOW)
+        if found["scroll"] > found["width"] + TOLERANCE_PX or found["wide"]:
+            wide[name] = found
+    page.context.close()
+    assert not wide, f"pages wider than {width} px: {wide}"
+    assert not errors, errors
+
+
+def test_axe_finds_nothing_serious_on_any_page(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, pages = site
+    found = {}
+    for size in (390, 1280):
+        page = (
+            phone(browser, size)
+            if size < 1000
+            else browser.new_page(viewport={"width": size, "height": 800})
+        )
+        for name, path in pages.items():
+            page.goto(base + path)
+            page.wait_for_load_state("networkidle")
+            violations = axe_violations(page)
+            if violations:
+                found[f"{name} at {size}"] = describe(violations)
+        page.context.close()
+    assert not found, "\n".join(f"{k}:\n{v}" for k, v in found.items())
+
+
+def test_errors_are_pages_in_the_site_look(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, _ = site
+    page = phone(browser, 390)
+    response = page.goto(f"{base}/no/such/page")
+    assert response is not None and response.status == 404
+    assert page.is_visible("header.topbar") and page.is_visible("text=Back to the games")
+    assert "Page not found" in page.title() and "detail" not in page.inner_text("main")
+    page.click("text=Back to the games")
+    page.wait_for_url(f"{base}/")
+    page.context.close()
+
+
+def test_fairness_of_a_game_in_progress_is_neutral(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, pages = site
+    page = phone(browser, 390)
+    page.goto(base + pages["fairness, in progress"])
+    verdict = page.locator("#verdict")
+    assert "revealed when the game ends" in verdict.inner_text()
+    assert "NOT VERIFIED" not in page.inner_text("main") and "✗" not in page.inner_text("main")
+    assert "pending" in (verdict.get_attribute("class") or "")
+    page.goto(base + pages["fairness, finished"])
+    assert page.inner_text("#verdict").startswith("✓ VERIFIED")
+    page.context.close()
+
+
+def friend_game(alice: Page, bob: Page, base: str) -> str:
+    """A Stack-a-Cash game between Alice (first seat, has moved) and Bob, whose turn it is."""
+    alice.goto(f"{base}/")
+    bob.goto(f"{base}/")
+    body = {"game": "stack-a-cash", "options": {}, "mode": "friend", "seat": 0}
+    created = alice.request.post(f"{base}/api/games", data=body).json()
+    gid, invite = created["id"], created["invite_url"].split("invite=")[1]
+    assert bob.request.post(f"{base}/api/games/{gid}/join", data={"invite": invite}).ok
+    move = {"action": "place L b2", "version": 1}
+    assert alice.request.post(f"{base}/api/games/{gid}/moves", data=move).ok
+    return gid
+
+
+def test_the_waiting_player_claims_the_win_once_the_opponent_has_left(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with running(make_settings(tmp_path, claim_win_after_s=3)) as base:
+        contexts = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in "ab"]
+        try:
+            alice, bob = (c.new_page() for c in contexts)
+            gid = friend_game(alice, bob, base)
+            bob.goto(f"{base}/g/{gid}")  # Bob is here, thinking: nothing to claim
+            alice.goto(f"{base}/g/{gid}")
+            alice.wait_for_function("() => window.paGame && window.paGame.view")
+            alice.wait_for_timeout(1500)
+            assert alice.is_hidden("#claim-box") and bob.is_hidden("#claim-box")
+            bob.goto(f"{base}/lobby")  # Bob leaves the game
+            alice.wait_for_selector("#claim-box:not([hidden])", timeout=15_000)
+            assert "has left" in alice.inner_text("#claim-text")
+            alice.wait_for_selector("#claim-btn:not([disabled])", timeout=10_000)
+            assert alice.inner_text("#claim-btn") == "Claim the win"
+            alice.click("#claim-btn")
+            alice.wait_for_function("() => window.paGame.view.status === 'finished'")
+            view = alice.request.get(f"{base}/api/games/{gid}?svg=false").json()
+            assert view["winner"] == 0 and view["termination"] == "abandoned"
+            assert alice.is_hidden("#claim-box")
+        finally:
+            for c in contexts:
+                c.close()
+
+
+def test_the_lobby_drops_games_abandoned_before_a_restart(browser: Browser, tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, abandon_after_s=3600)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        alice, bob = context.new_page(), browser.new_page()
+        with running(settings) as base:
+            old = friend_game(alice, bob, base)
+            fresh = friend_game(alice, bob, base)
+            alice.goto(f"{base}/lobby")
+            for gid in (old, fresh):
+                alice.wait_for_selector(f'#live li[data-id="{gid}"]')
+        engine = create_engine(settings.database_url)
+        with engine.begin() as conn:  # nobody played it for two hours while the server was down
+            conn.execute(
+                update(GameRecord)
+                .where(GameRecord.id == old)
+                .values(updated_at=utcnow() - timedelta(hours=2))
+            )
+        engine.dispose()
+        with running(settings) as base:
+            alice.goto(f"{base}/lobby")
+            alice.wait_for_selector(f'#live li[data-id="{fresh}"]')
+            assert alice.locator(f'#live li[data-id="{old}"]').count() == 0
+            alice.goto(f"{base}/g/{old}")
+            alice.wait_for_function("() => window.paGame && window.paGame.view")
+            assert alice.evaluate("() => window.paGame.view.status") == "aborted"
+        bob.context.close()
+    finally:
+        context.close()
+
+
+def test_the_new_game_form_speaks_in_words(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, _ = site
+    page = phone(browser, 390)
+    page.goto(f"{base}/new?game=coin-age")
+    assert page.inner_text("label[for=opt-map]").startswith("Map")
+    assert "Classic" in page.inner_text("#opt-map") and "Bot · easy" in page.inner_text("#bot")
+    assert page.is_hidden("#opt-seed")  # a map's number matters only for a random map
+    page.select_option("#opt-map", "random")
+    assert page.is_visible("#opt-seed")
+    page.goto(f"{base}/new?game=flipwars")
+    assert "Standard (5×5)" in page.inner_text("#opt-mode")
+    page.context.close()
+
+
+def fits(page: Page) -> bool:
+    found = page.evaluate(OVERFLOW)
+    return bool(found["scroll"] <= found["width"] + TOLERANCE_PX and not found["wide"])
+
+
+def test_a_tampered_record_and_an_account_page_on_a_small_phone(
+    site: tuple[str, dict[str, str]], browser: Browser
+) -> None:
+    base, pages = site
+    page = phone(browser, 360)
+    finished = pages["replay"].split("/")[2]
+    text = page.request.get(f"{base}/api/games/{finished}/record?format=text").text()
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("flip "))
+    moves_before = sum(1 for line in lines[:first] if line and not line.startswith("["))
+    lines[first] = "flip TT" if lines[first] != "flip TT" else "flip HH"
+    page.goto(f"{base}/verify")
+    page.fill("textarea[name=record]", "\n".join(lines))
+    page.click("form button")
+    verdict = page.inner_text("#verdict")
+    assert verdict.startswith("✗ NOT VERIFIED")
+    assert f"the throw at move {moves_before + 1} is recorded as" in verdict
+    assert fits(page) and not axe_violations(page)
+    body = {"username": "ada_lovelace", "password": "longenough"}
+    assert page.request.post(f"{base}/api/auth/register", data=body).ok
+    page.goto(f"{base}/account")
+    assert "ada_lovelace" in page.inner_text("main")
+    assert fits(page) and not axe_violations(page), describe(axe_violations(page))
+    page.context.close()
