@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pocketarena.core import RecordError
 from pocketarena.fair import verify_record
 from pocketarena.records import MAX_RECORD_BYTES, loads
+from pocketarena.rulepages import rules_text
 
 from ... import catalog, rules
 from ...context import AppContext
@@ -284,7 +285,7 @@ def diagrams(game_id: str) -> list[dict[str, str]]:
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
 async def rules_page(game: str, request: Request, ctx: ContextDep) -> HTMLResponse:
-    text = catalog.rules_text(game) if game in catalog.game_ids() else None
+    text = rules_text(game) if game in catalog.game_ids() else None
     if text is None:
         return await error_page(request, 404, f"there are no rules for {game!r}")
     info = catalog.game_info(game)
