@@ -12,7 +12,7 @@ from playwright.sync_api import BrowserContext, Page
 import pocketarena as pa
 from pocketarena.explore import explore
 
-from .test_browser import browser, context, server, watch_errors  # noqa: F401  (fixtures)
+from .test_browser import context, server, watch_errors  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
