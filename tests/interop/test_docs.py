@@ -41,6 +41,7 @@ def test_example_runs(code: str, capsys: pytest.CaptureFixture[str]) -> None:
         "pocketarena.interop.openspiel",
         "pocketarena.interop.pettingzoo",
         "pocketarena.interop.gymnasium",
+        "pocketarena.interop.policy",
     ],
 )
 def test_doctests(module: str) -> None:
