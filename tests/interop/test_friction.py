@@ -10,7 +10,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from pettingzoo.test import parallel_api_test
+from pettingzoo.test import api_test, parallel_api_test
 from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
 
 import pocketarena as pa
@@ -152,7 +152,8 @@ def test_aec_to_parallel_plays_whole_games(game_id: str) -> None:
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
 @pytest.mark.parametrize("game_id", sorted(pa.GAMES))
-def test_parallel_api_test(game_id: str) -> None:
+def test_pettingzoo_api_tests_in_cycles(game_id: str) -> None:
+    api_test(pz_env(game_id, cycle=True), num_cycles=200)
     parallel_api_test(aec_to_parallel(pz_env(game_id, cycle=True)), num_cycles=200)
 
 
