@@ -251,6 +251,7 @@ def test_seat_chosen_at_each_reset() -> None:
         env.reset(options={"seat": 2})
     with pytest.raises(ValueError, match="options are 'seat' only"):
         env.reset(options={"side": 1})
+    assert env.unwrapped.state.ply == 0 and env.unwrapped.seat == 0  # unchanged
 
 
 def test_alternating_seats() -> None:

@@ -124,11 +124,11 @@ class PocketArenaEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
         extra = sorted(set(options or {}) - {"seat"})
         if extra:
             raise ValueError(f"reset() options are 'seat' only, got {extra[0]!r}")
         choice = check_seat((options or {}).get("seat", self.seat_choice))
+        super().reset(seed=seed)  # after the checks: a bad option changes nothing
         rng = self.np_random
         if choice == "random":
             self.seat = int(rng.integers(2))
