@@ -17,6 +17,14 @@ measured with ``time.process_time``. Variants, by reward and observation:
 - observation ``mlp``: the (46, 5, 5) tensor flattened into SB3's default 64x64 MLP;
   ``mlp256``: the same with 256x256; ``cnn``: two 3x3 convolutions over the planes (64
   channels, padded), then 256 units.
+  ``fcn``: the same convolutions, kept as planes, and a fully convolutional policy head: a 1x1
+  convolution gives each cell one logit per (tile, rotation), in the action ids' order
+  (``21 * cell + j`` in ``standard``), so what a placement is worth is learnt once for every
+  cell (the value head reads the flattened planes).
+- discount: 1 (the episodes are short: about a dozen agent steps) unless the name ends in
+  ``-gX``: ``gamma=X``, which makes the agent short-sighted: with ``margin`` and ``g0`` it
+  learns the tiles each of its moves wins (the opponent's reply included), which is what the
+  ``greedy`` bot maximises.
 """
 
 from __future__ import annotations
@@ -35,7 +43,18 @@ from stable_baselines3.common.torch_layers import (
 
 import pocketarena.interop.gymnasium  # noqa: F401  (registers the env ids)
 
-VARIANTS = ("terminal-mlp", "margin-mlp", "margin-mlp256", "terminal-cnn", "margin-cnn")
+VARIANTS = (
+    "terminal-mlp",
+    "margin-mlp",
+    "margin-mlp256",
+    "terminal-cnn",
+    "margin-cnn",
+    "margin-mlp-g0.5",
+    "margin-cnn-g0.5",
+    "margin-cnn-g0",
+    "terminal-fcn",
+    "margin-fcn",
+)
 
 
 class MarginShaping(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
@@ -89,6 +108,43 @@ class SmallCNN(BaseFeaturesExtractor):
         return self.net(observations)  # type: ignore[no-any-return]
 
 
+class PlacementHead(torch.nn.Module):
+    """The flattened (64, rows, files) planes to one logit per (cell, tile-rotation) pair."""
+
+    def __init__(self, rows: int, files: int, per_cell: int) -> None:
+        super().__init__()
+        self.rows, self.files = rows, files
+        self.conv = torch.nn.Conv2d(64, per_cell, 1)
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        planes = latent.view(-1, 64, self.rows, self.files)
+        # (batch, kinds, rank, file) -> (batch, cell, kind): ids are per_cell * cell + kind.
+        logits: torch.Tensor = self.conv(planes).permute(0, 2, 3, 1).flatten(1)
+        return logits
+
+
+class PlanesCNN(SmallCNN):
+    """SmallCNN without its linear layer: the 64 planes, flattened."""
+
+    def __init__(self, space: gymnasium.spaces.Box) -> None:
+        planes, rows, files = space.shape
+        super().__init__(space, 64 * rows * files)
+        self.net = torch.nn.Sequential(*list(self.net)[:-2])  # without the Linear and its ReLU
+
+
+def fully_convolutional(model: Any, env: gymnasium.Env[np.ndarray, np.int64]) -> None:
+    """Give ``model``'s policy a :class:`PlacementHead` (and an optimiser that knows it)."""
+    _, rows, files = env.observation_space.shape  # type: ignore[misc]
+    actions = int(env.action_space.n)  # type: ignore[attr-defined]
+    if actions % (rows * files):
+        raise SystemExit("the fcn head needs a placement-only mode (standard, enclosed, flag)")
+    policy = model.policy
+    policy.action_net = PlacementHead(rows, files, actions // (rows * files))
+    policy.optimizer = policy.optimizer_class(
+        policy.parameters(), lr=model.lr_schedule(1), **policy.optimizer_kwargs
+    )
+
+
 def make_env(reward: str, mode: str) -> gymnasium.Env[np.ndarray, np.int64]:
     env = gymnasium.make("pocketarena/flipwars-v0", opponent="random", seat="alternate", mode=mode)
     return MarginShaping(env) if reward == "margin" else env
@@ -112,10 +168,13 @@ def evaluate(model: Any, opponent: str, games: int, mode: str, seed: int) -> flo
 
 
 def run(variant: str, steps: int, games: int, mode: str, seed: int) -> dict[str, Any]:
-    reward, observation = variant.split("-")
+    reward, observation, *rest = variant.split("-")
+    gamma = float(rest[0][1:]) if rest else 1.0
     kwargs: dict[str, Any] = {}
     if observation == "cnn":
         kwargs = {"features_extractor_class": SmallCNN, "net_arch": []}
+    elif observation == "fcn":
+        kwargs = {"features_extractor_class": PlanesCNN, "net_arch": []}
     elif observation == "mlp256":
         kwargs = {"net_arch": [256, 256]}
     env = make_env(reward, mode)
@@ -126,12 +185,14 @@ def run(variant: str, steps: int, games: int, mode: str, seed: int) -> dict[str,
         n_steps=1024,
         batch_size=256,
         n_epochs=4,
-        gamma=1.0,  # short episodes (about a dozen agent steps), reward at the end
+        gamma=gamma,
         policy_kwargs=kwargs,
         seed=seed,
         device="cpu",
         verbose=0,
     )
+    if observation == "fcn":
+        fully_convolutional(model, env)
     model.learn(steps)
     trained = time.process_time() - start
     out = {
