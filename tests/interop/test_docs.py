@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import importlib.util
 import itertools
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 import pocketarena as pa
 from tests.conftest import all_variants, variant_id
+from tests.services import unavailable
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 VARIANTS = all_variants()
@@ -26,6 +28,8 @@ def test_the_page_has_examples() -> None:
 
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
 def test_example_runs(code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    if "sb3_contrib" in code and importlib.util.find_spec("sb3_contrib") is None:
+        unavailable("sb3-contrib is not installed: pip install -e '.[train]'")
     exec(compile(code, str(PAGE), "exec"), {"__name__": "research_example"})
     printed = capsys.readouterr().out.splitlines()
     # A print whose comment reads "# -> text" must print exactly that line.
@@ -41,6 +45,7 @@ def test_example_runs(code: str, capsys: pytest.CaptureFixture[str]) -> None:
         "pocketarena.interop.openspiel",
         "pocketarena.interop.pettingzoo",
         "pocketarena.interop.gymnasium",
+        "pocketarena.interop.policy",
     ],
 )
 def test_doctests(module: str) -> None:

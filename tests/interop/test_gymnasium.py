@@ -131,7 +131,7 @@ def test_a_bot_object_as_opponent() -> None:
     ("kwargs", "message"),
     [
         ({"opponent": "nobody"}, "unknown bot 'nobody'"),
-        ({"seat": 2}, "seat must be 0, 1 or 'random'"),
+        ({"seat": 2}, "seat must be 0, 1, 'random' or 'alternate'"),
         ({"protect": "never"}, "choose one of: touched, placed"),
         ({"render_mode": "human"}, "render_mode must be one of ansi, svg"),
     ],

@@ -3,6 +3,10 @@ nodes resolved with a seeded numpy generator, and action ids checked with a clea
 
 from __future__ import annotations
 
+import functools
+import itertools
+from typing import Any
+
 import numpy as np
 
 from pocketarena import render
@@ -20,8 +24,11 @@ from pocketarena.core import (
 
 __all__ = [
     "action_mask",
+    "action_space_size",
+    "max_decisions",
     "check_render_mode",
     "decision",
+    "padded_decision",
     "load",
     "render_modes",
     "render_state",
@@ -38,10 +45,38 @@ def load(game_id: str, options: dict[str, object]) -> Game:
     return load_shared(cls.ID, with_seed(cls.ID, options, fresh_seed()))
 
 
-def action_mask(state: State) -> np.ndarray:
+@functools.cache
+def max_decisions(game_id: str) -> int:
+    """The most decision ids ``game_id`` has under any choice of its options (every map, mode
+    and switch; options without a finite set of choices keep their default): the size of a
+    fixed action space that one network can use on every map and mode."""
+    cls = game_class(game_id)
+    axes: list[tuple[str, tuple[Any, ...]]] = []
+    for option in cls.OPTIONS:
+        if option.choices is not None:
+            axes.append((option.name, option.choices))
+        elif option.type is bool:
+            axes.append((option.name, (False, True)))
+    names = [name for name, _ in axes]
+    most = 0
+    for values in itertools.product(*(choices for _, choices in axes)):
+        # A set-up left to chance (Coin Age's random map) is one of the fixed ones.
+        options = with_seed(cls.ID, dict(zip(names, values, strict=True)), 0)
+        most = max(most, load_shared(cls.ID, options).num_decisions)
+    return most
+
+
+def action_space_size(game: Game, fixed: bool) -> int:
+    """The size of the action space: the game's own decisions, or the most over every map
+    and mode of the game when ``fixed``."""
+    return max_decisions(game.ID) if fixed else game.num_decisions
+
+
+def action_mask(state: State, size: int | None = None) -> np.ndarray:
     """1 for each legal decision id, 0 elsewhere (int8, as gymnasium's ``Discrete.sample``
-    expects); all zeros at chance and terminal nodes."""
-    mask = np.zeros(state.game.num_decisions, dtype=np.int8)
+    expects); all zeros at chance and terminal nodes. ``size``: the length of the mask when
+    the action space is larger than the game's decisions (a fixed action space)."""
+    mask = np.zeros(state.game.num_decisions if size is None else size, dtype=np.int8)
     legal = state.legal_actions()
     if legal:
         mask[[a.id for a in legal]] = 1
@@ -93,3 +128,14 @@ def check_render_mode(game: Game, mode: str | None) -> None:
         raise ValueError(
             f"render_mode must be one of {', '.join(modes)} for {game.ID}, got {mode!r}"
         )
+
+
+def padded_decision(game: Game, action: object, size: int) -> Action | None:
+    """:func:`decision` in an action space of ``size`` ids: None for an id past the game's own
+    decisions (the padding of a fixed action space, never legal)."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    padding = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+    if padding and game.num_decisions <= int(action) < size:  # type: ignore[call-overload]
+        return None
+    return decision(game, action)

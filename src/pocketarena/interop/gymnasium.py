@@ -13,11 +13,17 @@ Gymnasium 1.x has no plug-in entry points any more, so without the import name t
 the id: ``gymnasium.make("pocketarena.interop.gymnasium:pocketarena/stack-a-cash-v0")``.
 
 - ``opponent``: a bot spec (``"random"``, ``"greedy"``… see ``pocketarena.bots.make_bot``) or
-  a ``Bot`` for this game (reseeded at each reset); ``seat``: the agent's seat, 0, 1
-  or ``"random"`` (drawn at each reset); other keywords are the game's options.
+  a ``Bot`` for this game (reseeded at each reset); ``seat``: the agent's seat, 0, 1,
+  ``"random"`` (drawn at each reset) or ``"alternate"`` (0, 1, 0… one reset after the other);
+  ``reset(options={"seat": ...})`` sets it for one episode. ``fixed_actions=True``: the action
+  space is the largest over every map and mode of the game (ids past the game's own are never
+  legal), so one network fits them all. Other keywords are the game's options.
 - Observation: :mod:`pocketarena.observe`'s tensor for the agent's seat, in a ``Box(0, 1)``.
 - Action: a decision id, ``Discrete(num_distinct_actions)``; ``info["action_mask"]`` (int8)
-  marks the legal ones, e.g. ``env.action_space.sample(info["action_mask"])``.
+  marks the legal ones, e.g. ``env.action_space.sample(info["action_mask"])``, and so does
+  ``env.action_masks()`` (bool), the method sb3-contrib's ``MaskablePPO`` calls.
+- ``reset()`` always returns a position where the agent decides: a game that the bot and the
+  coins finish before that (possible in Wallet Battles) is thrown away and a new one begun.
 - An illegal action does not raise: it ends the episode at once (``terminated=True``) with the
   reward ``illegal_reward`` (default -1, a loss) and ``info["illegal_action"] = True``, the state
   unchanged. This is what masked-action RL code expects (PettingZoo's classic games do the same).
@@ -41,12 +47,30 @@ from pocketarena.bots import Bot, make_bot
 from pocketarena.core import CHANCE, TERMINAL, Game, State, outcome_from_unit
 from pocketarena.observe import observation_shape, observation_tensor
 
-from ._common import action_mask, check_render_mode, decision, load, render_modes, render_state
+from ._common import (
+    action_mask,
+    action_space_size,
+    check_render_mode,
+    load,
+    padded_decision,
+    render_modes,
+    render_state,
+)
 
 __all__ = ["PocketArenaEnv", "env_id", "register_all"]
 
 NAMESPACE = "pocketarena"
 SEED_RANGE = 2**31
+SEATS = (0, 1, "random", "alternate")
+# reset() begins a new game when the bot and the coins end one before the agent decides; so
+# many in a row means the agent's seat can never decide.
+MAX_FINISHED_RESETS = 1000
+
+
+def check_seat(seat: object) -> int | str:
+    if isinstance(seat, bool) or seat not in SEATS:
+        raise ValueError(f"seat must be 0, 1, 'random' or 'alternate', got {seat!r}")
+    return seat
 
 
 def env_id(game_id: str) -> str:
@@ -65,15 +89,17 @@ class PocketArenaEnv(gymnasium.Env[np.ndarray, np.int64]):
         seat: int | str = 0,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        fixed_actions: bool = False,
         **options: Any,
     ) -> None:
         self.game: Game = load(game_id, options)
+        if not isinstance(fixed_actions, bool):
+            raise ValueError(f"fixed_actions must be True or False, got {fixed_actions!r}")
+        self.fixed_actions = fixed_actions
         check_render_mode(self.game, render_mode)
         self.render_mode = render_mode
         self.metadata = {**type(self).metadata, "render_modes": render_modes(self.game)}
-        if seat not in (0, 1, "random") or isinstance(seat, bool):
-            raise ValueError(f"seat must be 0, 1 or 'random', got {seat!r}")
-        self.seat_choice = seat
+        self.seat_choice = check_seat(seat)
         if isinstance(opponent, Bot):
             if opponent.game != self.game:
                 raise ValueError(f"the opponent plays {opponent.game!r}, not {self.game!r}")
@@ -84,20 +110,33 @@ class PocketArenaEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = gymnasium.spaces.Box(
             0.0, 1.0, observation_shape(self.game), np.float32
         )
-        self.action_space = gymnasium.spaces.Discrete(self.game.num_decisions)
+        self.num_actions = action_space_size(self.game, fixed_actions)
+        self.action_space = gymnasium.spaces.Discrete(self.num_actions)
         self.state: State = self.game.new_initial_state()
-        self.seat = 0 if seat == "random" else int(seat)
+        self.seat = seat if isinstance(seat, int) else 0
+        self.episodes = 0  # resets so far ("alternate" plays seat 0 first)
         self.bot: Bot | None = None
         self.forfeited = False  # the agent played an illegal action; the episode is over
+        self.mask = np.zeros(self.num_actions, dtype=np.int8)
+        self.discarded = 0  # games the bot and the coins finished before the agent decided
 
     # -- the episode ----------------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
+        extra = sorted(set(options or {}) - {"seat"})
+        if extra:
+            raise ValueError(f"reset() options are 'seat' only, got {extra[0]!r}")
+        choice = check_seat((options or {}).get("seat", self.seat_choice))
+        super().reset(seed=seed)  # after the checks: a bad option changes nothing
         rng = self.np_random
-        if self.seat_choice == "random":
+        if choice == "random":
             self.seat = int(rng.integers(2))
+        elif choice == "alternate":
+            self.seat = self.episodes % 2
+        else:
+            self.seat = int(choice)
+        self.episodes += 1
         bot_seed = int(rng.integers(SEED_RANGE))
         if isinstance(self.opponent_spec, Bot):
             self.bot = self.opponent_spec
@@ -105,10 +144,21 @@ class PocketArenaEnv(gymnasium.Env[np.ndarray, np.int64]):
             self.bot.reset()
         else:
             self.bot = make_bot(self.opponent_spec, self.game, seed=bot_seed)
-        self.state = self.game.new_initial_state()
         self.forfeited = False
-        played = self._advance()
-        return self._observation(), self._info(played)
+        for _ in range(MAX_FINISHED_RESETS):
+            self.state = self.game.new_initial_state()
+            played = self._advance()
+            if self.state.current_player == self.seat:
+                return self._observation(), self._info(played)
+            self.discarded += 1  # over before the agent could decide: begin another
+            self.bot.reset()
+        raise RuntimeError(
+            f"{MAX_FINISHED_RESETS} games in a row ended before seat {self.seat} could decide"
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as booleans (what sb3-contrib's ``MaskablePPO`` asks for)."""
+        return self.mask.astype(bool)
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         state = self.state
@@ -116,11 +166,12 @@ class PocketArenaEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise RuntimeError("the episode is over: call reset() before step()")
         if self.forfeited:
             raise RuntimeError("the episode ended on an illegal action: call reset() before step()")
-        move = decision(self.game, action)
-        if move not in state.legal_actions():
+        move = padded_decision(self.game, action, self.num_actions)
+        if move is None or move not in state.legal_actions():
             self.forfeited = True  # the position stays as it was, for render()
             info = self._info([])
             info["action_mask"][:] = 0  # nothing more is legal: the episode is over
+            self.mask[:] = 0
             info["illegal_action"] = True
             return self._observation(), self.illegal_reward, True, False, info
         state.apply(move)
@@ -151,8 +202,9 @@ class PocketArenaEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _info(self, played: list[str]) -> dict[str, Any]:
         state = self.state
+        self.mask = action_mask(state, self.num_actions)
         info: dict[str, Any] = {
-            "action_mask": action_mask(state),
+            "action_mask": self.mask.copy(),
             "seat": self.seat,
             "history": played,
         }
