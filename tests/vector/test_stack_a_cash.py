@@ -94,9 +94,9 @@ def test_ids_are_openspiel_ids() -> None:
         spiel = pyspiel.load_game(f"pocketarena_stack_a_cash(protect={protect})")
         assert spiel.num_distinct_actions() == env.num_actions
         state = spiel.new_initial_state()
-        mask = np.asarray(env.init(jax.random.PRNGKey(0)).legal_action_mask)
-        assert np.flatnonzero(mask).tolist() == state.legal_actions()
-        assert state.action_to_string(0, 4) == env.game.actions[4].text == "place L b2"
+        texts = [state.action_to_string(0, a) for a in range(env.num_actions)]
+        assert texts == [a.text for a in env.game.decisions]
+        assert texts[4] == "place L b2"
 
 
 def test_illegal_actions_and_finished_games() -> None:
