@@ -135,15 +135,20 @@ class Env(ABC, Generic[S, E]):
             legal_action_mask=jnp.where(moved.terminated, all_legal, moved.legal_action_mask),
             observation=self.observe(moved, moved.current_player),
         )
-        mover = old.current_player
-        penalised = old._replace(
-            terminated=jnp.bool_(True),
-            rewards=jnp.where(jnp.arange(2) == mover, -1.0, 1.0).astype(jnp.float32),
-            legal_action_mask=all_legal,
+        # One pass over the big fields: the move where it was legal in a running game, else the
+        # old state, whose end, rewards and mask are then set for each case.
+        applies = legal & ~done
+        out: Any = tree_where(applies, moved, old)
+        penalty = jnp.where(jnp.arange(2) == old.current_player, -1.0, 1.0)
+        out = out._replace(
+            terminated=jnp.where(done, old.terminated, ~legal | moved.terminated),
+            rewards=jnp.where(
+                done, 0.0, jnp.where(legal, moved.rewards, penalty.astype(jnp.float32))
+            ),
+            legal_action_mask=jnp.where(applies, moved.legal_action_mask, all_legal),
         )
-        unchanged = old._replace(rewards=jnp.zeros_like(old.rewards))
-        out: S = tree_where(done, unchanged, tree_where(legal, moved, penalised))
-        return out
+        result: S = out
+        return result
 
 
 def tree_where(condition: jax.Array, a: T, b: T) -> T:
