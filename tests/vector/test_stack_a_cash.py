@@ -109,3 +109,10 @@ def test_make_says_what_is_wrong() -> None:
     with pytest.raises(ValueError, match="protect"):
         pv.make("stack-a-cash", protect="everything")
     assert "stack-a-cash" in pv.games()
+
+
+def test_the_module_example_runs() -> None:
+    import doctest
+
+    result = doctest.testmod(pv)
+    assert result.attempted > 0 and result.failed == 0

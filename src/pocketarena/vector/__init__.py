@@ -8,8 +8,13 @@
 >>> state.legal_action_mask.shape
 (1024, 180)
 >>> step = jax.jit(jax.vmap(env.step))
->>> state = step(state, jax.numpy.full(1024, 4), keys)  # everyone plays "place L b2"
->>> env.to_engine(jax.tree.map(lambda x: x[0], state)).history_str()  # doctest: +SKIP
+>>> state = step(state, jax.numpy.full(1024, 4), keys)  # every game: "place L b2"
+>>> print(env.to_engine(jax.tree.map(lambda x: x[0], state)))  # game 0, as the engine's
+3 | .        .        .
+2 | .        LH       .
+1 | .        .        .
+    a        b        c
+Tails to move; supply L1 M2 S2; protected b2
 
 ``make(game_id, **options)`` takes the engine's options (``pocketarena.load``'s), fixed for the
 environment's life; each game's folder provides the environment in its ``vector.py``
