@@ -136,12 +136,9 @@ class Env(ABC, Generic[S, E]):
         done = old.terminated | old.truncated
         moved: Any = self._step(state, jnp.clip(action, 0, self.num_actions - 1), key)
         all_legal = jnp.ones_like(old.legal_action_mask)
-        moved = moved._replace(
-            legal_action_mask=jnp.where(moved.terminated, all_legal, moved.legal_action_mask),
-            observation=self.observe(moved, moved.current_player),
-        )
-        # One pass over the big fields: the move where it was legal in a running game, else the
-        # old state, whose end, rewards and mask are then set for each case.
+        # One pass over the state: the move where it was legal in a running game, else the old
+        # state, whose end, rewards and mask are then set for each case; the observation last,
+        # from the result (so the old one is never read: it is most of a state's bytes).
         applies = legal & ~done
         out: Any = tree_where(applies, moved, old)
         penalty = jnp.where(jnp.arange(2) == old.current_player, -1.0, 1.0)
@@ -150,8 +147,11 @@ class Env(ABC, Generic[S, E]):
             rewards=jnp.where(
                 done, 0.0, jnp.where(legal, moved.rewards, penalty.astype(jnp.float32))
             ),
-            legal_action_mask=jnp.where(applies, moved.legal_action_mask, all_legal),
+            legal_action_mask=jnp.where(
+                applies & ~moved.terminated, moved.legal_action_mask, all_legal
+            ),
         )
+        out = out._replace(observation=self.observe(out, out.current_player))
         result: S = out
         return result
 
