@@ -32,8 +32,9 @@ G = TypeVar("G", bound=type[Game])
 # - ``render``: ``rich_board(state, last)``, ``svg_board(state, last)``, ``describe(action)``
 #   (see :mod:`pocketarena.render`);
 # - ``observe``: ``layout(game)`` and ``write(state, seat, out)`` (see :mod:`pocketarena.observe`);
-# - ``heuristics``: ``evaluate(state, seat) -> float`` in [-1, 1], for the bots.
-Kind = Literal["render", "observe", "heuristics"]
+# - ``heuristics``: ``evaluate(state, seat) -> float`` in [-1, 1], for the bots;
+# - ``vector``: ``make(**options) -> Env``, the game in JAX (see :mod:`pocketarena.vector`).
+Kind = Literal["render", "observe", "heuristics", "vector"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
 
