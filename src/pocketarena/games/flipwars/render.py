@@ -235,12 +235,21 @@ def svg_board(state: State, last: Action | None = None) -> str:
             classes.append("last")
         if cell in flipped:
             classes.append("flipped")
-        out.append(f'<g data-place="{name}" class="{" ".join(classes)}">')
+        tile = fw.tile_at(cell)
+        if cell == fw.block:
+            on = "the block"
+        elif tile is not None:
+            turned = f" turned {tile[1]}°" if tile[1] else ""
+            on = f"{game.SEATS[tile[2]]} {DISPLAY.get(tile[0], tile[0])}{turned}"
+        else:
+            on = "empty"
+        out.append(
+            f'<g data-place="{name}" class="{" ".join(classes)}" data-label="{name}, {escape(on)}">'
+        )
         out.append(
             f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" rx="8" '
             'fill="#e6dcc7"/>'
         )
-        tile = fw.tile_at(cell)
         if cell == fw.block:
             out.append(
                 f'<rect x="{x + 6}" y="{y + 6}" width="{CELL - 12}" height="{CELL - 12}" rx="10" '
@@ -287,6 +296,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
             bx, by = sx + small - 4, sy + 4
             out.append(
                 f'<g data-tile="{kind_name}" data-colour="{colour}" data-left="{count}" '
+                f'data-label="{game.SEATS[seat]} {DISPLAY.get(kind_name, kind_name)}, {count} left" '
                 f'opacity="{opacity}">'
                 + _tile_svg(kind_name, 0, seat, sx, sy, small)
                 + f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="9" fill="#ffffff" '
