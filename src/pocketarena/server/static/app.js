@@ -625,7 +625,11 @@ class GamePage {
     if (i < 0) { stage.hidden = true; stage.dataset.ply = ""; return; }
     const entry = v.history[i];
     const animate = i >= freshFrom && v.status === "active" && !REDUCED_MOTION.matches;
-    if (stage.dataset.ply === String(i + 1) && !animate) return;
+    if (stage.dataset.ply === String(i + 1) && !animate) {
+      // Nothing moves once the game is over (a landing still under way stops where it is due).
+      if (v.status !== "active") for (const c of $$(".coin.landing", stage)) c.classList.remove("landing");
+      return;
+    }
     const coins = coinsOf(entry.text);
     stage.replaceChildren(
       el("div", { class: "coins", "aria-hidden": "true" }, coins.map((c, k) => el("div", {
@@ -863,18 +867,27 @@ class GamePage {
     }
     if (!this.mine(v.to_move)) return this.refuse(`It is ${playerName(v.seats[v.to_move], v.seat_names[v.to_move])}'s turn.`);
     if (owner !== null && owner !== v.to_move) return this.refuse(`${name}: that is ${v.seat_names[owner]}'s, not yours.`);
-    // Ask the rules about the move this pick would make, finished the way a legal one is.
+    // Ask the rules about the move this pick would make: a legal move with the picked place
+    // (or piece) put where that move has one of its kind, now's step first.
     const depth = this.selection.length;
-    const like = this.candidates().find((a) => a.tokens.length > depth) || this.myLegal().find((a) => a.tokens.length > 0);
-    if (!like) return this.refuse(`${name} is not part of any move now.`);
-    const sel = this.candidates().length ? this.selection : [];
-    const tokens = [...sel, place, ...like.tokens.slice(sel.length + 1)];
-    const attempt = [like.verb, ...tokens].join(" ");
+    const attr = CLICKABLE.find((a) => node.hasAttribute(a));
+    const kind = new Set($$(`[${attr}]`, this.board).map(tokenOf));
+    let attempt = null;
+    for (const pool of [this.candidates(), this.myLegal()]) {
+      for (const a of pool) {
+        for (let k = pool === this.myLegal() ? 0 : depth; k < a.tokens.length && !attempt; k++) {
+          if (kind.has(a.tokens[k])) attempt = [a.verb, ...a.tokens.slice(0, k), place, ...a.tokens.slice(k + 1)].join(" ");
+        }
+        if (attempt) break;
+      }
+      if (attempt) break;
+    }
+    if (!attempt) return this.refuse(`${name} is not part of any move now.`);
     const version = v.version;
     try {
       const res = await fetch(`/api/games/${this.id}/preview?action=${encodeURIComponent(attempt)}`);
       if (this.view.version !== version) return;
-      if (res.ok) return this.refuse(`${name} does not continue this move: press Escape to start again.`);
+      if (res.ok) return this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name}: first pick one of the highlighted places or buttons.`);
       const body = await res.json().catch(() => null);
       const why = body?.detail || body?.error?.message || body?.message;
       this.refuse(`${name}: ${typeof why === "string" ? why : "not a legal move now"}.`.replace(/\.\.$/, "."));

@@ -1,0 +1,382 @@
+"""The live game page in Chromium as players meet it: the throw strip never contradicts the
+board; every game finishes with the keyboard alone and passes axe-core; on a phone nothing
+scrolls sideways and the prompt, the buttons and the result stay in view; a pick the rules
+refuse says why in the rules' words; FlipWars' rounds end in a clear interlude."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+import pocketarena as pa
+from pocketarena.core import IllegalActionError
+from pocketarena.server import catalog
+
+from .axe import axe_violations
+from .test_browser import (  # noqa: F401  (fixtures)
+    FAST_OPTIONS,
+    browser,
+    click_once,
+    server,
+    view,
+    wait_change,
+    wait_my_turn,
+    watch_errors,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def new_game(page: Page, server: str, game: str, bot: str = "random", **options: Any) -> None:
+    """A game against ``bot`` with the person first, started from the new-game form."""
+    page.goto(f"{server}/new?game={game}")
+    for name, value in {**FAST_OPTIONS.get(game, {}), **options}.items():
+        if isinstance(value, dict):
+            for key, count in value.items():
+                page.fill(f'[data-opt="{name}"] input[data-key="{key}"]', str(count))
+        else:
+            page.select_option(f"#opt-{name}", str(value))
+    page.check('input[name="mode"][value="bot"]', force=True)
+    page.select_option("#bot", bot)
+    page.check('input[name="seat"][value="0"]', force=True)
+    page.click("#start")
+    page.wait_for_url("**/g/*")
+    page.wait_for_function(
+        "() => window.paGame && ['active', 'finished'].includes(window.paGame.view.status)"
+    )
+
+
+def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+# -- one source of truth ---------------------------------------------------------------------------
+STRIP = """() => {
+  const v = window.paGame.view;
+  let i = v.history.length - 1;
+  while (i >= 0 && !v.history[i].chance) i--;
+  const s = document.querySelector('#throw-stage');
+  const r = (n) => { const b = n.getBoundingClientRect(); return {x: b.x, y: b.y, width: b.width, height: b.height}; };
+  return {
+    last: i + 1, entry: i >= 0 ? v.history[i] : null, hidden: s.hidden, ply: s.dataset.ply,
+    text: s.dataset.text, caption: s.querySelector('.caption')?.textContent || '',
+    faces: [...s.querySelectorAll('.coin')].map((c) => c.dataset.face).join(''),
+    strip: r(s), board: r(document.querySelector('#board')),
+    moves: document.querySelectorAll('#moves li').length, plies: v.history.length,
+    svgVersion: window.paGame.lastSvg === v.svg || !v.svg,
+  };
+}"""
+
+
+@pytest.mark.parametrize(("game", "bot"), [("wallet-battles", "easy"), ("coin-age", "random")])
+def test_the_throw_strip_always_shows_the_boards_latest_throw(
+    server: str, browser: Browser, game: str, bot: str
+) -> None:
+    """Played quickly (no pause at all), at every turn of the person the strip shows the
+    latest throw of the move list the board is drawn from, beside the board and not over it;
+    once the game is over nothing animates."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = watch_errors(page)
+    new_game(page, server, game, bot=bot)
+    rng = random.Random(7)
+    turns = 0
+    for _ in range(400):
+        wait_my_turn(page)
+        if view(page)["status"] != "active":
+            break
+        s = page.evaluate(STRIP)
+        assert s["moves"] == s["plies"]
+        if s["entry"] is not None:
+            turns += 1
+            assert not s["hidden"] and s["ply"] == str(s["last"]), s
+            assert s["text"] == s["entry"]["text"]
+            assert (s["entry"]["say"] or s["entry"]["text"]) in s["caption"]
+            expected = "".join(
+                c.split(":")[-1] if ":" in c else c for c in s["entry"]["text"].split()[1:]
+            ).replace("odd", "HT")
+            assert s["faces"] == expected, s
+        assert not boxes_overlap(s["strip"], s["board"]), s
+        click_once(page, rng)
+    page.wait_for_selector("#summary:not([hidden])")
+    assert turns >= 2
+    final = page.evaluate(STRIP)
+    assert final["ply"] == str(final["last"]) or final["last"] == 0
+    running = page.evaluate(
+        "() => document.getAnimations().filter((a) => a.playState === 'running').length"
+    )
+    assert running == 0
+    assert "Game over" in page.inner_text("#announce")
+    assert not errors, errors
+    context.close()
+
+
+# -- the keyboard alone ---------------------------------------------------------------------------
+def tab_to(page: Page, selector: str, limit: int = 80) -> None:
+    """Tab until the focus is on an element matching ``selector``."""
+    for _ in range(limit):
+        if page.evaluate("(s) => !!document.activeElement?.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def arrow_to_a_target(page: Page, rng: random.Random) -> None:
+    """With the focus on the board, arrow keys until it is on a highlighted place."""
+    goal = rng.random()
+    for _ in range(120):
+        where = page.evaluate(
+            """(goal) => {
+              const c = (n) => { const b = n.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+              const a = document.activeElement;
+              const ts = [...document.querySelectorAll('#board .pa-target')];
+              if (!ts.length || !a) return null;
+              const t = ts[Math.floor(goal * ts.length)];
+              return {on: a.classList.contains('pa-target'), at: c(a), to: c(t)};
+            }""",
+            goal,
+        )
+        assert where is not None, "no highlighted place on the board"
+        if where["on"]:
+            return
+        dx = where["to"][0] - where["at"][0]
+        dy = where["to"][1] - where["at"][1]
+        keys = [
+            "ArrowRight" if dx > 0 else "ArrowLeft",
+            "ArrowDown" if dy > 0 else "ArrowUp",
+        ]
+        if abs(dy) > abs(dx):
+            keys.reverse()
+        before = where["at"]
+        for key in keys + rng.sample(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"], 4):
+            page.keyboard.press(key)
+            now = page.evaluate(
+                "() => { const b = document.activeElement.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; }"
+            )
+            if now != before:
+                break
+    raise AssertionError("the arrow keys never reached a highlighted place")
+
+
+def keyboard_turn(page: Page, rng: random.Random) -> None:
+    """One step of the person's turn with the keyboard only."""
+    v = view(page)
+    if page.is_visible("#throw-btn"):
+        tab_to(page, "#throw-btn")
+        page.keyboard.press("Enter")
+        wait_change(page, v["version"], v["sel"])
+        return
+    targets = page.locator("#board .pa-target").count()
+    buttons = page.locator("#choices .btn.token, #choices .btn.play").count()
+    if not targets and not buttons:
+        return
+    if targets and (not buttons or rng.random() < 0.6):
+        if not page.evaluate(
+            "() => document.querySelector('#board').contains(document.activeElement)"
+        ):
+            tab_to(page, "#board [role=button]")
+        arrow_to_a_target(page, rng)
+    else:
+        tab_to(page, "#choices .btn.token, #choices .btn.play")
+        for _ in range(rng.randrange(buttons)):
+            page.keyboard.press("Tab")
+        if not page.evaluate(
+            "() => document.activeElement.matches('#choices .btn.token, #choices .btn.play')"
+        ):
+            tab_to(page, "#choices .btn.token, #choices .btn.play")
+    page.keyboard.press("Enter")
+    wait_change(page, v["version"], v["sel"])
+    # The focus stays on the page's controls: never dropped to the page itself.
+    assert page.evaluate("() => document.activeElement !== document.body"), "focus was dropped"
+
+
+NAMES = {
+    "coin-age": r"\((.+)\), (empty|(Heads|Tails) (quarter|nickel|penny|dime))",
+    "wallet-battles": r".+, (empty|held by the (Union|Confederacy))",
+    "stack-a-cash": r"[abc][123], (empty|(Heads|Tails) (large|medium|small))",
+    "flipwars": r"[a-h][1-8], (empty|the block|(Blue|Red) )",
+}
+
+
+@pytest.mark.parametrize("game", sorted(pa.GAMES))
+def test_a_whole_game_with_the_keyboard_alone_passing_axe(
+    server: str, browser: Browser, game: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = watch_errors(page)
+    new_game(page, server, game)
+    rng = random.Random(hash(game) % 1000)
+    checked = False
+    for _ in range(600):
+        wait_my_turn(page)
+        if view(page)["status"] != "active":
+            break
+        if not checked and page.locator("#board .pa-target").count():
+            # Every place and piece is a named button; the page passes axe-core.
+            labels = page.eval_on_selector_all(
+                "#board [data-place]", "ns => ns.map((n) => n.getAttribute('aria-label'))"
+            )
+            assert labels and all(labels)
+            assert any(__import__("re").match(NAMES[game], x) for x in labels), labels[:5]
+            assert page.eval_on_selector_all(
+                "#board [data-place]", "ns => ns.every((n) => n.getAttribute('role') === 'button')"
+            )
+            assert axe_violations(page) == []
+            checked = True
+        keyboard_turn(page, rng)
+    page.wait_for_selector("#summary:not([hidden])")
+    assert checked
+    final = view(page)
+    assert final["status"] == "finished" and any(h["seat"] == 0 for h in final["history"])
+    assert axe_violations(page) == []
+    if game == "stack-a-cash" and final["position"]["lines"]:
+        lit = page.eval_on_selector_all(
+            "#board .pa-win", "ns => ns.map((n) => n.getAttribute('data-place'))"
+        )
+        assert sorted(lit) == sorted({c for line in final["position"]["lines"] for c in line})
+    assert not errors, errors
+    context.close()
+
+
+# -- phones -----------------------------------------------------------------------------------------
+def in_view(page: Page, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    vp = page.viewport_size
+    assert box is not None and vp is not None
+    return box["y"] >= 0 and box["y"] + box["height"] <= vp["height"] + 0.5
+
+
+@pytest.mark.parametrize("size", [(360, 740), (390, 844), (430, 932), (1280, 800)])
+@pytest.mark.parametrize("game", ["coin-age", "flipwars"])
+def test_on_a_phone_the_turn_and_the_result_stay_in_view(
+    server: str, browser: Browser, game: str, size: tuple[int, int]
+) -> None:
+    width, height = size
+    touch = width < 600
+    context: BrowserContext = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    )
+    page = context.new_page()
+    new_game(page, server, game)
+    rng = random.Random(3)
+    seen = 0
+    for _ in range(400):
+        wait_my_turn(page)
+        if view(page)["status"] != "active":
+            break
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        if page.is_visible("#throw-btn"):
+            box = page.locator("#throw-btn").bounding_box()
+            assert box is not None and box["height"] >= 44
+            assert box["y"] + box["height"] <= height * 0.6, "the throw button is at the bottom"
+        else:
+            assert in_view(page, "#prompt")
+            for b in page.locator("#choices .btn").all():
+                bb = b.bounding_box()
+                assert bb is not None and bb["height"] >= 44 and bb["width"] >= 44
+                assert bb["y"] + bb["height"] <= height + 0.5, "a choice is below the fold"
+            seen += 1
+        if seen > 6 and rng.random() < 0.5:
+            page.on("dialog", lambda d: d.accept())
+            page.click("#resign-btn")
+            break
+        click_once(page, rng)
+    page.wait_for_selector("#summary:not([hidden])")
+    assert in_view(page, "#summary") and in_view(page, "#rematch-btn")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    if game == "flipwars":
+        # the supply tiles are big enough to read and to touch
+        sizes = page.eval_on_selector_all(
+            "#board [data-tile]", "ns => ns.map((n) => n.getBoundingClientRect().width)"
+        )
+        assert min(sizes) >= 30, sizes
+    context.close()
+
+
+# -- refusals ---------------------------------------------------------------------------------------
+def test_a_refused_pick_says_why_in_the_rules_words(server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = watch_errors(page)
+    new_game(page, server, "stack-a-cash")
+    rng = random.Random(1)
+    for _ in range(60):
+        wait_my_turn(page)
+        v = view(page)
+        assert v["status"] == "active"
+        if page.locator('#choices .btn.token[data-token="L"]').count():
+            page.click('#choices .btn.token[data-token="L"]')
+            wrong = page.eval_on_selector_all(
+                "#board [data-place]:not(.pa-target)",
+                "ns => ns.map((n) => n.getAttribute('data-place'))",
+            )
+            starts = {a["tokens"][0] for a in v["legal"] if a["tokens"]}
+            wrong = [c for c in wrong if c not in starts]  # a fresh start is not refused
+            if wrong:
+                cell = wrong[0]
+                game = catalog.load_game("stack-a-cash", v["options"])
+                state = game.new_initial_state()
+                for h in v["history"]:
+                    state.apply(game.parse_action(h["text"]))
+                with pytest.raises(IllegalActionError) as refused:
+                    state.child(game.parse_action(f"place L {cell}"))
+                page.click(f'#board [data-place="{cell}"]', force=True)
+                page.wait_for_selector("#refusal:not([hidden])")
+                text = page.inner_text("#refusal")
+                assert text.startswith(cell) and str(refused.value) in text
+                assert view(page)["version"] == v["version"]  # nothing was played
+                page.keyboard.press("Escape")
+                break
+            page.keyboard.press("Escape")
+        click_once(page, rng)
+    else:
+        pytest.fail("no refused cell in 60 turns")
+    # Not your turn, or an opponent's piece: said too, without asking the server.
+    assert not errors, errors
+    context.close()
+
+
+# -- FlipWars' rounds --------------------------------------------------------------------------------
+def test_flipwars_rounds_end_in_an_interlude(server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=False)
+    page = context.new_page()
+    errors = watch_errors(page)
+    new_game(page, server, "flipwars", mode="tactical")
+    rng = random.Random(5)
+    cards = 0
+    for _ in range(600):
+        wait_my_turn(page)
+        v = view(page)
+        assert v["status"] == "active", "the series ended before the person chose who starts"
+        phase = v["position"]["phase"]
+        if phase in ("block", "first"):
+            cards += 1
+            card = page.inner_text("#interlude")
+            last = v["position"]["series"]["rounds"][-1]
+            assert page.is_visible("#interlude") and card.startswith(f"Round {last['round']}:")
+            wins = v["position"]["series"]["round_wins"]
+            assert f"Round wins: Blue {wins['blue']} – Red {wins['red']}" in card
+            assert ("where the block goes" if phase == "block" else "who starts") in card
+            assert f"Round {last['round']}:" in page.inner_text("#announce") or cards > 1
+        else:
+            assert not page.is_visible("#interlude")
+        if phase == "first":
+            labels = page.eval_on_selector_all(
+                "#choices .btn", "bs => bs.map((b) => b.textContent)"
+            )
+            assert sorted(labels) == ["Blue starts", "Red starts"], labels
+            break
+        click_once(page, rng)
+    else:
+        pytest.fail("the person never chose who starts a round")
+    assert not errors, errors
+    context.close()
