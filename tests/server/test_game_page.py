@@ -3,9 +3,12 @@ board; every game finishes with the keyboard alone and passes axe-core; on a pho
 scrolls sideways and the prompt, the buttons and the result stay in view; a pick the rules
 refuse says why in the rules' words; FlipWars' rounds end in a clear interlude."""
 
+# ruff: noqa: F811  (the server and browser fixtures come from test_browser)
+
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -226,7 +229,7 @@ def test_a_whole_game_with_the_keyboard_alone_passing_axe(
                 "#board [data-place]", "ns => ns.map((n) => n.getAttribute('aria-label'))"
             )
             assert labels and all(labels)
-            assert any(__import__("re").match(NAMES[game], x) for x in labels), labels[:5]
+            assert any(re.search(NAMES[game], x) for x in labels), labels[:5]
             assert page.eval_on_selector_all(
                 "#board [data-place]", "ns => ns.every((n) => n.getAttribute('role') === 'button')"
             )
@@ -261,10 +264,7 @@ def test_on_a_phone_the_turn_and_the_result_stay_in_view(
     server: str, browser: Browser, game: str, size: tuple[int, int]
 ) -> None:
     width, height = size
-    touch = width < 600
-    context: BrowserContext = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
-    )
+    context: BrowserContext = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     new_game(page, server, game)
     rng = random.Random(3)

@@ -214,7 +214,13 @@ def svg_board(state: State, last: Action | None = None) -> str:
     board = n * CELL
     width = left + board + 24
     supply_top = top + board + 40
-    height = supply_top + 2 * 64 + 44
+    # Each seat's supply in rows of at most four kinds, tiles large enough to read on a phone.
+    per_row = min(4, len(game.kinds))
+    rows = -(-len(game.kinds) // per_row)
+    step = (width - left - 48.0 - 20) / per_row
+    small = min(step - 8, 84)
+    block = rows * (small + 10) + 8
+    height = supply_top + 2 * block + 44
     status = _status(fw)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -283,15 +289,14 @@ def svg_board(state: State, last: Action | None = None) -> str:
         )
     # Each player's supply: one small tile per kind with the number left.
     for seat, colour in enumerate(("blue", "red")):
-        sy: float = supply_top + seat * 64
+        top_y: float = supply_top + seat * block
         out.append(
-            f'<text x="{left}" y="{sy + 30}" font-size="14" font-weight="bold" '
+            f'<text x="{left}" y="{top_y + 30}" font-size="14" font-weight="bold" '
             f'fill="{EDGE[seat]}">{game.SEATS[seat]}</text>'
         )
-        sx: float = left + 48.0
-        step = (width - sx - 20) / len(game.kinds)
-        for kind_name, count in fw.supply(seat).items():
-            small = min(step - 8, 52)
+        for i, (kind_name, count) in enumerate(fw.supply(seat).items()):
+            sx = left + 48.0 + (i % per_row) * step
+            sy = top_y + (i // per_row) * (small + 10)
             opacity = "1" if count else "0.3"
             bx, by = sx + small - 4, sy + 4
             out.append(
@@ -304,7 +309,6 @@ def svg_board(state: State, last: Action | None = None) -> str:
                 f'<text x="{bx:.1f}" y="{by + 4:.1f}" text-anchor="middle" font-size="11" '
                 f'font-weight="bold" fill="{EDGE[seat]}">{count}</text></g>'
             )
-            sx += step
     out.append(
         f'<text x="{width / 2}" y="{height - 18}" text-anchor="middle" font-size="15" '
         f'fill="#3d352a">{escape(status)}</text>'
