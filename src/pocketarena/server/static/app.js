@@ -677,7 +677,7 @@ class GamePage {
   renderSound() {
     const b = $("#sound-btn");
     b.setAttribute("aria-pressed", String(this.sound));
-    b.textContent = this.sound ? "🔔 Sound on" : "🔕 Sound off";
+    b.textContent = this.sound ? "Sound: on" : "Sound: off";
   }
 
   // -- stepping back through the game while it goes on ----------------------------------------------------
