@@ -380,3 +380,50 @@ def test_flipwars_rounds_end_in_an_interlude(server: str, browser: Browser) -> N
         pytest.fail("the person never chose who starts a round")
     assert not errors, errors
     context.close()
+
+
+# -- what BGA and lichess players expect ---------------------------------------------------------------
+def test_step_back_during_a_live_game_title_sound_and_share(server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = watch_errors(page)
+    rng = random.Random(4)
+    for _ in range(10):  # a random game may end early: start another
+        new_game(page, server, "stack-a-cash")
+        while len(view(page)["history"]) < 4 and view(page)["status"] == "active":
+            wait_my_turn(page)
+            click_once(page, rng)
+        wait_my_turn(page)
+        if view(page)["status"] == "active":
+            break
+    assert view(page)["status"] == "active"
+    assert page.title().startswith("● Your turn")
+    live_board = page.inner_html("#board")
+    n = len(view(page)["history"])
+    page.click("#nav-back")
+    page.wait_for_selector(".board-wrap.past")
+    assert page.inner_html("#board") != live_board
+    assert page.locator("#board .pa-target").count() == 0  # nothing to play in the past
+    assert f"Action {n - 1} of {n}" in page.inner_text("#nav-pos")
+    assert "earlier position" in page.inner_text("#prompt")
+    page.click(f'#moves li[data-ply="{n - 3}"]')
+    page.wait_for_function("n => window.paGame.ply === n", arg=n - 3)
+    page.click("#nav-live")
+    page.wait_for_function("() => window.paGame.ply === null")
+    assert not page.is_visible(".board-wrap.past")
+    page.wait_for_selector("#board .pa-target, #choices .btn.token")
+    # The sound is off until the player turns it on, and stays as they left it.
+    assert page.get_attribute("#sound-btn", "aria-pressed") == "false"
+    page.click("#sound-btn")
+    page.reload()
+    page.wait_for_function("() => window.paGame && window.paGame.view")
+    assert page.get_attribute("#sound-btn", "aria-pressed") == "true"
+    page.on("dialog", lambda d: d.accept())
+    page.click("#resign-btn")
+    page.wait_for_selector("#summary:not([hidden]) #share-btn")
+    url = page.get_attribute("#share-btn", "data-url")
+    assert url is not None and url.endswith(f"/g/{view(page)['id']}/replay")
+    assert page.request.get(url).ok
+    assert not page.title().startswith("● Your turn")
+    assert not errors, errors
+    context.close()

@@ -203,6 +203,33 @@ def _tile_svg(kind: str, degrees: int, colour: int, x: float, y: float, size: fl
     )
 
 
+def _on_cell(fw: FlipWarsState, cell: int) -> str:
+    """What a cell holds, in words: "empty", "the block", "Red T-rex turned 90°"."""
+    tile = fw.tile_at(cell)
+    if cell == fw.block:
+        return "the block"
+    if tile is None:
+        return "empty"
+    turned = f" turned {tile[1]}°" if tile[1] else ""
+    return f"{fw.game.SEATS[tile[2]]} {DISPLAY.get(tile[0], tile[0])}{turned}"
+
+
+def _status_lines(status: str, width: float, height: float) -> list[str]:
+    """The status in at most two lines that fit the card (a series' line is long on 4x4)."""
+    lines = textwrap.wrap(status, max(20, int(width / 8.2)))
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    out = []
+    for i, line in enumerate(lines):
+        y = height - 18 - 17 * (len(lines) - 1 - i)
+        size = 15 if len(line) * 8.2 <= width - 16 else 13
+        out.append(
+            f'<text x="{width / 2}" y="{y}" text-anchor="middle" font-size="{size}" '
+            f'fill="#3d352a">{escape(line)}</text>'
+        )
+    return out
+
+
 def svg_board(state: State, last: Action | None = None) -> str:
     """A standalone SVG card: each cell is a ``<g data-place="c3">``; each supply tile a
     ``<g data-tile="grenade" data-colour="blue">``."""
@@ -242,15 +269,8 @@ def svg_board(state: State, last: Action | None = None) -> str:
         if cell in flipped:
             classes.append("flipped")
         tile = fw.tile_at(cell)
-        if cell == fw.block:
-            on = "the block"
-        elif tile is not None:
-            turned = f" turned {tile[1]}°" if tile[1] else ""
-            on = f"{game.SEATS[tile[2]]} {DISPLAY.get(tile[0], tile[0])}{turned}"
-        else:
-            on = "empty"
         out.append(
-            f'<g data-place="{name}" class="{" ".join(classes)}" data-label="{name}, {escape(on)}">'
+            f'<g data-place="{name}" class="{" ".join(classes)}" data-label="{name}, {escape(_on_cell(fw, cell))}">'
         )
         out.append(
             f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" rx="8" '
@@ -309,10 +329,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
                 f'<text x="{bx:.1f}" y="{by + 4:.1f}" text-anchor="middle" font-size="11" '
                 f'font-weight="bold" fill="{EDGE[seat]}">{count}</text></g>'
             )
-    out.append(
-        f'<text x="{width / 2}" y="{height - 18}" text-anchor="middle" font-size="15" '
-        f'fill="#3d352a">{escape(status)}</text>'
-    )
+    out.extend(_status_lines(status, width, height))
     out.append("</svg>")
     return "".join(out)
 

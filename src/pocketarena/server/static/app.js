@@ -147,6 +147,18 @@ function optionsText(options) {
     .map(([k, v]) => `${k}: ${typeof v === "object" ? Object.entries(v).map(([a, b]) => `${b}${a}`).join(" ") : v}`)
     .join(" · ");
 }
+// The game page's options line as players read it: "series", "coins 1Q 1N", no "false".
+function gameOptionsText(options) {
+  return Object.entries(options || {})
+    .filter(([, v]) => v !== null && v !== undefined && v !== false && v !== "")
+    .map(([k, v]) => {
+      const name = k.replace(/_/g, " ");
+      if (v === true) return name;
+      if (typeof v === "object") return `${name} ${Object.entries(v).map(([a, b]) => `${b}${a}`).join(" ")}`;
+      return `${name} ${v}`;
+    })
+    .join(" · ");
+}
 function clockText(clock) {
   if (!clock) return "untimed";
   const [initial, inc] = clock;
@@ -337,7 +349,7 @@ class GamePage {
     this.renderThrow(!first && !!previous && view.version > previous.version ? previous.history.length : Infinity);
     this.announce(previous, first);
     this.renderTitle(first);
-    $("#game-meta").textContent = [view.rated ? "rated" : "casual", optionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
+    $("#game-meta").textContent = [view.rated ? "rated" : "casual", gameOptionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
     // Both players agreed to a rematch: go to the new game.
     if (view.rematch?.id && this.you.length && !this.redirected && !first) {
       this.redirected = true;
@@ -598,9 +610,10 @@ class GamePage {
     const phase = v.status === "active" && v.game === "flipwars" ? p.phase : null;
     const between = phase === "block" || phase === "first";
     box.hidden = !between;
-    this.board.closest(".board-wrap").classList.toggle("interlude-on", between);
-    if (!between) return;
     const chooser = v.to_move;
+    this.board.closest(".board-wrap").classList.toggle("interlude-on", between);
+    this.board.closest(".board-wrap").classList.toggle("chooser", between && this.mine(chooser));
+    if (!between) return;
     const you = this.mine(chooser) && this.you.length === 1;
     const who = you ? "You" : playerName(v.seats[chooser], v.seat_names[chooser]);
     const last = (p.series?.rounds || []).at(-1);
