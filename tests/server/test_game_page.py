@@ -92,6 +92,8 @@ def test_the_throw_strip_always_shows_the_boards_latest_throw(
     new_game(page, server, game, bot=bot)
     rng = random.Random(7)
     turns = 0
+    seen_throw = 0
+    announced = 0
     for _ in range(400):
         wait_my_turn(page)
         if view(page)["status"] != "active":
@@ -108,9 +110,12 @@ def test_the_throw_strip_always_shows_the_boards_latest_throw(
             ).replace("odd", "HT")
             assert s["faces"] == expected, s
         assert not boxes_overlap(s["strip"], s["board"]), s
+        if s["entry"] is not None and s["last"] > seen_throw:
+            seen_throw = s["last"]
+            announced += "Throw:" in page.inner_text("#announce")
         click_once(page, rng)
     page.wait_for_selector("#summary:not([hidden])")
-    assert turns >= 2
+    assert turns >= 2 and announced >= 1  # throws are said to screen readers too
     final = page.evaluate(STRIP)
     assert final["ply"] == str(final["last"]) or final["last"] == 0
     running = page.evaluate(
@@ -195,6 +200,18 @@ def keyboard_turn(page: Page, rng: random.Random) -> None:
             "() => document.activeElement.matches('#choices .btn.token, #choices .btn.play')"
         ):
             tab_to(page, "#choices .btn.token, #choices .btn.play")
+    if rng.random() < 0.1 and page.evaluate(
+        "() => document.activeElement.matches('#board .pa-target')"
+    ):
+        # Enter picks a place, Escape takes the pick back, the focus stays on the board.
+        page.keyboard.press("Enter")
+        if view(page)["version"] == v["version"] and view(page)["sel"] > v["sel"]:
+            page.keyboard.press("Escape")
+            assert view(page)["sel"] == 0
+            assert page.evaluate(
+                "() => document.querySelector('#board').contains(document.activeElement)"
+            )
+        return
     page.keyboard.press("Enter")
     wait_change(page, v["version"], v["sel"])
     # The focus stays on the page's controls: never dropped to the page itself.
@@ -258,8 +275,15 @@ def in_view(page: Page, selector: str) -> bool:
     return box["y"] >= 0 and box["y"] + box["height"] <= vp["height"] + 0.5
 
 
-@pytest.mark.parametrize("size", [(360, 740), (390, 844), (430, 932), (1280, 800)])
-@pytest.mark.parametrize("game", ["coin-age", "flipwars"])
+@pytest.mark.parametrize(
+    ("game", "size"),
+    [
+        (game, size)
+        for game in ("coin-age", "flipwars")
+        for size in ((360, 740), (390, 844), (430, 932), (1280, 800))
+    ]
+    + [("stack-a-cash", (390, 844)), ("wallet-battles", (390, 844))],
+)
 def test_on_a_phone_the_turn_and_the_result_stay_in_view(
     server: str, browser: Browser, game: str, size: tuple[int, int]
 ) -> None:
@@ -426,4 +450,27 @@ def test_step_back_during_a_live_game_title_sound_and_share(server: str, browser
     assert page.request.get(url).ok
     assert not page.title().startswith("● Your turn")
     assert not errors, errors
+    context.close()
+
+
+def test_offline_the_throw_button_and_the_status_agree(server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    new_game(page, server, "coin-age")
+    page.wait_for_selector("#throw-btn:not([hidden])")
+    # The connection drops and stays down (no reconnect) until we let it come back.
+    page.evaluate(
+        "() => { const live = window.paGame.live; live._connect = live.connect;"
+        " live.connect = () => {}; live.ws.close(); }"
+    )
+    page.wait_for_function("() => document.querySelector('#throw-btn').disabled")
+    assert page.is_visible("#throw-btn")
+    assert "reconnecting" in page.inner_text("#status")
+    page.evaluate(
+        "() => { const live = window.paGame.live; live.connect = live._connect; live.connect(); }"
+    )
+    page.wait_for_function("() => !document.querySelector('#throw-btn').disabled")
+    assert "press “Throw the coins”" in page.inner_text("#status")
+    page.click("#throw-btn")
+    page.wait_for_function("() => window.paGame.view.history.length > 0")
     context.close()

@@ -394,7 +394,8 @@ class GamePage {
     // Stack-a-Cash's winning line (and any game naming lines or regions won): lit at the end.
     const won = new Set((this.view?.position?.lines || []).flat());
     for (const node of $$("[data-place]", this.board)) node.classList.toggle("pa-win", won.has(node.getAttribute("data-place")));
-    const start = $$(CLICK_SELECTOR, this.board)[0];
+    // The tab stop stays where the keyboard last was.
+    const start = this.nodeFor(this.focusToken) || $$(CLICK_SELECTOR, this.board)[0];
     if (start) start.setAttribute("tabindex", "0");
   }
 
