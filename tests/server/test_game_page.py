@@ -304,6 +304,12 @@ def test_on_a_phone_the_turn_and_the_result_stay_in_view(
             assert box["y"] + box["height"] <= height * 0.6, "the throw button is at the bottom"
         else:
             assert in_view(page, "#prompt")
+            if width >= 390:  # board places are touch targets of 44 px or more
+                sides = page.eval_on_selector_all(
+                    "#board [data-place]",
+                    "ns => ns.map((n) => { const b = n.getBoundingClientRect(); return Math.min(b.width, b.height); })",
+                )
+                assert min(sides) >= 44, sides
             for b in page.locator("#choices .btn").all():
                 bb = b.bounding_box()
                 assert bb is not None and bb["height"] >= 44 and bb["width"] >= 44

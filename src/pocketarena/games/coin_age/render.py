@@ -40,6 +40,7 @@ COIN_RADIUS = (11, 13, 15, 18)  # by kind D P N Q: bigger coins rank higher
 WIDTH = 640
 MAP_LEFT, MAP_TOP, MAP_W, MAP_H = 56, 92, 528, 400
 NODE_R = 25
+HIT_R = 42  # a space's touch target: 44 px when the 640-unit map is 370 px wide
 LEGEND_TOP = MAP_TOP + MAP_H + 48  # first row of the region legend
 
 
@@ -347,6 +348,8 @@ def _svg_space(game_map: CoinAgeMap, state: CoinAgeState | None, i: int, marked:
         f'<g class="space" data-place="{space.id}" data-name="{_attr(space.name)}" '
         f'data-label="{_attr(label)}">',
         f"<title>{escape(space.name)} ({escape(region.name)}){control}: {listing}</title>",
+        # A touch target larger than the drawn space (44 px on a phone), invisible.
+        f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{HIT_R}" fill="transparent"/>',
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE_R}" fill="{fill}" stroke="{region.colour}" stroke-width="5"/>',
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE_R + 2.5}" fill="none" stroke="#4a3b22" stroke-width="1"/>',
     ]

@@ -323,6 +323,8 @@ def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
         f'data-label="{escape(place.name + held)}">'
     ]
     parts.append(f"<title>{escape(place.name)}</title>")
+    # A touch target a little larger than the drawn site (44 px on a phone), invisible.
+    parts.append(f'<circle class="hit" cx="{cx}" cy="{cy}" r="{SITE_R + 4}" fill="transparent"/>')
     if last:
         parts.append(
             f'<circle cx="{cx}" cy="{cy}" r="{SITE_R + 5}" fill="none" stroke="{SVG_LAST}" '
