@@ -299,7 +299,7 @@ class GamePage {
     live.on("state", (msg) => { if (msg.game.id === this.id) this.receive(msg); });
     live.on("error", (msg) => {
       if (msg.game && msg.game !== this.id) return;
-      this.refuse(msg.message);
+      this.refuse(this.named(msg.message));
       this.clearSelection();
     });
     live.on("open", () => this.renderControls());
@@ -421,8 +421,7 @@ class GamePage {
     if (!node || !this.board.contains(node)) return;
     if (ARROWS[e.key]) {
       e.preventDefault();
-      const [dx, dy] = ARROWS[e.key];
-      const next = nearestInDirection(node, $$(CLICK_SELECTOR, this.board), dx, dy);
+      const next = this.arrowFrom(node, e.key);
       if (next) { this.rove(next); next.focus({ preventScroll: false }); }
     } else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
@@ -432,6 +431,12 @@ class GamePage {
       this.clearSelection(true);
       node.focus();
     }
+  }
+
+  // The element an arrow key moves to from `node` (null at the edge).
+  arrowFrom(node, key) {
+    const [dx, dy] = ARROWS[key];
+    return nearestInDirection(node, $$(CLICK_SELECTOR, this.board), dx, dy);
   }
 
   // -- players, status, controls ----------------------------------------------------------------------
@@ -904,8 +909,17 @@ class GamePage {
       if (res.ok) return this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name}: first pick one of the highlighted places or buttons.`);
       const body = await res.json().catch(() => null);
       const why = body?.detail || body?.error?.message || body?.message;
-      this.refuse(`${name}: ${typeof why === "string" ? why : "not a legal move now"}.`.replace(/\.\.$/, "."));
+      this.refuse(`${name}: ${typeof why === "string" ? this.named(why) : "not a legal move now"}.`.replace(/\.\.$/, "."));
     } catch { this.refuse(`${name} is not one of the highlighted places.`); }
+  }
+
+  // The rules name places by notation ("gentle-wood"); the board by name ("Gentle Wood").
+  named(text) {
+    const places = $$("[data-place][data-name]", this.board)
+      .map((n) => [n.getAttribute("data-place"), n.getAttribute("data-name")])
+      .sort((a, b) => b[0].length - a[0].length);
+    for (const [id, name] of places) text = text.replace(new RegExp(`(?<![\\w-])${id.replace(/[^\w]/g, "\\$&")}(?![\\w-])`, "g"), name);
+    return text;
   }
 
   refuse(text) {
