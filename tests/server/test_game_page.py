@@ -276,6 +276,39 @@ def test_a_whole_game_with_the_keyboard_alone_passing_axe(
     context.close()
 
 
+ARROW_GRAPH = """() => {
+  const ns = [...document.querySelectorAll('#board [role=button]')];
+  const keys = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
+  const adj = ns.map((n) => keys.map((k) => ns.indexOf(window.paGame.arrowFrom(n, k))).filter((i) => i >= 0));
+  const unreachable = [];
+  for (let s = 0; s < ns.length; s++) {
+    const seen = new Set([s]);
+    const queue = [s];
+    while (queue.length) for (const v of adj[queue.shift()]) if (!seen.has(v)) { seen.add(v); queue.push(v); }
+    if (seen.size < ns.length) unreachable.push(ns[s].getAttribute('aria-label'));
+  }
+  return {count: ns.length, unreachable};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("coin-age", {"map": m}) for m in ("classic", "mint-isle", "sterling-strait", "five-fiefs")]
+    + [("wallet-battles", {"map": m}) for m in ("gettysburg", "antietam")]
+    + [("stack-a-cash", {}), ("flipwars", {"mode": "tactical"})],
+)
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_arrow_keys_reach_every_place_from_every_place(
+    server: str, browser: Browser, game: str, options: dict[str, str], width: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    new_game(page, server, game, **options)
+    graph = page.evaluate(ARROW_GRAPH)
+    assert graph["count"] >= 9 and graph["unreachable"] == [], graph
+    context.close()
+
+
 # -- phones -----------------------------------------------------------------------------------------
 def in_view(page: Page, selector: str) -> bool:
     box = page.locator(selector).first.bounding_box()
