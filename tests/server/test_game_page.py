@@ -516,6 +516,8 @@ def test_offline_the_throw_button_and_the_status_agree(server: str, browser: Bro
     page.wait_for_function("() => document.querySelector('#throw-btn').disabled")
     assert page.is_visible("#throw-btn")
     assert "reconnecting" in page.inner_text("#status")
+    page.wait_for_timeout(1200)  # the page's own retry (0.5 s) passes, still cut off
+    assert page.is_disabled("#throw-btn")
     page.evaluate(
         "() => { const live = window.paGame.live; live.connect = live._connect; live.connect(); }"
     )
