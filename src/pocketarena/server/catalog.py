@@ -137,9 +137,11 @@ def svg_board(state: State, last: Action | None = None) -> str:
     return render.svg_board(state, last=last)
 
 
-def describe(game_id: str, action: Action) -> str:
+def describe(game_id: str, action: Action, before: State | None = None) -> str:
+    """The game's sentence for ``action``; with ``before`` (the state it is played in) the
+    places are named as on the board ("Gentle Wood", not "gentle-wood") and the mover too."""
     try:
-        return render.describe(game_id, action)
+        return render.describe(game_id, action, before)
     except Exception:  # a describe bug must not break the game page
         log.exception("describe(%s) failed in %s", action, game_id)
         return action.text

@@ -40,6 +40,7 @@ COIN_RADIUS = (11, 13, 15, 18)  # by kind D P N Q: bigger coins rank higher
 WIDTH = 640
 MAP_LEFT, MAP_TOP, MAP_W, MAP_H = 56, 92, 528, 400
 NODE_R = 25
+HIT_R = 42  # a space's touch target: 44 px when the 640-unit map is 370 px wide
 LEGEND_TOP = MAP_TOP + MAP_H + 48  # first row of the region legend
 
 
@@ -339,9 +340,16 @@ def _svg_space(game_map: CoinAgeMap, state: CoinAgeState | None, i: int, marked:
     fill = SEAT_TINT[top >> 2] if top >= 0 else "#fffdf6"
     listing = " ".join(coin_text(c) for c in reversed(stack)) or "empty"
     control = f", held by {('Heads', 'Tails')[top >> 2]}" if top >= 0 else ""
+    words = " on a ".join(
+        f"{('Heads', 'Tails')[c >> 2]} {COIN_NAMES[COINS[c & 3]]}" for c in reversed(stack)
+    )
+    label = f"{space.name} ({region.name}), {words or 'empty'}"
     parts = [
-        f'<g class="space" data-place="{space.id}">',
+        f'<g class="space" data-place="{space.id}" data-name="{_attr(space.name)}" '
+        f'data-label="{_attr(label)}">',
         f"<title>{escape(space.name)} ({escape(region.name)}){control}: {listing}</title>",
+        # A touch target larger than the drawn space (44 px on a phone), invisible.
+        f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{HIT_R}" fill="transparent"/>',
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE_R}" fill="{fill}" stroke="{region.colour}" stroke-width="5"/>',
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE_R + 2.5}" fill="none" stroke="#4a3b22" stroke-width="1"/>',
     ]
@@ -468,7 +476,15 @@ def _svg_bank(state: CoinAgeState, seat: int, y: float, last: Action | None) -> 
     x = 112.0
     for k in SLAP_ORDER:
         for _ in range(bank[k]):
-            parts.append(_svg_coin(seat << 2 | k, x, y - 4, 0.9, extra=f' data-coin="{COINS[k]}"'))
+            parts.append(
+                _svg_coin(
+                    seat << 2 | k,
+                    x,
+                    y - 4,
+                    0.9,
+                    extra=f' data-coin="{COINS[k]}" data-label="{name}\'s {COIN_NAMES[COINS[k]]}"',
+                )
+            )
             x += 2 * COIN_RADIUS[k] * 0.9 + 3
         x += 8
     paid = last is not None and last.verb == "pay" and seat == 1 - state.mover

@@ -203,6 +203,33 @@ def _tile_svg(kind: str, degrees: int, colour: int, x: float, y: float, size: fl
     )
 
 
+def _on_cell(fw: FlipWarsState, cell: int) -> str:
+    """What a cell holds, in words: "empty", "the block", "Red T-rex turned 90°"."""
+    tile = fw.tile_at(cell)
+    if cell == fw.block:
+        return "the block"
+    if tile is None:
+        return "empty"
+    turned = f" turned {tile[1]}°" if tile[1] else ""
+    return f"{fw.game.SEATS[tile[2]]} {DISPLAY.get(tile[0], tile[0])}{turned}"
+
+
+def _status_lines(status: str, width: float, height: float) -> list[str]:
+    """The status in at most two lines that fit the card (a series' line is long on 4x4)."""
+    lines = textwrap.wrap(status, max(20, int(width / 8.2)))
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    out = []
+    for i, line in enumerate(lines):
+        y = height - 18 - 17 * (len(lines) - 1 - i)
+        size = 15 if len(line) * 8.2 <= width - 16 else 13
+        out.append(
+            f'<text x="{width / 2}" y="{y}" text-anchor="middle" font-size="{size}" '
+            f'fill="#3d352a">{escape(line)}</text>'
+        )
+    return out
+
+
 def svg_board(state: State, last: Action | None = None) -> str:
     """A standalone SVG card: each cell is a ``<g data-place="c3">``; each supply tile a
     ``<g data-tile="grenade" data-colour="blue">``."""
@@ -214,7 +241,13 @@ def svg_board(state: State, last: Action | None = None) -> str:
     board = n * CELL
     width = left + board + 24
     supply_top = top + board + 40
-    height = supply_top + 2 * 64 + 44
+    # Each seat's supply in rows of at most four kinds, tiles large enough to read on a phone.
+    per_row = min(4, len(game.kinds))
+    rows = -(-len(game.kinds) // per_row)
+    step = (width - left - 48.0 - 20) / per_row
+    small = min(step - 8, 84)
+    block = rows * (small + 10) + 8
+    height = supply_top + 2 * block + 44
     status = _status(fw)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -235,12 +268,14 @@ def svg_board(state: State, last: Action | None = None) -> str:
             classes.append("last")
         if cell in flipped:
             classes.append("flipped")
-        out.append(f'<g data-place="{name}" class="{" ".join(classes)}">')
+        tile = fw.tile_at(cell)
+        out.append(
+            f'<g data-place="{name}" class="{" ".join(classes)}" data-label="{name}, {escape(_on_cell(fw, cell))}">'
+        )
         out.append(
             f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" rx="8" '
             'fill="#e6dcc7"/>'
         )
-        tile = fw.tile_at(cell)
         if cell == fw.block:
             out.append(
                 f'<rect x="{x + 6}" y="{y + 6}" width="{CELL - 12}" height="{CELL - 12}" rx="10" '
@@ -274,19 +309,19 @@ def svg_board(state: State, last: Action | None = None) -> str:
         )
     # Each player's supply: one small tile per kind with the number left.
     for seat, colour in enumerate(("blue", "red")):
-        sy: float = supply_top + seat * 64
+        top_y: float = supply_top + seat * block
         out.append(
-            f'<text x="{left}" y="{sy + 30}" font-size="14" font-weight="bold" '
+            f'<text x="{left}" y="{top_y + 30}" font-size="14" font-weight="bold" '
             f'fill="{EDGE[seat]}">{game.SEATS[seat]}</text>'
         )
-        sx: float = left + 48.0
-        step = (width - sx - 20) / len(game.kinds)
-        for kind_name, count in fw.supply(seat).items():
-            small = min(step - 8, 52)
+        for i, (kind_name, count) in enumerate(fw.supply(seat).items()):
+            sx = left + 48.0 + (i % per_row) * step
+            sy = top_y + (i // per_row) * (small + 10)
             opacity = "1" if count else "0.3"
             bx, by = sx + small - 4, sy + 4
             out.append(
                 f'<g data-tile="{kind_name}" data-colour="{colour}" data-left="{count}" '
+                f'data-label="{game.SEATS[seat]} {DISPLAY.get(kind_name, kind_name)}, {count} left" '
                 f'opacity="{opacity}">'
                 + _tile_svg(kind_name, 0, seat, sx, sy, small)
                 + f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="9" fill="#ffffff" '
@@ -294,11 +329,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
                 f'<text x="{bx:.1f}" y="{by + 4:.1f}" text-anchor="middle" font-size="11" '
                 f'font-weight="bold" fill="{EDGE[seat]}">{count}</text></g>'
             )
-            sx += step
-    out.append(
-        f'<text x="{width / 2}" y="{height - 18}" text-anchor="middle" font-size="15" '
-        f'fill="#3d352a">{escape(status)}</text>'
-    )
+    out.extend(_status_lines(status, width, height))
     out.append("</svg>")
     return "".join(out)
 

@@ -137,7 +137,14 @@ def svg_board(state: State, last: Action | None = None) -> str:
         x, y = left + f * size, top + (2 - r) * size
         cx, cy = x + size / 2, y + size / 2
         mark = cell in touched
-        out.append(f'<g data-place="{cell}" class="cell{" last" if mark else ""}">')
+        words = " on a ".join(
+            f"{('Heads', 'Tails')[face]} {SIZE_NAMES[s]}"
+            for s, face in reversed(stack_of(sac.cells[i]))
+        )
+        out.append(
+            f'<g data-place="{cell}" class="cell{" last" if mark else ""}" '
+            f'data-label="{cell}, {words or "empty"}">'
+        )
         out.append(
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="#efe6cf" '
             f'stroke="{"#d9661f" if mark else "#7a6a4f"}" stroke-width="{4 if mark else 1.5}"/>'
@@ -171,7 +178,8 @@ def svg_board(state: State, last: Action | None = None) -> str:
             radius = RADIUS[s] * 0.42
             out.append(
                 f'<circle cx="{sx}" cy="390" r="{radius:.1f}" fill="#ffffff" stroke="#7a6a4f" '
-                f'stroke-width="1.5" data-size="{SIZES[s]}" data-supply="{k}"/>'
+                f'stroke-width="1.5" data-size="{SIZES[s]}" data-supply="{k}" '
+                f'data-label="{SIZE_NAMES[s]} coin in the supply"/>'
             )
             out.append(
                 f'<text x="{sx}" y="{390 + 4}" text-anchor="middle" font-size="10" '

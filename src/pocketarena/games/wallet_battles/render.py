@@ -317,8 +317,14 @@ def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
     cx, cy = _xy(place.x, place.y)
     holder = board.holder[loc]
     stack = [COINS[c] for c in board.stacks[loc]]
-    parts = [f'<g class="location" data-place="{place.id}">']
+    held = f", held by the {SIDES[holder]}: {' on '.join(reversed(stack))}" if stack else ", empty"
+    parts = [
+        f'<g class="location" data-place="{place.id}" data-name="{escape(place.name)}" '
+        f'data-label="{escape(place.name + held)}">'
+    ]
     parts.append(f"<title>{escape(place.name)}</title>")
+    # A touch target a little larger than the drawn site (44 px on a phone), invisible.
+    parts.append(f'<circle class="hit" cx="{cx}" cy="{cy}" r="{SITE_R + 4}" fill="transparent"/>')
     if last:
         parts.append(
             f'<circle cx="{cx}" cy="{cy}" r="{SITE_R + 5}" fill="none" stroke="{SVG_LAST}" '
@@ -386,7 +392,10 @@ def _pile_panel(board: WalletBattlesState, seat: int, scores: tuple[float, float
         cx = round(x0 + 22 + i * (w - 30) / 4, 1)
         cy = PANEL_TOP + 44
         opacity = "" if pile[coin] else ' opacity="0.35"'
-        parts.append(f'<g data-coin="{coin}" data-seat="{seat}"{opacity}>')
+        parts.append(
+            f'<g data-coin="{coin}" data-seat="{seat}" '
+            f'data-label="{SIDES[seat]} {coin}, {pile[coin]} in the pile"{opacity}>'
+        )
         parts.append(_coin(cx, cy, coin, letter=True))
         parts.append(
             f'<text x="{cx + 13}" y="{cy + 4}" font-size="10" fill="{INK}">×{pile[coin]}</text></g>'

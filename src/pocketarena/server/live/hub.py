@@ -789,6 +789,7 @@ class Hub:
     def _append(self, live: LiveGame, state: State, action: Action) -> None:
         """Apply ``action`` to ``state`` (the live one while loading) and extend the move list."""
         seat = state.current_player
+        say = catalog.describe(live.game.ID, action, state)
         state.apply(action)
         live.movers.append(seat)
         live.entries.append(
@@ -796,7 +797,7 @@ class Hub:
                 "text": action.text,
                 "seat": seat if seat >= 0 else None,
                 "chance": action.chance,
-                "say": catalog.describe(live.game.ID, action),
+                "say": say,
             }
         )
 

@@ -74,6 +74,7 @@ class Live {
     });
     this.ws.addEventListener("close", () => {
       $("#conn-banner")?.removeAttribute("hidden");
+      this.emit("close", {});
       setTimeout(() => this.connect(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, 8000);
     });
@@ -146,6 +147,18 @@ function optionsText(options) {
     .map(([k, v]) => `${k}: ${typeof v === "object" ? Object.entries(v).map(([a, b]) => `${b}${a}`).join(" ") : v}`)
     .join(" · ");
 }
+// The game page's options line as players read it: "series", "coins 1Q 1N", no "false".
+function gameOptionsText(options) {
+  return Object.entries(options || {})
+    .filter(([, v]) => v !== null && v !== undefined && v !== false && v !== "")
+    .map(([k, v]) => {
+      const name = k.replace(/_/g, " ");
+      if (v === true) return name;
+      if (typeof v === "object") return `${name} ${Object.entries(v).map(([a, b]) => `${b}${a}`).join(" ")}`;
+      return `${name} ${v}`;
+    })
+    .join(" · ");
+}
 function clockText(clock) {
   if (!clock) return "untimed";
   const [initial, inc] = clock;
@@ -174,7 +187,69 @@ function coinsOf(text) {
   return coins;
 }
 
+// Words a player reads on a choice button, for the tokens that are not places on the board.
+const CHOICE_WORDS = { blue: "Blue starts", red: "Red starts" };
+// Whole actions with no token (a verb alone): "end" ends a Coin Age turn.
+const VERB_WORDS = { end: "End turn", pass: "Pass" };
+const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)");
+
+// The name of a board element in the game's words: the renderer's data-label, else its title.
+function labelOf(node) {
+  return node.getAttribute("data-label") || node.querySelector(":scope > title")?.textContent || tokenOf(node) || "";
+}
+function centre(node) {
+  const r = node.getBoundingClientRect();
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}
+// The element nearest to `from` in direction (dx, dy), or null: distance along the direction
+// plus twice the distance across it, so a straight neighbour beats a diagonal one.
+function nearestInDirection(from, nodes, dx, dy) {
+  const a = centre(from);
+  let best = null;
+  let bestScore = Infinity;
+  for (const n of nodes) {
+    if (n === from) continue;
+    const b = centre(n);
+    const along = (b.x - a.x) * dx + (b.y - a.y) * dy;
+    if (along <= 2) continue;
+    const across = Math.abs((b.x - a.x) * dy - (b.y - a.y) * dx);
+    const score = along + 2 * across;
+    if (score < bestScore) { best = n; bestScore = score; }
+  }
+  return best;
+}
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+// A short beep for "your turn" (only when the player turned sound on).
+function beep() {
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.26);
+  } catch { /* no audio: nothing to do */ }
+}
+
+// FlipWars' series: a finished round and the round wins so far, in words.
+function roundResult(r, seats) {
+  const score = `${seats[0]} ${r.score?.blue ?? 0} – ${seats[1]} ${r.score?.red ?? 0}`;
+  const winner = r.winner ? seats.find((n) => n.toLowerCase() === r.winner) || r.winner : null;
+  return winner ? `${winner} wins the round, ${score}` : `the round is drawn, ${score}`;
+}
+function roundWins(p, seats) {
+  const w = p?.series?.round_wins || {};
+  return `Round wins: ${seats[0]} ${w.blue ?? 0} – ${seats[1]} ${w.red ?? 0} (first to ${p?.series?.target ?? "?"})`;
+}
+
 // -- the game page ---------------------------------------------------------------------------------------
+// One source of truth: every update draws the board, the move list, the status and the latest
+// throw from the same view at once. The coins of a throw land in a strip above the board (never
+// over it); a newer update replaces them at once, and nothing moves once the game is over.
 class GamePage {
   constructor(live, view) {
     this.live = live;
@@ -184,11 +259,19 @@ class GamePage {
     this.selection = [];
     this.clock = null;
     this.lastSvg = null;
-    this.animating = Promise.resolve();
-    this.shownVersion = -1;
     this.redirected = false;
+    this.ply = null; // null: the live position; a number: an earlier position being looked at
+    this.focusToken = null; // the board element the keyboard is on (its token)
+    this.baseTitle = document.title;
+    this.wasMyTurn = false;
+    this.sound = localStorage.getItem("pa-sound") === "on";
     this.board = $("#board");
     this.board.addEventListener("click", (e) => this.onBoardClick(e));
+    this.board.addEventListener("keydown", (e) => this.onBoardKey(e));
+    this.board.addEventListener("focusin", (e) => {
+      const node = e.target.closest?.(CLICK_SELECTOR);
+      if (node && this.board.contains(node)) this.rove(node);
+    });
     $("#throw-btn").addEventListener("click", () => this.throwCoins());
     $("#resign-btn").addEventListener("click", () => this.resign());
     $("#cancel-btn").addEventListener("click", () => this.cancel());
@@ -197,16 +280,36 @@ class GamePage {
       $("#invite-url").select();
       navigator.clipboard?.writeText($("#invite-url").value).then(() => toast("Link copied."), () => {});
     });
-    document.addEventListener("keydown", (e) => { if (e.key === "Escape") this.clearSelection(); });
+    $("#sound-btn").addEventListener("click", () => this.toggleSound());
+    $("#nav-start").addEventListener("click", () => this.go(0));
+    $("#nav-back").addEventListener("click", () => this.go((this.ply ?? this.view.history.length) - 1));
+    $("#nav-next").addEventListener("click", () => this.go((this.ply ?? this.view.history.length) + 1));
+    $("#nav-live").addEventListener("click", () => this.go(null));
+    $("#moves").addEventListener("click", (e) => {
+      const li = e.target.closest("li[data-ply]");
+      if (li) this.go(Number(li.dataset.ply));
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && !e.defaultPrevented) this.clearSelection(true);
+      // Left and right step through the game when the keyboard is not on the board or a field.
+      if (!(e.target === document.body || e.target.closest?.(".history-nav, #moves"))) return;
+      if (e.key === "ArrowLeft") { e.preventDefault(); $("#nav-back").click(); }
+      else if (e.key === "ArrowRight" && this.ply !== null) { e.preventDefault(); $("#nav-next").click(); }
+    });
     live.on("state", (msg) => { if (msg.game.id === this.id) this.receive(msg); });
     live.on("error", (msg) => {
       if (msg.game && msg.game !== this.id) return;
-      toast(msg.message, "error");
+      this.refuse(this.named(msg.message));
       this.clearSelection();
     });
+    live.on("open", () => this.renderControls());
+    live.on("close", () => this.renderControls());
     setInterval(() => this.tickClocks(), 200);
+    this.renderSound();
     this.update(view, view.you, view.clock, true);
     live.watch(this.id, true);
+    // On a phone the board, the prompt and the buttons fill the screen; the menu is a scroll up.
+    if (matchMedia("(max-width: 560px)").matches && view.status === "active") $(".board-col").scrollIntoView();
   }
 
   // Updates carry only the move-list entries added since the previous one; a gap (say, after
@@ -230,11 +333,9 @@ class GamePage {
     this.view = view;
     this.you = you || [];
     this.clock = clock ? { ...clock, at: performance.now() } : null;
-    if (!previous || previous.version !== view.version) this.selection = [];
-    if (view.svg && view.svg !== this.lastSvg) {
-      this.board.innerHTML = view.svg;
-      this.lastSvg = view.svg;
-    }
+    if (!previous || previous.version !== view.version) { this.selection = []; this.hideRefusal(); }
+    if (view.svg) this.lastSvg = view.svg;
+    if (this.ply === null) this.showBoard(this.lastSvg);
     this.renderPlayers();
     this.renderStatus();
     this.renderControls();
@@ -242,9 +343,13 @@ class GamePage {
     this.renderFair();
     this.renderInvite();
     this.renderSummary();
+    this.renderInterlude();
+    this.renderNav();
     this.refreshChoices();
-    if (!first && previous && view.version > previous.version) this.animateThrows(view);
-    $("#game-meta").textContent = [view.rated ? "rated" : "casual", view.options_text ?? optionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
+    this.renderThrow(!first && !!previous && view.version > previous.version ? previous.history.length : Infinity);
+    this.announce(previous, first);
+    this.renderTitle(first);
+    $("#game-meta").textContent = [view.rated ? "rated" : "casual", view.options_text ?? gameOptionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
     // Both players agreed to a rematch: go to the new game.
     if (view.rematch?.id && this.you.length && !this.redirected && !first) {
       this.redirected = true;
@@ -258,7 +363,83 @@ class GamePage {
   }
 
   mine(seat) { return this.you.includes(seat); }
+  myTurn() {
+    const v = this.view;
+    if (v.status !== "active") return false;
+    if (v.node === "chance") return v.thrower !== null && this.mine(v.thrower);
+    return v.to_move !== null && this.mine(v.to_move);
+  }
 
+  // -- the board: drawn from the view, made keyboard-operable -----------------------------------
+  showBoard(svg) {
+    if (!svg) return;
+    const hadFocus = this.board.contains(document.activeElement);
+    this.board.classList.remove("previewing");
+    this.board.innerHTML = svg;
+    this.decorateBoard();
+    if (hadFocus) this.restoreFocus();
+  }
+
+  decorateBoard() {
+    const svg = $("svg", this.board);
+    // The live board is a group of buttons, not a picture (a picture's parts are hidden from
+    // assistive technology).
+    if (svg) svg.setAttribute("role", "group");
+    for (const node of $$(CLICK_SELECTOR, this.board)) {
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "-1");
+      node.setAttribute("aria-label", labelOf(node));
+      $(":scope > title", node)?.remove(); // the label says it; a title would repeat it
+    }
+    // Stack-a-Cash's winning line (and any game naming lines or regions won): lit at the end.
+    const won = new Set((this.view?.position?.lines || []).flat());
+    for (const node of $$("[data-place]", this.board)) node.classList.toggle("pa-win", won.has(node.getAttribute("data-place")));
+    // The tab stop stays where the keyboard last was.
+    const start = this.nodeFor(this.focusToken) || $$(CLICK_SELECTOR, this.board)[0];
+    if (start) start.setAttribute("tabindex", "0");
+  }
+
+  // One board element is in the tab order (the one the keyboard was last on); arrows move it.
+  rove(node) {
+    for (const n of $$('[tabindex="0"]', this.board)) if (n !== node) n.setAttribute("tabindex", "-1");
+    node.setAttribute("tabindex", "0");
+    this.focusToken = `${tokenOf(node)}|${ownerOf(node, this.view.seat_names) ?? ""}`;
+  }
+
+  nodeFor(key) {
+    if (!key) return null;
+    return $$(CLICK_SELECTOR, this.board).find((n) => `${tokenOf(n)}|${ownerOf(n, this.view.seat_names) ?? ""}` === key) || null;
+  }
+
+  restoreFocus() {
+    const node = this.nodeFor(this.focusToken) || $(".pa-target", this.board) || $(CLICK_SELECTOR, this.board);
+    if (node) { this.rove(node); node.focus({ preventScroll: true }); }
+  }
+
+  onBoardKey(e) {
+    const node = e.target.closest?.(CLICK_SELECTOR);
+    if (!node || !this.board.contains(node)) return;
+    if (ARROWS[e.key]) {
+      e.preventDefault();
+      const next = this.arrowFrom(node, e.key);
+      if (next) { this.rove(next); next.focus({ preventScroll: false }); }
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      this.activate(node);
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      this.clearSelection(true);
+      node.focus();
+    }
+  }
+
+  // The element an arrow key moves to from `node` (null at the edge).
+  arrowFrom(node, key) {
+    const [dx, dy] = ARROWS[key];
+    return nearestInDirection(node, $$(CLICK_SELECTOR, this.board), dx, dy);
+  }
+
+  // -- players, status, controls ----------------------------------------------------------------------
   renderPlayers() {
     const v = this.view;
     const box = $("#players");
@@ -277,7 +458,7 @@ class GamePage {
       const row = el("div", { class: `player seat${seat}${toMove ? " to-move" : ""}`, "data-seat": seat },
         el("span", { class: "dot", title: v.seat_names[seat] }),
         el("div", {}, who, el("div", { class: "seat-name", text: v.seat_names[seat] })),
-        el("span", { class: "score", "data-score": seat, text: fmtScore(v.scores[seat] ?? 0) }));
+        el("span", { class: "score", "data-score": seat, "aria-label": `score ${fmtScore(v.scores[seat] ?? 0)}`, text: fmtScore(v.scores[seat] ?? 0) }));
       if (this.clock) row.append(el("span", { class: "clock", "data-clock": seat }));
       box.append(row);
     }
@@ -302,14 +483,16 @@ class GamePage {
     const v = this.view;
     const status = $("#status");
     status.className = "status";
-    const name = (seat) => `${playerName(v.seats[seat], v.seat_names[seat])}${this.you.length === 2 ? "" : ""}`;
+    const name = (seat) => playerName(v.seats[seat], v.seat_names[seat]);
     let text = "";
     if (v.status === "waiting") text = "Waiting for an opponent…";
     else if (v.status === "aborted") text = "This game was cancelled.";
     else if (v.status === "finished") text = this.resultText();
     else if (v.node === "chance") {
       if (v.thrower !== null && this.mine(v.thrower)) {
-        text = this.you.length === 2 ? `${v.seat_names[v.thrower]}: throw the coins` : "Your throw: press “Throw the coins”";
+        // Offline the button cannot work: say so rather than point at it.
+        if (!this.live.open) text = "Your throw: reconnecting…";
+        else text = this.you.length === 2 ? `${v.seat_names[v.thrower]}: throw the coins` : "Your throw: press “Throw the coins”";
         status.classList.add("your-turn");
       } else text = v.thrower !== null ? `${name(v.thrower)} is throwing…` : "Coins in the air…";
     } else if (v.to_move !== null) {
@@ -332,22 +515,30 @@ class GamePage {
 
   renderControls() {
     const v = this.view;
+    if (!v) return;
     const active = v.status === "active";
-    $("#throw-btn").hidden = !(active && v.node === "chance" && v.thrower !== null && this.mine(v.thrower));
+    const throwing = active && v.node === "chance" && v.thrower !== null && this.mine(v.thrower);
+    const btn = $("#throw-btn");
+    // Offline the button stays in view, disabled, matching the status line.
+    btn.hidden = !throwing;
+    btn.disabled = throwing && !this.live.open;
     $("#resign-btn").hidden = !(active && this.you.length > 0);
     $("#cancel-btn").hidden = !(v.status === "waiting" && this.you.length > 0);
+    if (throwing) this.renderStatus();
   }
 
   renderMoves() {
     const list = $("#moves");
     const v = this.view;
-    if (list.childElementCount === v.history.length && list.dataset.version === String(v.version)) return;
-    list.replaceChildren(...v.history.map((h, i) => el("li", {
-      class: `${h.chance ? "chance" : ""} ${h.seat !== null ? `seat${h.seat}` : ""}`, "data-ply": i + 1,
-    }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null)));
-    list.dataset.version = String(v.version);
-    list.scrollTop = list.scrollHeight;
-    $("#move-count").textContent = `${v.history.length} action${v.history.length === 1 ? "" : "s"}`;
+    if (list.childElementCount !== v.history.length || list.dataset.version !== String(v.version)) {
+      list.replaceChildren(...v.history.map((h, i) => el("li", {
+        class: `${h.chance ? "chance" : ""} ${h.seat !== null ? `seat${h.seat}` : ""}`, "data-ply": i + 1,
+      }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null)));
+      list.dataset.version = String(v.version);
+      list.scrollTop = list.scrollHeight;
+      $("#move-count").textContent = `${v.history.length} action${v.history.length === 1 ? "" : "s"}`;
+    }
+    for (const li of list.children) li.classList.toggle("current", this.ply !== null && Number(li.dataset.ply) === this.ply);
   }
 
   renderFair() {
@@ -376,9 +567,12 @@ class GamePage {
   renderSummary() {
     const v = this.view;
     const box = $("#summary");
+    const wasHidden = box.hidden;
     box.hidden = v.status !== "finished";
     if (box.hidden) return;
-    const parts = [el("h3", { text: this.resultText() })];
+    if (!wasHidden && box.dataset.version === String(v.version)) return;
+    box.dataset.version = String(v.version);
+    const parts = [el("h2", { text: this.resultText() })];
     if (v.rating_changes) {
       const lines = v.rating_changes.map((c) => {
         const seat = v.seats.findIndex((s) => s && s.player === c.player);
@@ -399,15 +593,153 @@ class GamePage {
       }));
     } else if (v.rematch.id) row.append(el("a", { class: "btn", href: `/g/${v.rematch.id}`, text: "Watch the rematch" }));
     row.append(el("a", { class: "btn", href: `/g/${this.id}/replay`, id: "replay-link", text: "Replay" }));
+    const replayUrl = `${location.origin}/g/${this.id}/replay`;
+    row.append(el("button", {
+      class: "btn", type: "button", id: "share-btn", "data-url": replayUrl, text: "Share replay",
+      onclick: () => {
+        if (navigator.share) navigator.share({ title: document.title, url: replayUrl }).catch(() => {});
+        else navigator.clipboard?.writeText(replayUrl).then(() => toast("Replay link copied."), () => toast(replayUrl));
+      },
+    }));
     if (v.fair) row.append(el("a", { class: "btn", href: `/g/${this.id}/verify`, text: "Verify throws" }));
     row.append(el("a", { class: "btn ghost", href: `/new?game=${v.game}`, text: "New game" }));
     parts.push(row);
     box.replaceChildren(...parts);
   }
 
+  // FlipWars' series: between rounds the finished board gives way to a card saying how the
+  // round ended, what is being chosen (the block, who starts) and by whom.
+  renderInterlude() {
+    const v = this.view;
+    const box = $("#interlude");
+    const p = v.position || {};
+    const phase = v.status === "active" && v.game === "flipwars" ? p.phase : null;
+    const between = phase === "block" || phase === "first";
+    box.hidden = !between;
+    const chooser = v.to_move;
+    this.board.closest(".board-wrap").classList.toggle("interlude-on", between);
+    this.board.closest(".board-wrap").classList.toggle("chooser", between && this.mine(chooser));
+    if (!between) return;
+    const you = this.mine(chooser) && this.you.length === 1;
+    const who = you ? "You" : playerName(v.seats[chooser], v.seat_names[chooser]);
+    const last = (p.series?.rounds || []).at(-1);
+    const nextRound = phase === "block" ? (last?.round ?? 0) + 1 : p.round;
+    const doing = phase === "block"
+      ? `${who} ${you ? "choose" : "chooses"} where the block goes for round ${nextRound}.`
+      : `${who} ${you ? "choose" : "chooses"} who starts round ${nextRound}.`;
+    box.replaceChildren(
+      el("h2", { text: last ? `Round ${last.round}: ${roundResult(last, v.seat_names)}` : "Between rounds" }),
+      el("p", { class: "interlude-wins", text: roundWins(p, v.seat_names) }),
+      el("p", { class: "interlude-doing", text: doing }));
+  }
+
+  // -- what happened: the latest throw, round and result, in view and to screen readers ------------
+  // The strip above the board shows the latest throw of the move list the board is drawn from;
+  // its coins spin only when that throw is new in this update and the game goes on.
+  renderThrow(freshFrom) {
+    const v = this.view;
+    const stage = $("#throw-stage");
+    let i = v.history.length - 1;
+    while (i >= 0 && !v.history[i].chance) i--;
+    if (i < 0) { stage.hidden = true; stage.dataset.ply = ""; return; }
+    const entry = v.history[i];
+    const animate = i >= freshFrom && v.status === "active" && !REDUCED_MOTION.matches;
+    if (stage.dataset.ply === String(i + 1) && !animate) {
+      // Nothing moves once the game is over (a landing still under way stops where it is due).
+      if (v.status !== "active") for (const c of $$(".coin.landing", stage)) c.classList.remove("landing");
+      return;
+    }
+    const coins = coinsOf(entry.text);
+    stage.replaceChildren(
+      el("div", { class: "coins", "aria-hidden": "true" }, coins.map((c, k) => el("div", {
+        class: `coin ${c.face === "H" ? "heads" : "tails"}${animate ? " landing" : ""}`, style: animate ? `animation-delay:${k * 90}ms` : null, "data-face": c.face,
+      }, el("span", { class: "face", text: c.face }), c.label ? el("span", { class: "label", text: c.label }) : null))),
+      el("div", { class: "caption", text: `${i + 1}. ${entry.say || entry.text}` }));
+    stage.dataset.ply = String(i + 1);
+    stage.dataset.text = entry.text;
+    stage.hidden = false;
+  }
+
+  announce(previous, first) {
+    const v = this.view;
+    if (first || !previous) return;
+    const lines = [];
+    for (const h of v.history.slice(previous.history.length)) {
+      if (h.chance) lines.push(`Throw: ${h.say || h.text}.`);
+      else if (h.seat !== null && !this.mine(h.seat)) lines.push(`${playerName(v.seats[h.seat], v.seat_names[h.seat])}: ${h.say || h.text}.`);
+    }
+    const rounds = v.position?.series?.rounds || [];
+    const before = previous.position?.series?.rounds || [];
+    if (rounds.length > before.length) {
+      const r = rounds.at(-1);
+      lines.push(`Round ${r.round}: ${roundResult(r, v.seat_names)}. ${roundWins(v.position, v.seat_names)}.`);
+    }
+    if (v.status === "finished" && previous.status !== "finished") lines.push(`Game over: ${this.resultText()}.`);
+    else if (this.myTurn() && !this.wasMyTurn) lines.push("Your turn.");
+    if (lines.length) $("#announce").textContent = lines.join(" ");
+  }
+
+  renderTitle(first) {
+    const mine = this.myTurn();
+    document.title = mine ? `● Your turn · ${this.baseTitle}` : this.view.status === "finished" ? `${this.resultText()} · ${this.baseTitle}` : this.baseTitle;
+    if (mine && !this.wasMyTurn && !first && this.sound) beep();
+    this.wasMyTurn = mine;
+  }
+
+  toggleSound() {
+    this.sound = !this.sound;
+    localStorage.setItem("pa-sound", this.sound ? "on" : "off");
+    this.renderSound();
+    if (this.sound) beep();
+  }
+
+  renderSound() {
+    const b = $("#sound-btn");
+    b.setAttribute("aria-pressed", String(this.sound));
+    b.textContent = this.sound ? "Sound: on" : "Sound: off";
+  }
+
+  // -- stepping back through the game while it goes on ----------------------------------------------------
+  async go(ply) {
+    const n = this.view.history.length;
+    if (ply !== null) ply = Math.max(0, Math.min(n, ply));
+    if (ply === n) ply = null;
+    this.ply = ply;
+    this.clearSelection();
+    if (ply === null) {
+      this.showBoard(this.lastSvg);
+      this.board.closest(".board-wrap").classList.remove("past");
+    } else {
+      try {
+        const res = await fetch(`/api/games/${this.id}/board?ply=${ply}`);
+        if (!res.ok) throw new Error("no board");
+        const svg = await res.text();
+        if (this.ply !== ply) return;
+        this.showBoard(svg);
+        this.board.closest(".board-wrap").classList.add("past");
+      } catch { toast("Could not load that position.", "error"); }
+    }
+    this.renderMoves();
+    this.renderNav();
+    this.refreshChoices();
+  }
+
+  renderNav() {
+    const n = this.view.history.length;
+    const at = this.ply ?? n;
+    $("#nav-start").disabled = at === 0;
+    $("#nav-back").disabled = at === 0;
+    $("#nav-next").disabled = this.ply === null;
+    $("#nav-live").disabled = this.ply === null;
+    const h = this.view.history[at - 1];
+    $("#nav-pos").textContent = this.ply === null ? `Live · ${n} action${n === 1 ? "" : "s"}` : `Action ${at} of ${n}${h ? `: ${h.say || h.text}` : " (the start)"}`;
+    $("#nav-live").classList.toggle("behind", this.ply !== null);
+  }
+
   // -- click-to-play: the legal actions in notation become clickable places and buttons --------------
   myLegal() {
     const v = this.view;
+    if (this.ply !== null) return [];
     if (v.status !== "active" || v.node !== "decision" || v.to_move === null || !this.mine(v.to_move)) return [];
     return v.legal;
   }
@@ -428,6 +760,22 @@ class GamePage {
 
   places() { return new Set(this.clickables().map(tokenOf)); }
 
+  // A token as players name it: a place by its name on the board ("Gentle Wood"), a coin or
+  // tile by its name, a rotation by its arrow.
+  words(t) {
+    if (CHOICE_WORDS[t]) return CHOICE_WORDS[t];
+    if (ROTATION.test(t)) return TOKEN_LABELS[t];
+    const named = $$(`[data-place="${CSS.escape(t)}"]`, this.board)[0]?.getAttribute("data-name");
+    if (named) return named;
+    if (TOKEN_LABELS[t]) return `${t} · ${TOKEN_LABELS[t]}`;
+    return t;
+  }
+
+  actionWords(a) {
+    if (!a.tokens.length) return VERB_WORDS[a.verb] || a.verb.charAt(0).toUpperCase() + a.verb.slice(1);
+    return `${a.verb} ${a.tokens.map((t) => this.words(t)).join(" ")}`;
+  }
+
   refreshChoices() {
     const legal = this.myLegal();
     const cands = this.candidates();
@@ -436,15 +784,24 @@ class GamePage {
     const next = new Set(cands.filter((a) => a.tokens.length > depth).map((a) => a.tokens[depth]));
     const complete = cands.filter((a) => a.tokens.length === depth);
     const clickable = new Set(this.clickables());
+    const mine = legal.length > 0;
     for (const node of $$(CLICK_SELECTOR, this.board)) {
       const p = clickable.has(node) ? tokenOf(node) : null;
-      node.classList.toggle("pa-target", next.has(p));
+      const target = next.has(p);
+      node.classList.toggle("pa-target", target);
       node.classList.toggle("pa-selected", this.selection.includes(p));
+      node.setAttribute("aria-disabled", String(!target));
+      if (this.selection.includes(p)) node.setAttribute("aria-pressed", "true"); else node.removeAttribute("aria-pressed");
     }
     const box = $("#choices");
+    const focusWasHere = box.contains(document.activeElement);
     box.replaceChildren();
     const prompt = $("#prompt");
-    if (!legal.length) { prompt.textContent = ""; return; }
+    if (!mine) {
+      prompt.textContent = this.ply !== null ? "You are looking at an earlier position: press “Live” to return to the game." : "";
+      if (focusWasHere) this.restoreFocus();
+      return;
+    }
     const buttons = [];
     // Pieces (a tile kind, a coin) get a button even when the tray shows them: trays are small
     // on a phone. Cells and spaces are clicked on the board.
@@ -452,25 +809,29 @@ class GamePage {
     const offBoard = [...next].filter((t) => !cells.has(t));
     const rotations = offBoard.filter((t) => ROTATION.test(t));
     for (const t of offBoard) {
-      const label = TOKEN_LABELS[t] ? (ROTATION.test(t) ? TOKEN_LABELS[t] : `${t} · ${TOKEN_LABELS[t]}`) : t;
       buttons.push(el("button", {
-        class: `btn token${ROTATION.test(t) ? " rot" : ""}`, type: "button", "data-token": t, text: label,
+        class: `btn token${ROTATION.test(t) ? " rot" : ""}`, type: "button", "data-token": t, text: this.words(t),
         onclick: (e) => this.tapToken(e.currentTarget, t),
         onmouseenter: () => this.preview(t), onmouseleave: () => this.unpreview(),
       }));
     }
     for (const a of complete) {
       buttons.push(el("button", {
-        class: "btn play", type: "button", "data-action": a.text, text: depth ? `Play ${a.text}` : a.text,
+        class: "btn play", type: "button", "data-action": a.text, text: depth ? `Play ${this.actionWords(a)}` : this.actionWords(a),
         onclick: () => this.submit(a.text),
       }));
     }
-    if (depth) buttons.push(el("button", { class: "btn ghost clear", type: "button", text: "✕ Clear", onclick: () => this.clearSelection() }));
+    if (depth) buttons.push(el("button", { class: "btn ghost clear", type: "button", "aria-keyshortcuts": "Escape", text: "✕ Clear", onclick: () => this.clearSelection(true) }));
     box.append(...buttons);
     const onBoard = [...next].filter((t) => places.has(t)).length;
-    if (depth === 0) prompt.textContent = this.you.length === 2 ? `${this.view.seat_names[this.view.to_move]}: choose a move` : "Your move: click a highlighted place or choose below";
-    else if (rotations.length && rotations.length === offBoard.length && !onBoard) prompt.textContent = `${this.selection.join(" ")} — choose a rotation (${matchMedia("(hover: none)").matches ? "tap" : "hover"} to preview)`;
-    else prompt.textContent = `${this.selection.join(" ")} — ${onBoard ? "click a highlighted place" : "choose"}${complete.length ? " or play it" : ""}`;
+    const chosen = this.selection.map((t) => this.words(t)).join(" ");
+    if (depth === 0) prompt.textContent = this.you.length === 2 ? `${this.view.seat_names[this.view.to_move]}: choose a move` : "Your move: pick a highlighted place or a button below";
+    else if (rotations.length && rotations.length === offBoard.length && !onBoard) prompt.textContent = `${chosen}: choose a rotation (${matchMedia("(hover: none)").matches ? "tap" : "hover"} to preview)`;
+    else prompt.textContent = `${chosen}: ${onBoard ? "pick a highlighted place" : "choose"}${complete.length ? " or play it" : ""}`;
+    if (focusWasHere) {
+      const first = $(".btn.token, .btn.play", box);
+      if (first && !onBoard) first.focus(); else this.restoreFocus();
+    }
   }
 
   // On a touch screen nothing hovers: the first tap on a choice that completes a move shows
@@ -491,39 +852,119 @@ class GamePage {
   onBoardClick(e) {
     let node = e.target.closest(CLICK_SELECTOR);
     if (!node) node = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.matches?.(CLICK_SELECTOR));
-    if (!node || !this.board.contains(node) || !this.clickables().includes(node)) return;
+    if (!node || !this.board.contains(node)) return;
+    this.activate(node);
+  }
+
+  // A place or piece picked by pointer or keyboard: a step of a move, or the reason it is not.
+  activate(node) {
+    this.rove(node);
     const place = tokenOf(node);
     const depth = this.selection.length;
-    const cands = this.candidates();
-    if (cands.some((a) => a.tokens[depth] === place)) return this.choose(place);
-    // A fresh start from this place, if some move begins there.
-    if (this.myLegal().some((a) => a.tokens[0] === place)) {
-      this.selection = [];
-      return this.choose(place);
+    if (this.clickables().includes(node)) {
+      if (this.candidates().some((a) => a.tokens[depth] === place)) return this.choose(place);
+      // A fresh start from this place, if some move begins there.
+      if (depth && this.myLegal().some((a) => a.tokens[0] === place)) {
+        this.selection = [];
+        return this.choose(place);
+      }
     }
-    if (this.myLegal().length) this.clearSelection();
+    this.explain(node);
   }
+
+  // Why this place cannot be picked now, in the rules' own words where the engine has them.
+  async explain(node) {
+    const v = this.view;
+    const place = tokenOf(node);
+    const name = labelOf(node).split(/[,:(]/)[0].trim() || place;
+    const owner = ownerOf(node, v.seat_names);
+    if (this.ply !== null) return this.refuse("You are looking at an earlier position: press “Live” to play.");
+    if (v.status !== "active") return this.refuse(v.status === "waiting" ? "The game has not started yet." : "The game is over.");
+    if (!this.you.length) return this.refuse("You are watching this game.");
+    if (v.node === "chance") {
+      return this.refuse(v.thrower !== null && this.mine(v.thrower) ? "Throw the coins first." : "The coins are being thrown.");
+    }
+    if (!this.mine(v.to_move)) return this.refuse(`It is ${playerName(v.seats[v.to_move], v.seat_names[v.to_move])}'s turn.`);
+    if (owner !== null && owner !== v.to_move) return this.refuse(`${name}: that is ${v.seat_names[owner]}'s, not yours.`);
+    // Ask the rules about the move this pick would make: a legal move with the picked place
+    // (or piece) put where that move has one of its kind, now's step first.
+    const depth = this.selection.length;
+    const attr = CLICKABLE.find((a) => node.hasAttribute(a));
+    const kind = new Set($$(`[${attr}]`, this.board).map(tokenOf));
+    let attempt = null;
+    for (const pool of [this.candidates(), this.myLegal()]) {
+      for (const a of pool) {
+        for (let k = pool === this.myLegal() ? 0 : depth; k < a.tokens.length && !attempt; k++) {
+          if (kind.has(a.tokens[k])) attempt = [a.verb, ...a.tokens.slice(0, k), place, ...a.tokens.slice(k + 1)].join(" ");
+        }
+        if (attempt) break;
+      }
+      if (attempt) break;
+    }
+    if (!attempt) return this.refuse(`${name} is not part of any move now.`);
+    const version = v.version;
+    try {
+      const res = await fetch(`/api/games/${this.id}/preview?action=${encodeURIComponent(attempt)}`);
+      if (this.view.version !== version) return;
+      if (res.ok) return this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name}: first pick one of the highlighted places or buttons.`);
+      const body = await res.json().catch(() => null);
+      const why = body?.detail || body?.error?.message || body?.message;
+      this.refuse(`${name}: ${typeof why === "string" ? this.named(why) : "not a legal move now"}.`.replace(/\.\.$/, "."));
+    } catch { this.refuse(`${name} is not one of the highlighted places.`); }
+  }
+
+  // The rules name places by notation ("gentle-wood"); the board by name ("Gentle Wood").
+  named(text) {
+    const places = $$("[data-place][data-name]", this.board)
+      .map((n) => [n.getAttribute("data-place"), n.getAttribute("data-name")])
+      .sort((a, b) => b[0].length - a[0].length);
+    for (const [id, name] of places) text = text.replace(new RegExp(`(?<![\\w-])${id.replace(/[^\w]/g, "\\$&")}(?![\\w-])`, "g"), name);
+    return text;
+  }
+
+  refuse(text) {
+    const box = $("#refusal");
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(this.refusalTimer);
+    this.refusalTimer = setTimeout(() => this.hideRefusal(), 8000);
+  }
+
+  hideRefusal() { const box = $("#refusal"); if (box) { box.hidden = true; box.textContent = ""; } }
 
   choose(token) {
     this.unpreview();
+    this.hideRefusal();
     this.selection.push(token);
     const cands = this.candidates();
-    // One way to finish: play it.
-    if (cands.length === 1 && cands[0].tokens.length === this.selection.length) return this.submit(cands[0].text);
-    // The only continuations are rotations with the same effect listed once: nothing to ask.
+    // One way to finish (a FlipWars tile with one legal rotation, say): play it, asking nothing more.
+    if (cands.length === 1) return this.submit(cands[0].text);
     this.refreshChoices();
   }
 
-  clearSelection() { this.unpreview(); this.armed = null; this.selection = []; this.refreshChoices(); }
+  clearSelection(byPlayer = false) {
+    this.unpreview();
+    this.armed = null;
+    const had = this.selection.length;
+    this.selection = [];
+    this.refreshChoices();
+    if (byPlayer && had) $("#announce").textContent = "Choice cleared.";
+  }
 
   submit(text) {
     this.unpreview();
-    this.live.send({ type: "move", game: this.id, action: text, version: this.view.version });
+    if (!this.live.send({ type: "move", game: this.id, action: text, version: this.view.version })) {
+      this.selection = [];
+      this.refreshChoices();
+      return;
+    }
+    const keep = $("#choices").contains(document.activeElement) || this.board.contains(document.activeElement);
     this.selection = [];
     // Until the server answers, nothing is clickable (no double submissions).
     for (const node of $$(".pa-target", this.board)) node.classList.remove("pa-target");
     $("#choices").replaceChildren();
     $("#prompt").textContent = "…";
+    if (keep) this.restoreFocus();
   }
 
   // Hovering a choice that completes a move shows the board after it (which tiles flip).
@@ -538,6 +979,7 @@ class GamePage {
         const res = await fetch(`/api/games/${this.id}/preview?action=${encodeURIComponent(action)}`, { signal: this.previewAbort.signal });
         if (!res.ok || this.previewing !== action) return;
         this.board.innerHTML = await res.text();
+        this.decorateBoard();
         this.board.classList.add("previewing");
       } catch { /* a preview is a nicety */ }
     }, 120);
@@ -549,40 +991,19 @@ class GamePage {
     this.previewing = null;
     if (this.board.classList.contains("previewing")) {
       this.board.classList.remove("previewing");
-      this.board.innerHTML = this.lastSvg || "";
+      this.showBoard(this.lastSvg || "");
       this.refreshChoices();
     }
   }
 
-  throwCoins() { this.live.send({ type: "throw", game: this.id, version: this.view.version }); $("#throw-btn").hidden = true; }
+  throwCoins() {
+    if (this.live.send({ type: "throw", game: this.id, version: this.view.version })) $("#throw-btn").hidden = true;
+  }
   resign() { if (confirm("Resign this game?")) this.live.send({ type: "resign", game: this.id }); }
   async cancel() {
     try { await api(`/api/games/${this.id}`, { method: "DELETE" }); } catch (err) { toast(err.message, "error"); }
   }
   join() { this.live.send({ type: "join", game: this.id, invite: DATA.invite || undefined }); }
-
-  // -- coins landing ------------------------------------------------------------------------------------
-  animateThrows(view) {
-    const fresh = view.history.slice(view.events_from).filter((h) => h.chance);
-    if (!fresh.length) return;
-    const shown = fresh.slice(-3);
-    this.animating = this.animating.then(async () => {
-      for (const h of shown) await this.showThrow(h);
-    });
-  }
-
-  showThrow(entry) {
-    const coins = coinsOf(entry.text);
-    if (!coins.length) return Promise.resolve();
-    const stage = $("#throw-stage");
-    stage.replaceChildren(
-      el("div", { class: "coins" }, coins.map((c, i) => el("div", {
-        class: `coin ${c.face === "H" ? "heads" : "tails"}`, style: `animation-delay:${i * 90}ms`, "data-face": c.face,
-      }, el("span", { class: "face", text: c.face }), c.label ? el("span", { class: "label", text: c.label }) : null))),
-      el("div", { class: "caption", text: entry.say || entry.text }));
-    stage.hidden = false;
-    return new Promise((resolve) => setTimeout(() => { stage.hidden = true; resolve(); }, 1300 + coins.length * 90));
-  }
 }
 
 // -- the replay page ----------------------------------------------------------------------------------------
