@@ -23,7 +23,18 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import pocketarena as pa
 
-from .api.routes import analysis, auth, catalog, games, lobby, pages, players, records, ws
+from .api.routes import (
+    analysis,
+    auth,
+    catalog,
+    games,
+    lobby,
+    pages,
+    players,
+    puzzles,
+    records,
+    ws,
+)
 from .context import AppContext
 from .core.config import Settings
 from .core.db import SqliteCheckpointer, make_engine, run_migrations, session_factory
@@ -184,7 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         return SafeJSONResponse({"detail": errors, "code": "invalid"}, status_code=422)
 
-    for module in (catalog, games, records, lobby, players, auth, ws, pages, analysis):
+    for module in (catalog, games, records, lobby, players, auth, ws, pages, analysis, puzzles):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
     return app
