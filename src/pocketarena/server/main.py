@@ -28,6 +28,7 @@ from .api.routes import (
     auth,
     catalog,
     games,
+    lessons,
     lobby,
     pages,
     players,
@@ -195,7 +196,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         return SafeJSONResponse({"detail": errors, "code": "invalid"}, status_code=422)
 
-    for module in (catalog, games, records, lobby, players, auth, ws, pages, analysis, puzzles):
+    for module in (
+        catalog,
+        games,
+        records,
+        lobby,
+        players,
+        auth,
+        ws,
+        pages,
+        analysis,
+        puzzles,
+        lessons,
+    ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
     return app

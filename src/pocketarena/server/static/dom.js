@@ -32,3 +32,88 @@ export async function request(method, path, body, raw = false) {
   }
   return data;
 }
+
+// Board elements a click narrows the moves by (cells, coins in a tray, tiles).
+const CLICKABLE = ["data-place", "data-token", "data-size", "data-coin", "data-tile"];
+const words = (move) => move.toLowerCase().split(/\s+/);
+
+// The legal moves as buttons, narrowed by clicks on the board (a cell, a coin, a tile: the
+// moves naming all of them; when one is left it is played), and a typed move with
+// suggestions. ``play(move)`` is called with the move chosen.
+export class MovePicker {
+  constructor({ board, choices, form, input, datalist, play }) {
+    Object.assign(this, { board, choices, input, datalist, play });
+    this.legal = [];
+    this.picked = [];
+    this.locked = false;
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const move = input.value.trim();
+      if (move && !this.locked) play(move);
+    });
+    board.addEventListener("click", (e) => this.boardClick(e));
+  }
+
+  set(legal) {
+    this.legal = legal;
+    this.picked = [];
+    this.locked = false;
+    this.input.value = "";
+    this.input.disabled = false;
+    this.datalist.replaceChildren(...legal.map((m) => node("option", { value: m })));
+    this.render();
+  }
+
+  lock() {
+    this.locked = true;
+    this.input.disabled = true;
+    this.render();
+  }
+
+  render() {
+    const shown = this.legal.filter((m) => this.picked.every((t) => words(m).includes(t)));
+    this.choices.replaceChildren(
+      ...shown.map((m) =>
+        node("button", { type: "button", class: "btn an-choice", "data-move": m, disabled: this.locked, onclick: () => this.play(m) }, m),
+      ),
+    );
+    if (this.picked.length) {
+      const all = node("button", { type: "button", class: "btn ghost", onclick: () => { this.picked = []; this.mark(); this.render(); } }, "show all");
+      this.choices.prepend(node("p", { class: "small muted" }, `Moves with ${this.picked.join(" + ")} `, all));
+    }
+    return shown;
+  }
+
+  boardClick(e) {
+    if (this.locked || !this.legal.length) return;
+    const target = e.target.closest(CLICKABLE.map((a) => `[${a}]`).join(","));
+    if (!target) return;
+    const attr = CLICKABLE.find((a) => target.hasAttribute(a));
+    const token = target.getAttribute(attr).toLowerCase();
+    const tokens = this.picked.includes(token) ? this.picked : [...this.picked, token];
+    const matching = this.legal.filter((m) => tokens.every((t) => words(m).includes(t)));
+    this.picked = matching.length ? tokens : [token];
+    this.mark();
+    const shown = this.render();
+    if (shown.length === 1) this.play(shown[0]);
+  }
+
+  mark() {
+    for (const n of this.board.querySelectorAll(".pz-selected")) n.classList.remove("pz-selected");
+    for (const t of this.picked) {
+      for (const a of CLICKABLE) {
+        for (const n of this.board.querySelectorAll(`[${a}]`)) {
+          if (n.getAttribute(a).toLowerCase() === t) n.classList.add("pz-selected");
+        }
+      }
+    }
+  }
+}
+
+// A verdict box: right (green), wrong (red) or a refusal (plain), in words.
+export function verdict(box, result, text) {
+  box.hidden = false;
+  box.className = `pz-feedback ${result === "error" ? "" : result}`;
+  box.dataset.result = result;
+  box.textContent = text;
+}
