@@ -83,6 +83,7 @@ def test_pages_and_links(client: TestClient) -> None:
         assert page.status_code == 200 and "/static/learn.js" in page.text
         assert f'href="/learn/{game_id}"' in client.get("/").text
         assert f'href="/learn/{game_id}"' in client.get(f"/rules/{game_id}").text
-    assert client.get("/learn").status_code == 200
+    index = client.get("/learn")
+    assert index.status_code == 200 and all(f"/learn/{g}" in index.text for g in LESSONS)
     missing = client.get("/learn/chess")
     assert missing.status_code == 404 and "no lesson" in missing.text

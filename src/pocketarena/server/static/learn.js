@@ -96,10 +96,4 @@ class Lesson {
   }
 }
 
-function index() {
-  $("#lesson").hidden = true;
-  $("#ln-games").classList.add("ln-index");
-}
-
 if (DATA.game) new Lesson(DATA.game);
-else index();

@@ -111,5 +111,11 @@ async def learn_page(request: Request, ctx: ContextDep, game_id: str | None = No
         return await page(request, ctx, "error.html", status_code=404, message=message)
     title = "Learn to play" if game_id is None else f"Learn {catalog.game_info(game_id)['title']}"
     return await page(
-        request, ctx, "learn.html", {"game": game_id, "games": games}, title=title, games=games
+        request,
+        ctx,
+        "learn.html",
+        {"game": game_id, "games": games},
+        title=title,
+        games=games,
+        game=game_id,
     )
