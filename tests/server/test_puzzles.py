@@ -93,3 +93,21 @@ def test_the_page_and_one_puzzle(client: TestClient) -> None:
     one = client.get(f"/api/puzzles/{pid}").json()
     assert one["id"] == pid and "answer" not in one
     assert client.get("/api/puzzles/nope").status_code == 404
+
+
+def test_first_requests_at_once_make_one_row(db_settings: Settings) -> None:
+    import random
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pocketarena.server import puzzle_ratings
+
+    with TestClient(create_app(db_settings)) as client:
+        store = client.app.state.ctx.store  # type: ignore[attr-defined]
+        store.ensure_guest("racer")
+        with ThreadPoolExecutor(6) as pool:
+            jobs = [
+                pool.submit(puzzle_ratings.choose, store, "racer", None, None, random.Random(n))
+                for n in range(6)
+            ]
+            standings = [job.result()[1] for job in jobs]
+        assert all(s.rating == 1500 and s.attempts == 0 for s in standings)

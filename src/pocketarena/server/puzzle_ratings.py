@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from pocketarena import puzzles
 from pocketarena.ratings import DISPLAY_SCALE, Rating, rate
@@ -49,23 +50,33 @@ def _standing(row: PuzzleRatingRow | None) -> Standing:
     return Standing(r.display, r.provisional, row.attempts, row.solved, row.streak, row.best_streak)
 
 
+def _ensure(store: Store, player_id: str) -> None:
+    """The player's row, created on first use (two first requests at once: one inserts)."""
+    with store.sessions() as s:
+        if s.get(PuzzleRatingRow, player_id) is not None:
+            return
+    fresh = Rating()
+    try:
+        with store.sessions.begin() as s:
+            s.add(
+                PuzzleRatingRow(
+                    player_id=player_id,
+                    mu=fresh.mu,
+                    sigma=fresh.sigma,
+                    attempts=0,
+                    solved=0,
+                    streak=0,
+                    best_streak=0,
+                )
+            )
+    except IntegrityError:
+        pass  # inserted by the other request
+
+
 def _row(s: Any, player_id: str) -> PuzzleRatingRow:
-    row: PuzzleRatingRow | None = s.execute(
+    row: PuzzleRatingRow = s.execute(
         select(PuzzleRatingRow).where(PuzzleRatingRow.player_id == player_id).with_for_update()
-    ).scalar_one_or_none()
-    if row is None:
-        fresh = Rating()
-        row = PuzzleRatingRow(
-            player_id=player_id,
-            mu=fresh.mu,
-            sigma=fresh.sigma,
-            attempts=0,
-            solved=0,
-            streak=0,
-            best_streak=0,
-        )
-        s.add(row)
-        s.flush()
+    ).scalar_one()
     return row
 
 
@@ -79,6 +90,7 @@ def choose(
 ) -> tuple[puzzles.Puzzle, Standing]:
     """The next puzzle for the player (near their rating, not ``skip``), remembered as the
     one to rate."""
+    _ensure(store, player_id)
     with store.sessions.begin() as s:
         row = _row(s, player_id)
         mine = Rating(mu=row.mu, sigma=row.sigma).display
@@ -95,6 +107,7 @@ def record(
 ) -> tuple[Standing, int | None]:
     """Rate the answer when ``puzzle`` is the one handed out; the new standing and the rating
     change (None when not rated)."""
+    _ensure(store, player_id)
     with store.sessions.begin() as s:
         row = _row(s, player_id)
         if row.current != puzzle.id:
