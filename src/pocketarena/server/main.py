@@ -29,9 +29,11 @@ from .api.routes import (
     catalog,
     claims,
     games,
+    lessons,
     lobby,
     pages,
     players,
+    puzzles,
     records,
     ws,
 )
@@ -209,7 +211,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return await error_page(request, 500)
         return SafeJSONResponse({"detail": "internal error", "code": "error"}, status_code=500)
 
-    for module in (catalog, games, claims, records, lobby, players, auth, ws, pages, analysis):
+    for module in (
+        catalog,
+        games,
+        claims,
+        records,
+        lobby,
+        players,
+        auth,
+        ws,
+        pages,
+        analysis,
+        puzzles,
+        lessons,
+    ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
     return app

@@ -143,3 +143,20 @@ class GameAnalysis(Base):
     analyst: Mapped[str] = mapped_column(String(40))
     result: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PuzzleRatingRow(Base):
+    """A player's puzzle rating (openskill mu/sigma, shown as 60 * mu), streak and the puzzle
+    last handed out, which alone is rated when answered (so retries change nothing)."""
+
+    __tablename__ = "puzzle_ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    current: Mapped[str | None] = mapped_column(String(40))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -2,37 +2,12 @@
 // engine's evaluation and the moves to play on it. The address always holds the position, so
 // copying it shares the board as it is.
 
+import { node, request } from "./dom.js";
+
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const $ = (sel) => document.querySelector(sel);
 
-function node(tag, props = {}, ...kids) {
-  const n = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "text") n.textContent = v;
-    else if (k === "class") n.className = v;
-    else if (k === "onclick") n.addEventListener("click", v);
-    else n.setAttribute(k, v === true ? "" : v);
-  }
-  n.append(...kids.flat().filter((c) => c !== null && c !== undefined));
-  return n;
-}
-
-async function post(path, body, raw = false) {
-  const res = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": raw ? "text/plain" : "application/json" },
-    body: raw ? body : JSON.stringify(body),
-    credentials: "same-origin",
-  });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) {
-    let detail = data?.detail ?? `the server answered ${res.status}`;
-    if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join("; ");
-    throw new Error(detail);
-  }
-  return data;
-}
+const post = (path, body, raw = false) => request("POST", path, body, raw);
 
 const MANY_MOVES = 60; // more legal moves than this are typed (with suggestions), not listed
 

@@ -1,0 +1,119 @@
+// Small helpers shared by the study pages (analysis board, puzzles, lessons).
+
+// An element with properties (text, class, onclick, attributes) and children.
+export function node(tag, props = {}, ...kids) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") n.textContent = v;
+    else if (k === "class") n.className = v;
+    else if (k === "onclick") n.addEventListener("click", v);
+    else n.setAttribute(k, v === true ? "" : v);
+  }
+  n.append(...kids.flat().filter((c) => c !== null && c !== undefined));
+  return n;
+}
+
+// A request with a JSON body (or ``raw`` text) and a JSON answer; a refusal throws an Error
+// with the server's words.
+export async function request(method, path, body, raw = false) {
+  const type = raw ? "text/plain" : "application/json";
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": type },
+    body: body === undefined || raw ? body : JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) {
+    let detail = data?.detail ?? `the server answered ${res.status}`;
+    if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join("; ");
+    throw new Error(detail);
+  }
+  return data;
+}
+
+// Board elements a click narrows the moves by (cells, coins in a tray, tiles).
+const CLICKABLE = ["data-place", "data-token", "data-size", "data-coin", "data-tile"];
+const words = (move) => move.toLowerCase().split(/\s+/);
+
+// The legal moves as buttons, narrowed by clicks on the board (a cell, a coin, a tile: the
+// moves naming all of them; when one is left it is played), and a typed move with
+// suggestions. ``play(move)`` is called with the move chosen.
+export class MovePicker {
+  constructor({ board, choices, form, input, datalist, play }) {
+    Object.assign(this, { board, choices, input, datalist, play });
+    this.legal = [];
+    this.picked = [];
+    this.locked = false;
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const move = input.value.trim();
+      if (move && !this.locked) play(move);
+    });
+    board.addEventListener("click", (e) => this.boardClick(e));
+  }
+
+  set(legal) {
+    this.legal = legal;
+    this.picked = [];
+    this.locked = false;
+    this.input.value = "";
+    this.input.disabled = false;
+    this.datalist.replaceChildren(...legal.map((m) => node("option", { value: m })));
+    this.render();
+  }
+
+  lock() {
+    this.locked = true;
+    this.input.disabled = true;
+    this.render();
+  }
+
+  render() {
+    const shown = this.legal.filter((m) => this.picked.every((t) => words(m).includes(t)));
+    this.choices.replaceChildren(
+      ...shown.map((m) =>
+        node("button", { type: "button", class: "btn an-choice", "data-move": m, disabled: this.locked, onclick: () => this.play(m) }, m),
+      ),
+    );
+    if (this.picked.length) {
+      const all = node("button", { type: "button", class: "btn ghost", onclick: () => { this.picked = []; this.mark(); this.render(); } }, "show all");
+      this.choices.prepend(node("p", { class: "small muted" }, `Moves with ${this.picked.join(" + ")} `, all));
+    }
+    return shown;
+  }
+
+  boardClick(e) {
+    if (this.locked || !this.legal.length) return;
+    const target = e.target.closest(CLICKABLE.map((a) => `[${a}]`).join(","));
+    if (!target) return;
+    const attr = CLICKABLE.find((a) => target.hasAttribute(a));
+    const token = target.getAttribute(attr).toLowerCase();
+    const tokens = this.picked.includes(token) ? this.picked : [...this.picked, token];
+    const matching = this.legal.filter((m) => tokens.every((t) => words(m).includes(t)));
+    this.picked = matching.length ? tokens : [token];
+    this.mark();
+    const shown = this.render();
+    if (shown.length === 1) this.play(shown[0]);
+  }
+
+  mark() {
+    for (const n of this.board.querySelectorAll(".pz-selected")) n.classList.remove("pz-selected");
+    for (const t of this.picked) {
+      for (const a of CLICKABLE) {
+        for (const n of this.board.querySelectorAll(`[${a}]`)) {
+          if (n.getAttribute(a).toLowerCase() === t) n.classList.add("pz-selected");
+        }
+      }
+    }
+  }
+}
+
+// A verdict box: right (green), wrong (red) or a refusal (plain), in words.
+export function verdict(box, result, text) {
+  box.hidden = false;
+  box.className = `pz-feedback ${result === "error" ? "" : result}`;
+  box.dataset.result = result;
+  box.textContent = text;
+}
