@@ -67,6 +67,7 @@ class Stats:
     latencies_ms: list[float] = field(default_factory=list)
     moves: int = 0
     messages: int = 0  # every message the players received while recording
+    message_bytes: int = 0  # their size as JSON text (before compression)
     games_finished: int = 0
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -120,9 +121,11 @@ async def play_side(
     sent_at: float | None = None
     sent_version = -1
     while True:
-        msg = json.loads(await player.ws.recv())
+        raw = await player.ws.recv()
+        msg = json.loads(raw)
         if state["record"]:
             stats.messages += 1
+            stats.message_bytes += len(raw)
         kind = msg["type"]
         if kind == "error":
             stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
@@ -218,8 +221,9 @@ async def echo_anchor(
 
 
 def pg_counters(url: str | None) -> dict[str, int]:
-    """PostgreSQL's own counters for the benchmark's database: transactions committed, rows
-    updated and inserted, server processes (connections) started. Empty on SQLite."""
+    """PostgreSQL's own counters for the benchmark's database: transactions committed and
+    rolled back (a read ends with a rollback), rows updated and inserted, server processes
+    (connections) started. Empty on SQLite."""
     if not url:
         return {}
     import psycopg
@@ -231,11 +235,23 @@ def pg_counters(url: str | None) -> dict[str, int]:
     ) as conn:
         conn.execute("SELECT pg_stat_clear_snapshot()")
         row = conn.execute(
-            "SELECT xact_commit, tup_updated, tup_inserted, sessions"
+            "SELECT xact_commit, xact_rollback, tup_updated, tup_inserted, sessions"
             " FROM pg_stat_database WHERE datname = current_database()"
         ).fetchone()
     assert row is not None
-    return dict(zip(("commits", "rows_updated", "rows_inserted", "connections"), row, strict=True))
+    names = ("commits", "rollbacks", "rows_updated", "rows_inserted", "connections")
+    return dict(zip(names, row, strict=True))
+
+
+def rss_mb(pid: int | None) -> float:
+    """Resident memory of the server process (MiB), from /proc; nan when unknown."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, TypeError):
+        pass
+    return float("nan")
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -254,6 +270,7 @@ async def run(
     args: argparse.Namespace, base: str, ws_url: str, server_pid: int | None
 ) -> dict[str, Any]:
     load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+    rss_idle = rss_mb(server_pid)  # before any socket or game
     # One socket per game: in a game one move at a time is in flight, as one ping is here.
     rtts, pings_per_s = await echo_anchor(base, ws_url, args.games, args.echo_seconds, args.think)
     stats = Stats()
@@ -284,6 +301,7 @@ async def run(
     monitor.cancel()
     elapsed = time.perf_counter() - started
     cpu1 = (cpu_seconds(server_pid), cpu_seconds(None))
+    rss_games = rss_mb(server_pid)  # with 2 sockets and 1 live game per game slot
     # PostgreSQL publishes its counters when a backend's transaction ends (at most every
     # half second): wait that out so the window's last writes are counted.
     await asyncio.sleep(1.0 if args.database_url else 0)
@@ -314,6 +332,9 @@ async def run(
         # per move: the server's CPU, the messages each player received, the database's work
         "server_cpu_ms_per_move": (cpu1[0] - cpu0[0]) * 1000 / max(1, stats.moves),
         "messages_per_move": stats.messages / max(1, stats.moves),
+        "message_bytes": stats.message_bytes / max(1, stats.messages),
+        "rss_idle_mb": rss_idle,
+        "rss_games_mb": rss_games,
         **{f"pg_{k}_per_move": (pg1[k] - pg0[k]) / max(1, stats.moves) for k in pg0},
     }
 
@@ -354,6 +375,8 @@ def start_server(args: argparse.Namespace, port: int, data_dir: str) -> subproce
         "--log-level",
         "warning",
     ]
+    if args.redis_url:  # a cluster's process (one of them): its bus and limits on Redis
+        env["POCKETARENA_REDIS_URL"] = args.redis_url
     if args.database_url:
         cmd += ["--database-url", args.database_url]
         env["POCKETARENA_DATABASE_SCHEMA"] = args.schema  # its own tables, dropped afterwards
@@ -433,7 +456,8 @@ def db_section(sqlite: dict[str, Any], pg: dict[str, Any], runs: int, command: s
 
     goal = "met" if pg["games"] >= 200 and pg["p99_ms"] < 100 else "not met"
     per = (
-        f"{pg['pg_commits_per_move']:.2f} commits, {pg['pg_rows_updated_per_move']:.2f} rows updated, "
+        f"{pg['pg_commits_per_move']:.2f} commits, {pg['pg_rollbacks_per_move']:.2f} rollbacks "
+        f"(reads), {pg['pg_rows_updated_per_move']:.2f} rows updated, "
         f"{pg['pg_rows_inserted_per_move']:.3f} rows inserted and "
         f"{pg['pg_connections_per_move']:.4f} new connections per move"
     )
@@ -485,6 +509,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--url", help="measure a server already running there (e.g. under a profiler)"
+    )
+    parser.add_argument(
+        "--redis-url", help="run the server as a process of a cluster on this Redis"
     )
     parser.add_argument(
         "--write", action="store_true", help=f"write the figures into {DOCS.relative_to(ROOT)}"
@@ -596,6 +623,11 @@ def report(result: dict[str, Any]) -> None:
         k.removesuffix("_per_move"): v for k, v in result.items() if k.endswith("_per_move")
     }
     print("per move: " + ", ".join(f"{k} {v:.2f}" for k, v in per_move.items()))
+    print(f"mean message size {result['message_bytes']:.0f} bytes of JSON")
+    print(
+        f"server memory: {result['rss_idle_mb']:.0f} MiB idle, {result['rss_games_mb']:.0f} MiB "
+        f"with {result['games']} games and {2 * result['games']} sockets"
+    )
 
 
 if __name__ == "__main__":

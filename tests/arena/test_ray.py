@@ -101,3 +101,20 @@ def test_ctrl_c_stops_the_ray_workers_without_a_traceback(
     tmp_path: Path, ray_installed: None
 ) -> None:
     interrupt_arena(tmp_path / "run", "--ray")
+
+
+def test_an_address_nobody_answers_at_is_refused_at_once(ray_installed: None) -> None:
+    import socket
+
+    import pocketarena as pa
+    from pocketarena.arena import make_tasks, run_tasks
+    from pocketarena.arena.runner import RayUnavailable
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    tasks = make_tasks(pa.load("stack-a-cash"), ["random", "greedy"], games=2, seed=1)
+    with pytest.raises(RayUnavailable, match="cannot reach the Ray cluster at '127.0.0.1:"):
+        run_tasks(tasks, ray=f"127.0.0.1:{port}")
+    with pytest.raises(RayUnavailable, match="cannot read the Ray address"):
+        run_tasks(tasks, ray="nowhere")

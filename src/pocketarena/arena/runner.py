@@ -184,6 +184,26 @@ def _play_quietly(task: GameTask) -> GameResult:
     return play_task(task)
 
 
+def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """Refuse an address nobody answers at: Ray itself would retry for minutes."""
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(address if "://" in address else f"ray://{address}")
+    try:
+        host, port = where.hostname, where.port
+    except ValueError:
+        host = port = None
+    if not host or port is None:
+        raise RayUnavailable(f"cannot read the Ray address {address!r}; give host:port")
+    try:
+        socket.create_connection((host, port), timeout=timeout_s).close()
+    except OSError as e:
+        raise RayUnavailable(
+            f"cannot reach the Ray cluster at {address!r}: {e.strerror or e}"
+        ) from None
+
+
 def _run_on_ray(
     tasks: Sequence[GameTask], jobs: int, address: str, keep: Callable[[GameResult], None]
 ) -> None:
@@ -201,6 +221,8 @@ def _run_on_ray(
             "log_to_driver": False,  # workers print nothing of their own
             "configure_logging": True,
         }
+        if address not in (LOCAL_RAY, "auto"):
+            _check_reachable(address)
         try:
             if address == LOCAL_RAY:
                 ray.init(num_cpus=jobs, **options)
