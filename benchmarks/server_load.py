@@ -336,6 +336,15 @@ async def run(
         "rss_idle_mb": rss_idle,
         "rss_games_mb": rss_games,
         **{f"pg_{k}_per_move": (pg1[k] - pg0[k]) / max(1, stats.moves) for k in pg0},
+        # the second reading's own connection is not the server's
+        **(
+            {
+                "pg_connections_per_move": (pg1["connections"] - pg0["connections"] - 1)
+                / max(1, stats.moves)
+            }
+            if pg0
+            else {}
+        ),
     }
 
 
