@@ -43,6 +43,8 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- server:start -->"
 END = "<!-- server:end -->"
+DB_START = "<!-- server-db:start -->"
+DB_END = "<!-- server-db:end -->"
 DOCS = ROOT / "docs" / "benchmarks.md"
 GAMES = ("coin-age", "flipwars", "stack-a-cash", "wallet-battles")
 
@@ -64,6 +66,8 @@ def percentile(values: list[float], q: float) -> float:
 class Stats:
     latencies_ms: list[float] = field(default_factory=list)
     moves: int = 0
+    messages: int = 0  # every message the players received while recording
+    message_bytes: int = 0  # their size as JSON text (before compression)
     games_finished: int = 0
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -117,7 +121,11 @@ async def play_side(
     sent_at: float | None = None
     sent_version = -1
     while True:
-        msg = json.loads(await player.ws.recv())
+        raw = await player.ws.recv()
+        msg = json.loads(raw)
+        if state["record"]:
+            stats.messages += 1
+            stats.message_bytes += len(raw)
         kind = msg["type"]
         if kind == "error":
             stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
@@ -212,6 +220,40 @@ async def echo_anchor(
     return rtts, len(rtts) / elapsed
 
 
+def pg_counters(url: str | None) -> dict[str, int]:
+    """PostgreSQL's own counters for the benchmark's database: transactions committed and
+    rolled back (a read ends with a rollback), rows updated and inserted, server processes
+    (connections) started. Empty on SQLite."""
+    if not url:
+        return {}
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    with psycopg.connect(
+        host=u.host, port=u.port, user=u.username, password=u.password, dbname=u.database
+    ) as conn:
+        conn.execute("SELECT pg_stat_clear_snapshot()")
+        row = conn.execute(
+            "SELECT xact_commit, xact_rollback, tup_updated, tup_inserted, sessions"
+            " FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+    assert row is not None
+    names = ("commits", "rollbacks", "rows_updated", "rows_inserted", "connections")
+    return dict(zip(names, row, strict=True))
+
+
+def rss_mb(pid: int | None) -> float:
+    """Resident memory of the server process (MiB), from /proc; nan when unknown."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, TypeError):
+        pass
+    return float("nan")
+
+
 def cpu_seconds(pid: int | None) -> float:
     """CPU time used so far by a process (this one when ``pid`` is None), from /proc."""
     if pid is None:
@@ -228,6 +270,7 @@ async def run(
     args: argparse.Namespace, base: str, ws_url: str, server_pid: int | None
 ) -> dict[str, Any]:
     load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+    rss_idle = rss_mb(server_pid)  # before any socket or game
     # One socket per game: in a game one move at a time is in flight, as one ping is here.
     rtts, pings_per_s = await echo_anchor(base, ws_url, args.games, args.echo_seconds, args.think)
     stats = Stats()
@@ -252,11 +295,17 @@ async def run(
     state["record"] = True
     started = time.perf_counter()
     cpu0 = (cpu_seconds(server_pid), cpu_seconds(None))
+    pg0 = await asyncio.to_thread(pg_counters, args.database_url)
     await asyncio.sleep(args.seconds)
     state["record"] = False
     monitor.cancel()
     elapsed = time.perf_counter() - started
     cpu1 = (cpu_seconds(server_pid), cpu_seconds(None))
+    rss_games = rss_mb(server_pid)  # with 2 sockets and 1 live game per game slot
+    # PostgreSQL publishes its counters when a backend's transaction ends (at most every
+    # half second): wait that out so the window's last writes are counted.
+    await asyncio.sleep(1.0 if args.database_url else 0)
+    pg1 = await asyncio.to_thread(pg_counters, args.database_url)
     stop.set()
     for task in slots:
         task.cancel()
@@ -280,6 +329,22 @@ async def run(
         "client_lag_p99_ms": percentile(lags, 0.99),
         "server_cpu": (cpu1[0] - cpu0[0]) / elapsed,  # cores busy
         "client_cpu": (cpu1[1] - cpu0[1]) / elapsed,
+        # per move: the server's CPU, the messages each player received, the database's work
+        "server_cpu_ms_per_move": (cpu1[0] - cpu0[0]) * 1000 / max(1, stats.moves),
+        "messages_per_move": stats.messages / max(1, stats.moves),
+        "message_bytes": stats.message_bytes / max(1, stats.messages),
+        "rss_idle_mb": rss_idle,
+        "rss_games_mb": rss_games,
+        **{f"pg_{k}_per_move": (pg1[k] - pg0[k]) / max(1, stats.moves) for k in pg0},
+        # the second reading's own connection is not the server's
+        **(
+            {
+                "pg_connections_per_move": (pg1["connections"] - pg0["connections"] - 1)
+                / max(1, stats.moves)
+            }
+            if pg0
+            else {}
+        ),
     }
 
 
@@ -319,6 +384,8 @@ def start_server(args: argparse.Namespace, port: int, data_dir: str) -> subproce
         "--log-level",
         "warning",
     ]
+    if args.redis_url:  # a cluster's process (one of them): its bus and limits on Redis
+        env["POCKETARENA_REDIS_URL"] = args.redis_url
     if args.database_url:
         cmd += ["--database-url", args.database_url]
         env["POCKETARENA_DATABASE_SCHEMA"] = args.schema  # its own tables, dropped afterwards
@@ -386,6 +453,46 @@ def section(result: dict[str, Any], command: str, database: str) -> str:
     )
 
 
+def db_section(sqlite: dict[str, Any], pg: dict[str, Any], runs: int, command: str) -> str:
+    """The PostgreSQL figures beside SQLite's, measured alternately in the same run."""
+
+    def row(name: str, r: dict[str, Any]) -> str:
+        p99s = ", ".join(f"{x:.0f}" for x in r["p99_runs_ms"])
+        return (
+            f"| {name} | {r['moves_per_s']:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} ({p99s}) | "
+            f"{r['echo_p99_ms']:.1f} | {r['server_cpu_ms_per_move']:.2f} |"
+        )
+
+    goal = "met" if pg["games"] >= 200 and pg["p99_ms"] < 100 else "not met"
+    per = (
+        f"{pg['pg_commits_per_move']:.2f} commits, {pg['pg_rollbacks_per_move']:.2f} rollbacks "
+        f"(reads), {pg['pg_rows_updated_per_move']:.2f} rows updated, "
+        f"{pg['pg_rows_inserted_per_move']:.3f} rows inserted and "
+        f"{pg['pg_connections_per_move']:.4f} new connections per move"
+    )
+    return "\n".join(
+        [
+            DB_START,
+            "### The same load on PostgreSQL",
+            "",
+            f"`{command}` — {pg['games']} games, {runs} runs, each measuring SQLite and then "
+            f"PostgreSQL on the same machine one after the other; "
+            f"medians of the runs (p99 of each run in brackets). {os.cpu_count()} CPU cores shared "
+            f"with other work (load average {sqlite['load']} when the first run began).",
+            "",
+            "| database | moves/s | p50 ms | p99 ms (runs) | echo p99 ms | server CPU ms/move |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |",
+            row("SQLite (WAL)", sqlite),
+            row("PostgreSQL", pg),
+            "",
+            f"PostgreSQL p99 / SQLite p99: {pg['p99_ms'] / sqlite['p99_ms']:.2f}. "
+            f"PostgreSQL's own counters: {per}. "
+            f"Goal (200 games, p99 under 100 ms on PostgreSQL): **{goal}**.",
+            DB_END,
+        ]
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
@@ -413,34 +520,100 @@ def main(argv: list[str] | None = None) -> int:
         "--url", help="measure a server already running there (e.g. under a profiler)"
     )
     parser.add_argument(
+        "--redis-url", help="run the server as a process of a cluster on this Redis"
+    )
+    parser.add_argument(
         "--write", action="store_true", help=f"write the figures into {DOCS.relative_to(ROOT)}"
+    )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="measure this many times and report medians (default 1)"
+    )
+    parser.add_argument(
+        "--sqlite-anchor",
+        action="store_true",
+        help="with --database-url: measure SQLite too, alternating with PostgreSQL in every run",
     )
     args = parser.parse_args(argv)
     args.game = args.game or list(GAMES)
-    args.schema = f"load_{os.getpid()}"
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if args.sqlite_anchor and not args.database_url:
+        parser.error("--sqlite-anchor compares with --database-url; give one")
     try:
         import uvloop
 
         uvloop.install()
     except ImportError:
         pass
+    urls = ([None] if args.sqlite_anchor else []) + [args.database_url]
+    runs: dict[str | None, list[dict[str, Any]]] = {url: [] for url in urls}
+    for n in range(args.runs):
+        for url in urls:
+            result = measure(args, url)
+            runs[url].append(result)
+            name = "PostgreSQL" if url else "SQLite"
+            print(f"-- run {n + 1} of {args.runs}, {name}")
+            report(result)
+    medians = {url: median_result(results) for url, results in runs.items()}
+    if args.runs > 1:
+        for url, result in medians.items():
+            print(f"== median of {args.runs} runs, {'PostgreSQL' if url else 'SQLite'}")
+            report(result)
+    command = "python benchmarks/server_load.py " + " ".join(
+        argv if argv is not None else sys.argv[1:]
+    )
+    command = command.replace(" --write", "").strip()
+    if args.write and args.sqlite_anchor:
+        markdown_section.write_section(
+            DOCS,
+            db_section(medians[None], medians[args.database_url], args.runs, command),
+            DB_START,
+            DB_END,
+        )
+        print(f"wrote {DOCS.relative_to(ROOT)}")
+    elif args.write:
+        database = "PostgreSQL" if args.database_url else "SQLite (WAL)"
+        markdown_section.write_section(
+            DOCS, section(medians[args.database_url], command, database), START, END
+        )
+        print(f"wrote {DOCS.relative_to(ROOT)}")
+    return 0
+
+
+def measure(args: argparse.Namespace, database_url: str | None) -> dict[str, Any]:
+    """One measurement: a fresh server (or the one at ``--url``) on ``database_url``."""
+    args = argparse.Namespace(**{**vars(args), "database_url": database_url})
+    args.schema = f"load_{os.getpid()}"
     if args.url:
         base = args.url.rstrip("/")
         ws_url = base.replace("http", "ws", 1) + "/ws"
-        result = asyncio.run(run(args, base, ws_url, None))
-    else:
-        port = free_port()
-        base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
-        with tempfile.TemporaryDirectory() as data_dir:
-            proc = start_server(args, port, data_dir)
-            try:
-                wait_ready(base, proc)
-                result = asyncio.run(run(args, base, ws_url, proc.pid))
-            finally:
-                proc.terminate()
-                proc.wait(timeout=15)
-                if args.database_url:
-                    drop_schema(args.database_url, args.schema)
+        return asyncio.run(run(args, base, ws_url, None))
+    port = free_port()
+    base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
+    with tempfile.TemporaryDirectory() as data_dir:
+        proc = start_server(args, port, data_dir)
+        try:
+            wait_ready(base, proc)
+            return asyncio.run(run(args, base, ws_url, proc.pid))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+            if database_url:
+                drop_schema(database_url, args.schema)
+
+
+def median_result(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each number the median over the runs (the other fields from the first run)."""
+    out = dict(results[0])
+    for key, value in results[0].items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            out[key] = statistics.median(r[key] for r in results)
+    out["p99_runs_ms"] = [r["p99_ms"] for r in results]
+    out["p50_runs_ms"] = [r["p50_ms"] for r in results]
+    return out
+
+
+def report(result: dict[str, Any]) -> None:
     print(
         f"{result['games']} games, {result['seconds']} s: {result['moves']:,} moves, {result['moves_per_s']:,.0f} moves/s"
     )
@@ -455,16 +628,15 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"cores busy: server {result['server_cpu']:.2f}, clients {result['client_cpu']:.2f} (of {os.cpu_count()})"
     )
-    if args.write:
-        command = "python benchmarks/server_load.py " + " ".join(
-            argv if argv is not None else sys.argv[1:]
-        )
-        database = "PostgreSQL" if args.database_url else "SQLite (WAL)"
-        markdown_section.write_section(
-            DOCS, section(result, command.replace(" --write", "").strip(), database), START, END
-        )
-        print(f"wrote {DOCS.relative_to(ROOT)}")
-    return 0
+    per_move = {
+        k.removesuffix("_per_move"): v for k, v in result.items() if k.endswith("_per_move")
+    }
+    print("per move: " + ", ".join(f"{k} {v:.2f}" for k, v in per_move.items()))
+    print(f"mean message size {result['message_bytes']:.0f} bytes of JSON")
+    print(
+        f"server memory: {result['rss_idle_mb']:.0f} MiB idle, {result['rss_games_mb']:.0f} MiB "
+        f"with {result['games']} games and {2 * result['games']} sockets"
+    )
 
 
 if __name__ == "__main__":

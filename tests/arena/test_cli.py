@@ -11,6 +11,7 @@ import pytest
 import pocketarena as pa
 from pocketarena.arena.balance import make_tasks, variant_label, variant_values, variants
 from pocketarena.records import Player, Record, load
+from tests.arena.interrupt import interrupt_arena
 from tests.bots.scenarios import find, has_threat_to_block, immediate, threats
 from tests.cli.helpers import assert_clean_error, run
 
@@ -276,27 +277,4 @@ def test_arena_keeps_the_finished_games_on_ctrl_c(
 
 def test_arena_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
     """The real thing: SIGINT to the program while two workers play; no worker traceback."""
-    import os
-    import sys
-
-    import pexpect
-
-    out = tmp_path / "run"
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "pocketarena", "arena", "stack-a-cash", "--bots", "random,greedy,mcts:20000"]
-        + ["--games", "4", "--jobs", "2", "--no-plots", "--out", str(out)],
-        env={**os.environ, "COLUMNS": "100"},
-        encoding="utf-8",
-        timeout=120,
-    )
-    styles = r"(?:\x1b\[[0-9;?]*[A-Za-z])*"
-    child.expect(rf"[1-9]\d*{styles}/{styles}12{styles} {styles}games")  # a game has finished
-    child.sendintr()
-    child.expect(pexpect.EOF)
-    child.close()
-    text = child.before or ""
-    assert child.exitstatus == 130, text
-    assert "Traceback" not in text and "Interrupted: " in text
-    data = json.loads((out / "summary.json").read_text())
-    assert 0 < data["games"] < 12
+    interrupt_arena(tmp_path / "run")

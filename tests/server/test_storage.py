@@ -3,6 +3,8 @@ games with optimistic versions, ratings."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from sqlalchemy import inspect, select
 
@@ -18,10 +20,10 @@ from pocketarena.server.store import ConflictError, Store, StoreError, bot_playe
 
 
 @pytest.fixture
-def store(db_settings: Settings) -> Store:
+def store(db_settings: Settings) -> Iterator[Store]:
     engine = make_engine(db_settings)
     run_migrations(engine)
-    yield Store(engine, session_factory(engine))  # type: ignore[misc]
+    yield Store(engine, session_factory(engine))
     engine.dispose()
 
 
@@ -132,3 +134,72 @@ def test_bad_database_urls_are_explained(tmp_path) -> None:  # type: ignore[no-u
         make_engine(
             Settings(data_dir=tmp_path, database_url="postgresql://x@y/z", database_schema="a;b")
         )
+
+
+def test_a_batch_of_game_writes_commits_those_whose_version_still_holds(store: Store) -> None:
+    creator = store.ensure_guest("e" * 32).id
+    for gid in ("B1", "B2", "B3"):
+        store.insert_game(game_row(gid, creator))
+    store.save_game("B2", 0, {"history": ["place L b2"], "version": 1})
+    done = store.save_games(
+        [
+            ("B1", 0, {"history": ["place S a1"], "version": 1}),
+            ("B2", 0, {"history": ["place S c3"], "version": 1}),  # stale: B2 is at 1
+            ("B3", 0, {"history": ["place M b1"], "version": 1, "status": "active"}),
+        ]
+    )
+    assert done == [True, False, True]
+    rows = {gid: store.load_game(gid) for gid in ("B1", "B2", "B3")}
+    assert [(r.history, r.version) for r in rows.values() if r is not None] == [
+        (["place S a1"], 1),
+        (["place L b2"], 1),
+        (["place M b1"], 1),
+    ]
+    assert rows["B3"] is not None and rows["B3"].status == "active"
+    # Two writes of one game in a batch (never made by the hub) are still applied in order.
+    done = store.save_games(
+        [
+            ("B1", 1, {"history": ["place S a1", "x"], "version": 2}),
+            ("B1", 2, {"history": ["place S a1", "x", "y"], "version": 3}),
+        ]
+    )
+    assert done == [True, True]
+    row = store.load_game("B1")
+    assert row is not None and row.version == 3 and row.history == ["place S a1", "x", "y"]
+
+
+def test_postgresql_keeps_a_fixed_pool_of_connections(db_settings: Settings) -> None:
+    """Many threads at once wait for a pooled connection rather than opening (and then
+    closing) extra ones: opening one costs a server process."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import event
+    from sqlalchemy.pool import QueuePool
+
+    if not db_settings.database_url.startswith("postgresql"):
+        pytest.skip("the pool applies to PostgreSQL (SQLite opens files)")
+    db_settings.database_pool_size = 3
+    engine = make_engine(db_settings)
+    run_migrations(engine)
+    store = Store(engine, session_factory(engine))
+    opened: list[object] = []
+    event.listen(engine, "connect", lambda *_: opened.append(1))
+    try:
+        creator = store.ensure_guest("d" * 32).id
+        for i in range(12):
+            store.insert_game(game_row(f"P{i}", creator))
+        with ThreadPoolExecutor(12) as pool:
+            done = list(
+                pool.map(lambda i: store.save_games([(f"P{i}", 0, {"version": 1})]), range(12))
+            )
+        assert done == [[True]] * 12
+        assert len(opened) <= 3
+        assert isinstance(engine.pool, QueuePool) and engine.pool.checkedout() == 0
+    finally:
+        engine.dispose()
+
+
+def test_the_pool_size_is_checked(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="DATABASE_POOL_SIZE"):
+        Settings(data_dir=tmp_path, database_pool_size=0)
+    assert Settings.from_env({"POCKETARENA_DATABASE_POOL_SIZE": "7"}).database_pool_size == 7

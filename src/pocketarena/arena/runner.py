@@ -5,6 +5,11 @@ each seat, the chance seed); a worker process builds the game and the bots from 
 game with seeded throws (so every game can be replayed from its record) and returns a
 ``GameResult`` with the record and the numbers the reports need. Both the arena and the
 balance report run on this.
+
+The games run in a local pool of processes, or as Ray tasks (``ray=``): on a Ray instance
+started for the run on this machine, or on a Ray cluster given by its address, so a study can
+use every machine of the cluster. A game's result depends only on its task (its seeds), never
+on where it ran, so the two give the same results.
 """
 
 from __future__ import annotations
@@ -118,12 +123,30 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+RAY_MISSING = "Ray is not installed; install it with: pip install 'pocketarena[ray]'"
+LOCAL_RAY = "local"  # ``ray=LOCAL_RAY``: start a Ray instance on this machine for the run
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed, or the cluster named cannot be reached; the message says which."""
+
+
 def run_tasks(
-    tasks: Sequence[GameTask], *, jobs: int = 1, on_result: ProgressHook | None = None
+    tasks: Sequence[GameTask],
+    *,
+    jobs: int = 1,
+    on_result: ProgressHook | None = None,
+    ray: str | None = None,
 ) -> list[GameResult]:
     """Play every task, ``jobs`` at a time in worker processes (in this process when 1), and
     return the results in task order. ``on_result`` is called as each game finishes. Ctrl-C
-    stops the games in play and raises ``Interrupted`` with the finished ones."""
+    stops the games in play and raises ``Interrupted`` with the finished ones.
+
+    ``ray``: run the games as Ray tasks instead, on a Ray instance started here with ``jobs``
+    CPUs (``"local"``) or on the cluster at that address (e.g. ``"10.0.0.5:6379"``, or
+    ``"auto"`` for the one this machine belongs to), ``jobs`` games at a time at most.
+    Every machine of a cluster needs pocketarena installed. Raises ``RayUnavailable`` when Ray
+    is not installed or the cluster cannot be reached."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     results: dict[int, GameResult] = {}
@@ -134,7 +157,9 @@ def run_tasks(
             on_result(result)
 
     try:
-        if jobs == 1 or len(tasks) <= 1:
+        if ray is not None:
+            _run_on_ray(tasks, jobs, ray, keep)
+        elif jobs == 1 or len(tasks) <= 1:
             for task in tasks:
                 keep(play_task(task))
         else:
@@ -152,6 +177,78 @@ def run_tasks(
     return [results[t.index] for t in tasks]
 
 
+def _play_quietly(task: GameTask) -> GameResult:
+    """``play_task`` in a Ray worker: Ctrl-C is the driver's to handle (it cancels the games
+    and keeps what finished), so the worker ignores it and prints no traceback."""
+    _ignore_interrupts()
+    return play_task(task)
+
+
+def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """Refuse an address nobody answers at: Ray itself would retry for minutes."""
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(address if "://" in address else f"ray://{address}")
+    try:
+        host, port = where.hostname, where.port
+    except ValueError:
+        host = port = None
+    if not host or port is None:
+        raise RayUnavailable(f"cannot read the Ray address {address!r}; give host:port")
+    try:
+        socket.create_connection((host, port), timeout=timeout_s).close()
+    except OSError as e:
+        raise RayUnavailable(
+            f"cannot reach the Ray cluster at {address!r}: {e.strerror or e}"
+        ) from None
+
+
+def _run_on_ray(
+    tasks: Sequence[GameTask], jobs: int, address: str, keep: Callable[[GameResult], None]
+) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailable(RAY_MISSING) from None
+    import logging
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        options: dict[str, Any] = {
+            "include_dashboard": False,
+            "logging_level": logging.WARNING,
+            "log_to_driver": False,  # workers print nothing of their own
+            "configure_logging": True,
+        }
+        if address not in (LOCAL_RAY, "auto"):
+            _check_reachable(address)
+        try:
+            if address == LOCAL_RAY:
+                ray.init(num_cpus=jobs, **options)
+            else:
+                ray.init(address=address, **options)
+        except (ConnectionError, ValueError, RuntimeError) as e:
+            raise RayUnavailable(f"cannot reach the Ray cluster at {address!r}: {e}") from None
+    remote = ray.remote(num_cpus=1, max_retries=3)(_play_quietly)
+    queue = list(tasks)
+    running: list[Any] = []
+    try:
+        while queue or running:
+            while queue and len(running) < jobs:
+                running.append(remote.remote(queue.pop(0)))
+            done, running = ray.wait(running, num_returns=1)
+            for ref in done:
+                keep(ray.get(ref))
+    except KeyboardInterrupt:
+        for ref in running:
+            ray.cancel(ref, force=True)
+        raise
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
 def run_with_progress(
     tasks: Sequence[GameTask],
     *,
@@ -159,6 +256,7 @@ def run_with_progress(
     description: str = "Playing",
     console: Any = None,
     on_result: ProgressHook | None = None,
+    ray: str | None = None,
 ) -> list[GameResult]:
     """``run_tasks`` with a rich progress bar (on stderr unless a console is given)."""
     from rich.console import Console
@@ -188,4 +286,4 @@ def run_with_progress(
             if on_result is not None:
                 on_result(result)
 
-        return run_tasks(tasks, jobs=jobs, on_result=advance)
+        return run_tasks(tasks, jobs=jobs, on_result=advance, ray=ray)

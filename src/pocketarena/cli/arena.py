@@ -3,6 +3,7 @@ swapped, in parallel; prints and saves the results with confidence intervals and
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import time
 from datetime import UTC, datetime
@@ -15,12 +16,15 @@ from rich.table import Table
 
 from pocketarena.arena import (
     ArenaReport,
+    GameResult,
+    GameTask,
     Interrupted,
     check_specs,
     default_jobs,
     make_tasks,
     run_with_progress,
 )
+from pocketarena.arena.runner import LOCAL_RAY, RAY_MISSING, RayUnavailable
 from pocketarena.arena.tournament import plot
 from pocketarena.bots import bot_names
 from pocketarena.records import now_utc
@@ -59,6 +63,23 @@ OutOpt = Annotated[
     typer.Option("--out", help="Folder for summary.json, the records and the plots."),
 ]
 PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help="Draw PNG and SVG figures.")]
+RayOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ray",
+        help="Play the games as Ray tasks on a Ray instance started on this machine "
+        "(needs the ray extra).",
+    ),
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="Play the games as Ray tasks on the Ray cluster at ADDRESS (host:port, or auto); "
+        "every machine needs pocketarena installed. Same seeds, same results as without Ray.",
+    ),
+]
 
 
 def jobs_or_fail(jobs: int | None) -> int:
@@ -67,6 +88,37 @@ def jobs_or_fail(jobs: int | None) -> int:
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}")
     return jobs
+
+
+def ray_or_fail(ray: bool, address: str | None) -> str | None:
+    """Where the games run: None for the local pool, else the Ray address (``local``: a Ray
+    instance started here). Refuses early, before any game, when Ray is not installed."""
+    if address is not None and not address.strip():
+        fail("--ray-address needs an address, e.g. 10.0.0.5:6379 or auto")
+    if not ray and address is None:
+        return None
+    if importlib.util.find_spec("ray") is None:
+        fail(RAY_MISSING)
+    return address.strip() if address is not None else LOCAL_RAY
+
+
+def workers_for(jobs: int | None, ray: str | None, tasks: int) -> int:
+    """Games at once: --jobs, else every core here, or on a Ray cluster as many as it runs."""
+    if jobs is None and ray not in (None, LOCAL_RAY):
+        return max(1, tasks)  # the cluster's scheduler spreads them over its CPUs
+    return jobs_or_fail(jobs)
+
+
+def run_or_fail(
+    tasks: list[GameTask], workers: int, ray: str | None, description: str
+) -> list[GameResult]:
+    """``run_with_progress``, with an unreachable Ray cluster reported in one line."""
+    try:
+        return run_with_progress(
+            tasks, jobs=workers, description=description, console=console, ray=ray
+        )
+    except RayUnavailable as e:
+        fail(str(e), 1)
 
 
 def default_out(kind: str, game_id: str) -> Path:
@@ -128,6 +180,8 @@ def arena(
     seed: SeedOpt = 0,
     out: OutOpt = None,
     plots: PlotsOpt = True,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
     mode: ModeOpt = None,
     map: MapOpt = None,
     protect: ProtectOpt = None,
@@ -137,7 +191,8 @@ def arena(
     game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
-    workers = jobs_or_fail(jobs)
+    jobs_or_fail(jobs)
+    where = ray_or_fail(ray, ray_address)
     try:
         specs = check_specs(game, bots.split(","))
     except ValueError as e:
@@ -146,13 +201,12 @@ def arena(
         out if out is not None else default_out("arena", game.ID), "--out", folder=True
     )
     tasks = make_tasks(game, specs, games, seed)
+    workers = workers_for(jobs, where, len(tasks))
     started = now_utc()
     start = time.perf_counter()
     interrupted: Interrupted | None = None
     try:
-        results = run_with_progress(
-            tasks, jobs=workers, description=f"{game.ID}: {len(specs)} bots", console=console
-        )
+        results = run_or_fail(tasks, workers, where, f"{game.ID}: {len(specs)} bots")
     except Interrupted as stop:
         # Ctrl-C: the games that finished are kept, saved and reported.
         interrupted, results = stop, stop.results

@@ -14,7 +14,6 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from pocketarena.arena import run_with_progress
 from pocketarena.arena.balance import (
     BalanceReport,
     make_tasks,
@@ -26,7 +25,19 @@ from pocketarena.bots import make_bot
 from pocketarena.core import load, parse_option_pairs
 from pocketarena.records import now_utc
 
-from .arena import JobsOpt, OutOpt, PlotsOpt, SeedOpt, default_out, jobs_or_fail
+from .arena import (
+    JobsOpt,
+    OutOpt,
+    PlotsOpt,
+    RayAddressOpt,
+    RayOpt,
+    SeedOpt,
+    default_out,
+    jobs_or_fail,
+    ray_or_fail,
+    run_or_fail,
+    workers_for,
+)
 from .common import GameArg, MapOpt, ModeOpt, OptionOpt, ProtectOpt, console, fail, game_id_or_fail
 
 
@@ -125,6 +136,8 @@ def balance(
     records: Annotated[
         bool, typer.Option("--records/--no-records", help="Save every game record too.")
     ] = True,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
     mode: ModeOpt = None,
     map: MapOpt = None,
     protect: ProtectOpt = None,
@@ -141,7 +154,8 @@ def balance(
             narrowed[name] = value
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
-    workers = jobs_or_fail(jobs)
+    jobs_or_fail(jobs)
+    where = ray_or_fail(ray, ray_address)
     try:
         option_sets = variants(key, narrowed)
         for options in option_sets:
@@ -155,11 +169,10 @@ def balance(
     if folder.exists() and not folder.is_dir():
         fail(f"--out {folder} is a file, not a folder")
     tasks = make_tasks(key, option_sets, spec, games, seed, against=other)
+    workers = workers_for(jobs, where, len(tasks))
     started = now_utc()
     start = time.perf_counter()
-    results = run_with_progress(
-        tasks, jobs=workers, description=f"{key}: {len(option_sets)} variants", console=console
-    )
+    results = run_or_fail(tasks, workers, where, f"{key}: {len(option_sets)} variants")
     report = BalanceReport.from_results(
         key,
         spec,

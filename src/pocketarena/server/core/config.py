@@ -39,6 +39,10 @@ class Settings:
     # PostgreSQL only: keep the tables in this schema (created if missing), e.g. to share a
     # database between instances or test runs.
     database_schema: str = ""
+    # PostgreSQL only: connections each server process keeps open (and never more). Every
+    # process of a cluster holds up to this many: keep processes x this under the server's
+    # max_connections (100 by default).
+    database_pool_size: int = 20
     # Keys the hashes of client addresses kept with games. Default: a random key kept in
     # data_dir/secret_key (readable by its owner only).
     secret_key: str = ""
@@ -113,6 +117,8 @@ class Settings:
             if not (value > 0 if rate else value >= 0):
                 need = "positive" if rate else "zero or more"
                 raise ValueError(f"{ENV_PREFIX}{f.name.upper()} must be {need}, not {value!r}")
+        if self.database_pool_size < 1:
+            raise ValueError(f"{ENV_PREFIX}DATABASE_POOL_SIZE must be at least 1")
         for item in self.trusted_proxies.split(","):
             _check_proxy(item.strip())
 

@@ -62,7 +62,18 @@ def make_engine(settings: Settings) -> Engine:
             connect_args["options"] = f"-csearch_path={schema}"
         # No ping before each use (a round trip per move); a dropped connection is noticed by
         # the failing statement, thrown away, and the write retried (Store.save_game).
-        engine = create_engine(url, pool_size=10, max_overflow=20, connect_args=connect_args)
+        # A fixed set of connections, none opened beyond it: a connection opened for a burst
+        # and closed when handed back (an "overflow" one) costs a new server process, 10 ms
+        # to over 100 ms on a busy machine, and under load the pool did that hundreds of
+        # times a minute. A thread that finds every connection busy waits for one instead
+        # (statements take a millisecond or two).
+        engine = create_engine(
+            url,
+            pool_size=settings.database_pool_size,
+            max_overflow=0,
+            pool_timeout=30,
+            connect_args=connect_args,
+        )
         if schema:
             with engine.begin() as conn:
                 conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))

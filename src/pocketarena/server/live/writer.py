@@ -1,7 +1,13 @@
 """Group commit for game writes: moves that arrive while the database is busy are written
 together in the next transaction, so a burst of moves costs one commit instead of many.
 
-A move is acknowledged only after its transaction commits, exactly as with one commit each."""
+A move is acknowledged only after its transaction commits, exactly as with one commit each.
+
+SQLite has one writer at a time, so its batches go one after another. PostgreSQL takes several
+at once (on different connections, flushing their commits to disk together): a move that
+arrives while a batch is being written starts the next batch at once instead of waiting for
+that one to finish. Batches in flight together never hold the same game: the hub writes a game
+only under its lock, one write at a time."""
 
 from __future__ import annotations
 
@@ -15,12 +21,21 @@ Write = tuple[str, int, dict[str, Any]]
 
 
 class GameWriter:
-    def __init__(self, store: Store, executor: Executor, max_batch: int = 256) -> None:
+    def __init__(
+        self,
+        store: Store,
+        executor: Executor,
+        max_batch: int = 256,
+        max_in_flight: int | None = None,
+    ) -> None:
         self.store = store
         self.executor = executor
         self.max_batch = max_batch
+        if max_in_flight is None:
+            max_in_flight = 1 if store.engine.dialect.name == "sqlite" else 4
+        self.max_in_flight = max_in_flight
         self._pending: list[tuple[Write, asyncio.Future[None]]] = []
-        self._flushing = False
+        self._flushing = 0  # batches being written now
         self.batches = 0  # for the benchmark and tests: how many transactions were needed
         self.writes = 0
 
@@ -28,8 +43,8 @@ class GameWriter:
         """Write once committed; ConflictError if the stored version moved on meanwhile."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append(((game_id, expected_version, values), future))
-        if not self._flushing:
-            self._flushing = True
+        if self._flushing < self.max_in_flight:
+            self._flushing += 1
             asyncio.ensure_future(self._flush())
         await future
 
@@ -61,4 +76,4 @@ class GameWriter:
                             ConflictError(f"game {game_id} changed elsewhere; reload it")
                         )
         finally:
-            self._flushing = False
+            self._flushing -= 1
