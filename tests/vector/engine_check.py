@@ -54,8 +54,17 @@ def compare(env: Any, engine: EngineState, v: Any, ended_now: bool, where: str) 
     assert converted.scores() == engine.scores(), where
 
 
+_OBSERVE: dict[int, Any] = {}
+
+
 def compare_back(env: Any, engine: EngineState, v: Any, where: str, skip: tuple[str, ...]) -> None:
-    """``from_engine`` gives ``v`` back, every field but the record of the last draws."""
+    """``from_engine`` gives ``v`` back, every field but the record of the last draws; the
+    other seat's view is the engine's too."""
+    observe = _OBSERVE.setdefault(id(env), jax.jit(env.observe))
+    other = 1 - int(v.current_player)
+    np.testing.assert_array_equal(
+        observe(v, other), observation_tensor(engine, other), err_msg=where + "other seat's view"
+    )
     back = jax.tree.map(np.asarray, env.from_engine(engine))
     for name in type(v)._fields:
         if name in skip or (name == "rewards" and not engine.is_terminal()):

@@ -130,10 +130,39 @@ class Env:
         self._place_share = jnp.asarray(np.arange(4) / 3, jnp.float32)
         self._turn_share = jnp.asarray(np.arange(MAX_TURNS + 1) / MAX_TURNS, jnp.float32)
         # from_engine makes one state at a time: compiled once rather than run op by op
-        self._finish_one: Callable[[State, jax.Array], State] = jax.jit(self._finish)
+        self._complete: Callable[[State], State] = jax.jit(self._completed)
 
-    # -- pgx's API ------------------------------------------------------------------------
+    # -- pgx's API: the rules every game shares (pocketarena.vector.Env's) -----------------
     def init(self, key: jax.Array) -> State:
+        """A new game (one; vmap for a batch), its first throws drawn from ``key``."""
+        state = self._init(key)
+        return state._replace(observation=self.observe(state, state.current_player))
+
+    def step(self, state: State, action: jax.Array | int, key: jax.Array) -> State:
+        """``state`` after ``action`` (one game; vmap for a batch), throws drawn from ``key``.
+        A finished game stays as it is with zero rewards; an illegal action ends the game, -1
+        for the seat that played it and +1 for the other."""
+        action = jnp.asarray(action, jnp.int32)
+        safe = jnp.clip(action, 0, self.num_actions - 1)
+        legal = (action >= 0) & (action < self.num_actions) & state.legal_action_mask[safe]
+        moved = self._step(state, safe, key)
+        moved = moved._replace(observation=self.observe(moved, moved.current_player))
+        penalised = state._replace(
+            terminated=jnp.bool_(True),
+            rewards=jnp.where(jnp.arange(2) == state.current_player, -1.0, 1.0).astype(jnp.float32),
+            legal_action_mask=jnp.ones_like(state.legal_action_mask),
+        )
+        unchanged = state._replace(rewards=jnp.zeros_like(state.rewards))
+        chosen: State = jax.tree.map(
+            lambda a, b, c: jnp.where(state.terminated, a, jnp.where(legal, b, c)),
+            unchanged,
+            moved,
+            penalised,
+        )
+        return chosen
+
+    # -- the rules --------------------------------------------------------------------------
+    def _init(self, key: jax.Array) -> State:
         """A new game, Heads' first slap (and any that follow it) thrown from ``key``."""
         n = self.num_spaces
         zero = jnp.int32(0)
@@ -161,34 +190,14 @@ class Env:
         first_key, key = jax.random.split(key)
         state = self._throw(state, first_key)
         state = self._next_turns(state, ~self._can_act(state), key)
-        return self._finish(state, jnp.bool_(False))
+        return self._finish(state)._replace(rewards=jnp.zeros(2, jnp.float32))
 
-    def step(self, state: State, action: jax.Array | int, key: jax.Array) -> State:
-        """Apply the mover's decision ``action``; if the turn ends, slap for the next one."""
-        action = jnp.asarray(action, jnp.int32)
-        inside = (action >= 0) & (action < self.num_actions)
-        safe = jnp.clip(action, 0, self.num_actions - 1)
-        illegal = ~state.terminated & ~(inside & state.legal_action_mask[safe])
-        played, turn_over = self._decide(state, safe)
-        played = self._next_turns(played, turn_over, key)
-        after = self._finish(played, state.terminated)
-        lost = jnp.where(jnp.arange(2) == state.current_player, -1.0, 1.0).astype(jnp.float32)
-        penalised = state._replace(
-            terminated=jnp.bool_(True),
-            rewards=lost,
-            legal_action_mask=jnp.ones_like(state.legal_action_mask),
-            slaps_drawn=jnp.int32(0),
-        )
-        done = state._replace(rewards=jnp.zeros_like(state.rewards))
-        chosen: State = jax.tree.map(
-            lambda a, b, c: jnp.where(state.terminated, a, jnp.where(illegal, b, c)),
-            done,
-            penalised,
-            after,
-        )
-        return chosen
+    def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        """Apply the mover's legal decision to a running game; if the turn ends, slap for the
+        next one."""
+        played, turn_over = self._decide(state, action)
+        return self._finish(self._next_turns(played, turn_over, key))
 
-    # -- the rules --------------------------------------------------------------------------
     def _decide(self, s: State, action: jax.Array) -> tuple[State, jax.Array]:
         """The decision applied (``slaps_drawn`` reset), and whether the turn ends with it."""
         mover = s.current_player
@@ -294,16 +303,16 @@ class Env:
         state, _, _ = jax.lax.while_loop(more, next_turn, (s, turn_over, jnp.int32(0)))
         return state
 
-    def _finish(self, s: State, was_over: jax.Array) -> State:
-        """Mask, observation and rewards for the position in ``s``."""
-        ended = s.terminated & ~was_over
+    def _finish(self, s: State) -> State:
+        """Mask and rewards for the position in ``s`` (just reached by a running game)."""
+        ended = s.terminated
         a, b = self._scores(s)
         value = s.banks @ jnp.arange(1, 5, dtype=jnp.int32)  # the tie-break: ranks in banks
         a, b = jnp.where(a == b, value[0], a), jnp.where(a == b, value[1], b)
         won = jnp.where(a > b, 1.0, jnp.where(b > a, -1.0, 0.0))
         rewards = jnp.where(ended, jnp.stack([won, -won]), 0.0).astype(jnp.float32)
         mask = jnp.where(s.terminated, True, self._legal(s))
-        return s._replace(observation=self._observe(s), legal_action_mask=mask, rewards=rewards)
+        return s._replace(legal_action_mask=mask, rewards=rewards)
 
     def _tops(self, s: State) -> tuple[jax.Array, jax.Array]:
         """Per space, the top coin's kind (-1 when empty) and its owner."""
@@ -339,9 +348,8 @@ class Env:
             verb == _END,
         )
 
-    def _observe(self, s: State) -> jax.Array:
-        """:mod:`pocketarena.games.coin_age.observe`'s layout, for ``current_player``."""
-        seat = s.current_player
+    def observe(self, s: State, seat: jax.Array | int) -> jax.Array:
+        """``seat``'s view: :mod:`pocketarena.games.coin_age.observe`'s layout."""
         kinds = jnp.arange(4)
         coins = (jnp.right_shift(s.kinds[:, None], kinds) & 1) > 0  # [spaces, 4]
         tails = (jnp.right_shift(s.tails[:, None], kinds) & 1) > 0
@@ -350,6 +358,7 @@ class Env:
         on_top = top[:, None] == kinds[None, :]
         own_top = on_top & (owner == seat)[:, None]
         live = ~s.terminated
+        mine = s.current_player == seat  # the observing seat's turn
         f32 = jnp.float32
 
         def bits(mask: jax.Array) -> jax.Array:
@@ -365,7 +374,9 @@ class Env:
             adjacent,
             self._bank_share[kinds, s.banks[seat]],
             self._bank_share[kinds, s.banks[1 - seat]],
-            jnp.stack([live, jnp.bool_(False), jnp.bool_(False), live, s.terminated]).astype(f32),
+            jnp.stack([live & mine, live & ~mine, jnp.bool_(False), live, s.terminated]).astype(
+                f32
+            ),
             bits(s.thrown),
             bits(s.matched),
             bits(s.unused),
@@ -448,8 +459,13 @@ class Env:
             captures=i32(engine.captures),
             slaps_drawn=i32(0),
         )
-        state = self._finish_one(state, jnp.bool_(False))
+        state = self._complete(state)
         return state._replace(rewards=jnp.array(engine.returns(), jnp.float32))
+
+    def _completed(self, s: State) -> State:
+        """Mask and observation of a position made from an engine state."""
+        s = self._finish(s)
+        return s._replace(observation=self.observe(s, s.current_player))
 
     def __repr__(self) -> str:
         return f"<vector {self.id} {self.game.options}>"

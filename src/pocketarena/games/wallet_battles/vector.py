@@ -109,10 +109,39 @@ class Env:
         self._top = jnp.asarray(_TOP)
         self._height = jnp.asarray(_HEIGHT)
         # from_engine makes one state at a time: compiled once rather than run op by op
-        self._finish_one: Callable[[State, jax.Array], State] = jax.jit(self._finish)
+        self._complete: Callable[[State], State] = jax.jit(self._completed)
 
-    # -- pgx's API ------------------------------------------------------------------------
+    # -- pgx's API: the rules every game shares (pocketarena.vector.Env's) -----------------
     def init(self, key: jax.Array) -> State:
+        """A new game (one; vmap for a batch), its first throws drawn from ``key``."""
+        state = self._init(key)
+        return state._replace(observation=self.observe(state, state.current_player))
+
+    def step(self, state: State, action: jax.Array | int, key: jax.Array) -> State:
+        """``state`` after ``action`` (one game; vmap for a batch), throws drawn from ``key``.
+        A finished game stays as it is with zero rewards; an illegal action ends the game, -1
+        for the seat that played it and +1 for the other."""
+        action = jnp.asarray(action, jnp.int32)
+        safe = jnp.clip(action, 0, self.num_actions - 1)
+        legal = (action >= 0) & (action < self.num_actions) & state.legal_action_mask[safe]
+        moved = self._step(state, safe, key)
+        moved = moved._replace(observation=self.observe(moved, moved.current_player))
+        penalised = state._replace(
+            terminated=jnp.bool_(True),
+            rewards=jnp.where(jnp.arange(2) == state.current_player, -1.0, 1.0).astype(jnp.float32),
+            legal_action_mask=jnp.ones_like(state.legal_action_mask),
+        )
+        unchanged = state._replace(rewards=jnp.zeros_like(state.rewards))
+        chosen: State = jax.tree.map(
+            lambda a, b, c: jnp.where(state.terminated, a, jnp.where(legal, b, c)),
+            unchanged,
+            moved,
+            penalised,
+        )
+        return chosen
+
+    # -- the rules --------------------------------------------------------------------------
+    def _init(self, key: jax.Array) -> State:
         """A new game, its first flips thrown from ``key``."""
         n = self.num_locations
         zero = jnp.int32(0)
@@ -134,36 +163,13 @@ class Env:
             face_drawn=jnp.int32(-1),
         )
         state = self._flip(state, jnp.bool_(True), key)
-        return self._finish(state, jnp.bool_(False))
+        return self._finish(state)._replace(rewards=jnp.zeros(2, jnp.float32))
 
-    def step(self, state: State, action: jax.Array | int, key: jax.Array) -> State:
-        """Apply ``current_player``'s decision ``action``, then flip until someone decides."""
-        action = jnp.asarray(action, jnp.int32)
-        inside = (action >= 0) & (action < self.num_actions)
-        safe = jnp.clip(action, 0, self.num_actions - 1)
-        illegal = ~state.terminated & ~(inside & state.legal_action_mask[safe])
-        played, owed = self._decide(state, safe)
-        played = self._flip(played, owed, key)
-        after = self._finish(played, state.terminated)
-        seat = state.current_player
-        lost = jnp.where(jnp.arange(2) == seat, -1.0, 1.0).astype(jnp.float32)
-        penalised = state._replace(
-            terminated=jnp.bool_(True),
-            rewards=lost,
-            legal_action_mask=jnp.ones_like(state.legal_action_mask),
-            odd_drawn=jnp.int32(0),
-            face_drawn=jnp.int32(-1),
-        )
-        done = state._replace(rewards=jnp.zeros_like(state.rewards))
-        chosen: State = jax.tree.map(
-            lambda a, b, c: jnp.where(state.terminated, a, jnp.where(illegal, b, c)),
-            done,
-            penalised,
-            after,
-        )
-        return chosen
+    def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        """Apply a legal decision to a running game, then flip until someone decides."""
+        played, owed = self._decide(state, action)
+        return self._finish(self._flip(played, owed, key))
 
-    # -- the rules --------------------------------------------------------------------------
     def _decide(self, s: State, action: jax.Array) -> tuple[State, jax.Array]:
         """The decision applied, and whether flips are owed next."""
         seat = s.current_player
@@ -241,14 +247,14 @@ class Env:
             face_drawn=jnp.where(decides & ~to_recall, face, -1).astype(jnp.int32),
         )
 
-    def _finish(self, s: State, was_over: jax.Array) -> State:
-        """Mask, observation and rewards for the position in ``s``."""
-        ended = s.terminated & ~was_over
+    def _finish(self, s: State) -> State:
+        """Mask and rewards for the position in ``s`` (just reached by a running game)."""
+        ended = s.terminated
         a, b = self._scores(s)
         won = jnp.where(a > b, 1.0, jnp.where(b > a, -1.0, 0.0))
         rewards = jnp.where(ended, jnp.stack([won, -won]), 0.0).astype(jnp.float32)
         mask = jnp.where(s.terminated, True, self._legal(s))
-        return s._replace(observation=self._observe(s), legal_action_mask=mask, rewards=rewards)
+        return s._replace(legal_action_mask=mask, rewards=rewards)
 
     def _scores(self, s: State) -> tuple[jax.Array, jax.Array]:
         n = self._height[s.stacks]
@@ -281,13 +287,13 @@ class Env:
             ),
         )
 
-    def _observe(self, s: State) -> jax.Array:
-        """:mod:`pocketarena.games.wallet_battles.observe`'s layout, for ``current_player``."""
-        seat = s.current_player
+    def observe(self, s: State, seat: jax.Array | int) -> jax.Array:
+        """``seat``'s view: :mod:`pocketarena.games.wallet_battles.observe`'s layout."""
         bits = (jnp.right_shift(s.stacks[:, None], jnp.arange(4)) & 1) > 0  # [L, 4]
         own = bits & (s.holder == seat)[:, None]
         opp = bits & (s.holder == 1 - seat)[:, None]
         live = ~s.terminated
+        mine = s.current_player == seat  # the observing seat decides now
         kinds = jnp.arange(4)
         f32 = jnp.float32
         parts = [
@@ -295,7 +301,7 @@ class Env:
             opp.reshape(-1).astype(f32),
             self._pile_share[kinds, s.piles[seat]],
             self._pile_share[kinds, s.piles[1 - seat]],
-            jnp.stack([live, jnp.bool_(False), seat == 0, seat == 1]).astype(f32),
+            jnp.stack([live & mine, live & ~mine, seat == 0, seat == 1]).astype(f32),
             jnp.stack(
                 [jnp.bool_(False), live & ~s.recalling, live & s.recalling, s.terminated]
             ).astype(f32),
@@ -363,8 +369,13 @@ class Env:
             odd_drawn=jnp.int32(0),
             face_drawn=jnp.int32(-1),
         )
-        state = self._finish_one(state, jnp.bool_(False))
+        state = self._complete(state)
         return state._replace(rewards=jnp.array(engine.returns(), jnp.float32))
+
+    def _completed(self, s: State) -> State:
+        """Mask and observation of a position made from an engine state."""
+        s = self._finish(s)
+        return s._replace(observation=self.observe(s, s.current_player))
 
     def __repr__(self) -> str:
         return f"<vector {self.id} {self.game.options}>"
