@@ -20,8 +20,8 @@ Weights = np.ndarray
 
 
 def one(batch: Any, i: int) -> Any:
-    """Game ``i`` of a batch on the host, as numpy arrays."""
-    return jax.tree.map(lambda x: np.asarray(x[i]), batch)
+    """Game ``i`` of a batch on the host, as numpy arrays (the batch brought over once)."""
+    return jax.tree.map(lambda x: x[i], jax.device_get(batch))
 
 
 def pick(mask: np.ndarray, weights: Weights, rng: np.random.Generator) -> np.ndarray:
@@ -89,9 +89,10 @@ def playouts(
     key = jax.random.key(seed)
     step = jax.jit(jax.vmap(env.step))
     states = first
+    host = jax.device_get(states)
     for i, engine in enumerate(starts):
-        compare(env, engine, one(states, i), False, f"start {i}")
-        compare_back(env, engine, one(states, i), f"start {i}: ", skip)
+        compare(env, engine, one(host, i), False, f"start {i}")
+        compare_back(env, engine, one(host, i), f"start {i}: ", skip)
     compared = 0
     for t in range(max_steps):
         live = ~np.asarray(states.terminated)
@@ -100,15 +101,16 @@ def playouts(
         actions = pick(np.asarray(states.legal_action_mask), weights, rng)
         key, sub = jax.random.split(key)
         states = step(states, actions, jax.random.split(sub, len(starts)))
+        host = jax.device_get(states)
         for i in np.flatnonzero(live):
             engine = starts[i]
             before = engine.clone()
             engine.apply(engine.game.actions[int(actions[i])])
-            v = one(states, i)
+            v = one(host, i)
             replay(engine, v)
             where = f"game {i} step {t} after {engine.game.actions[int(actions[i])].text!r}: "
             compare(env, engine, v, engine.is_terminal(), where)
-            if i < 4 or engine.is_terminal():
+            if i < 2 or engine.is_terminal():
                 compare_back(env, engine, v, where, skip)
             watch(before, engine)
             compared += 1

@@ -92,11 +92,11 @@ def near_the_limit(env: Any, n: int, seed: int) -> tuple[list[State], Any]:
 
 CASES = [
     # map, batch, verb weights, start near the turn limit, what it must meet
-    ("classic", 24, {}, False, {"pay", "move", "capture", "board full"}),
-    ("mint-isle", 16, {"end": 0.2, "capture": 4.0}, False, {"capture", "bank empty"}),
-    ("sterling-strait", 16, {"place": 0.3}, False, {"move", "capture"}),
-    ("five-fiefs", 16, {"end": 0.5}, False, {"pay", "board full"}),
-    ("classic", 12, {"end": 30.0}, True, {"turn limit"}),
+    ("classic", 16, {"pay": 30.0}, False, {"pay", "move", "capture", "board full"}),
+    ("mint-isle", 12, {"end": 0.2, "capture": 4.0}, False, {"capture", "bank empty"}),
+    ("sterling-strait", 12, {"place": 0.3}, False, {"move", "capture"}),
+    ("five-fiefs", 12, {"end": 0.5, "pay": 30.0}, False, {"pay", "board full"}),
+    ("classic", 8, {"end": 30.0}, True, {"turn limit"}),
 ]
 
 

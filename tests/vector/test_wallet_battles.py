@@ -88,10 +88,10 @@ def near_the_guard(env: Any, n: int, seed: int) -> tuple[list[State], Any]:
 
 CASES = [
     # options, batch, styles (capture, pass weights), start near the guard, rules it must meet
-    ({"map": "gettysburg"}, 24, (3.0, 1.0), False, {"recall", "second recall", "used"}),
-    ({"map": "antietam", "end": "occupied"}, 24, (3.0, 0.3), False, {"recall", "occupied"}),
-    ({"map": "antietam", "coins": SMALL}, 24, (1.0, 1.0), False, {"pile", "used"}),
-    ({"map": "gettysburg", "end": "occupied"}, 16, (1.0, 30.0), True, {"guard", "recall"}),
+    ({"map": "gettysburg"}, 16, (3.0, 1.0), False, {"recall", "second recall", "used"}),
+    ({"map": "antietam", "end": "occupied"}, 16, (3.0, 0.3), False, {"recall", "occupied"}),
+    ({"map": "antietam", "coins": SMALL}, 16, (1.0, 1.0), False, {"pile", "used"}),
+    ({"map": "gettysburg", "end": "occupied"}, 12, (1.0, 30.0), True, {"guard", "recall"}),
 ]
 
 
