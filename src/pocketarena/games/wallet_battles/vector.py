@@ -47,6 +47,7 @@ from .rules import (
     FLIP_LIMIT,
     FLIP_PROBABILITIES,
     NOBODY,
+    PASS,
     PLACE,
     RECALL,
     WalletBattles,
@@ -55,12 +56,40 @@ from .rules import (
 
 __all__ = ["Env", "State", "make"]
 
-# Per 4-bit stack (bit c: a coin of kind c, 0 Q .. 3 D): its top coin (the largest index, as
-# stacks grow towards smaller coins; -1 when empty) and its height.
-_TOP = np.array([-1] + [int(m).bit_length() - 1 for m in range(1, 16)], np.int32)
-_HEIGHT = np.array([int(m).bit_count() for m in range(16)], np.int32)
 _ODD_STEPS = 3  # odd flips in a row before a recall
 assert FLIP_PROBABILITIES == (0.25, 0.25, 0.5)  # what the flips below draw
+
+
+# Speed on CPU: XLA gathers and scatters with a per-game index are slow once vmapped, so reading
+# or writing at an index is a masked sum or a select over a one-hot mask, and small tables are
+# arithmetic.
+def _pick(values: jax.Array, at: jax.Array) -> jax.Array:
+    """``values[i]`` for the one-hot mask ``at`` of ``i``."""
+    return jnp.sum(jnp.where(at, values, 0), axis=-1)
+
+
+def _row(rows: jax.Array, seat: jax.Array | int) -> jax.Array:
+    """``rows[seat]`` of a two-row array."""
+    return jnp.where(seat == 0, rows[0], rows[1])
+
+
+def _top_coin(stack: jax.Array) -> jax.Array:
+    """The top coin of 4-bit stacks (bit c: a coin of kind c, 0 Q .. 3 D): the largest index,
+    as stacks grow towards smaller coins; -1 when empty."""
+    return jnp.where(
+        stack & 8, 3, jnp.where(stack & 4, 2, jnp.where(stack & 2, 1, jnp.where(stack & 1, 0, -1)))
+    )
+
+
+def _height(stack: jax.Array) -> jax.Array:
+    return (stack & 1) + (stack >> 1 & 1) + (stack >> 2 & 1) + (stack >> 3 & 1)
+
+
+def _share(counts: jax.Array, table: jax.Array) -> jax.Array:
+    """``table[i, counts[i]]`` for each row ``i`` (a one-hot sum rather than a gather)."""
+    return jnp.sum(
+        jnp.where(counts[:, None] == jnp.arange(table.shape[1]), table, 0.0), axis=1
+    ).astype(jnp.float32)
 
 
 class State(NamedTuple):
@@ -97,6 +126,12 @@ class Env:
         self._kind = jnp.array([game.kinds[a] for a in decisions], jnp.int32)
         self._loc = jnp.array([max(game.loc_of[a], 0) for a in decisions], jnp.int32)
         self._coin = jnp.array([max(game.coin_of[a], 0) for a in decisions], jnp.int32)
+        # The mask is built in id order: places location by location, captures, recalls, pass.
+        layout = [(PLACE, loc, c) for loc in range(n) for c in range(4)]
+        layout += [(CAPTURE, loc, -1) for loc in range(n)] + [(RECALL, loc, -1) for loc in range(n)]
+        layout.append((PASS, -1, -1))
+        if layout != [(game.kinds[a], game.loc_of[a], game.coin_of[a]) for a in decisions]:
+            raise AssertionError("Wallet Battles action ids are not in the order the mask uses")
         self._start_pile = jnp.array([game.start_pile, game.start_pile], jnp.int32)
         # Fractions as tables, rounded once as the engine rounds them (XLA's float32 division
         # may differ from it in the last bit): [kind, coins in a pile], [flips].
@@ -106,8 +141,6 @@ class Env:
             jnp.float32,
         )
         self._flip_share = jnp.asarray(np.arange(FLIP_LIMIT + 1) / FLIP_LIMIT, jnp.float32)
-        self._top = jnp.asarray(_TOP)
-        self._height = jnp.asarray(_HEIGHT)
         # from_engine makes one state at a time: compiled once rather than run op by op
         self._complete: Callable[[State], State] = jax.jit(self._completed)
 
@@ -122,8 +155,8 @@ class Env:
         A finished game stays as it is with zero rewards; an illegal action ends the game, -1
         for the seat that played it and +1 for the other."""
         action = jnp.asarray(action, jnp.int32)
-        safe = jnp.clip(action, 0, self.num_actions - 1)
-        legal = (action >= 0) & (action < self.num_actions) & state.legal_action_mask[safe]
+        safe = jnp.clip(action, 0, self.num_actions - 1)  # an action out of range is illegal
+        legal = jnp.any(state.legal_action_mask & (jnp.arange(self.num_actions) == action))
         moved = self._step(state, safe, key)
         moved = moved._replace(observation=self.observe(moved, moved.current_player))
         penalised = state._replace(
@@ -173,32 +206,35 @@ class Env:
     def _decide(self, s: State, action: jax.Array) -> tuple[State, jax.Array]:
         """The decision applied, and whether flips are owed next."""
         seat = s.current_player
-        kind = self._kind[action]
-        loc = self._loc[action]
-        coin = self._coin[action]
-        stack = s.stacks[loc]
-        top = self._top[stack]
+        chosen = jnp.arange(self.num_actions) == action
+        kind = _pick(self._kind, chosen)
+        loc = _pick(self._loc, chosen)
+        coin = _pick(self._coin, chosen)
+        at = jnp.arange(self.num_locations) == loc
+        stack = _pick(s.stacks, at)
+        top = _top_coin(stack)
         place = kind == PLACE
         take = (kind == CAPTURE) | (kind == RECALL)  # the top coin into the decider's pile
         taken = stack & ~jnp.left_shift(1, jnp.maximum(top, 0))
         new_stack = jnp.where(place, stack | jnp.left_shift(1, coin), jnp.where(take, taken, stack))
         new_holder = jnp.where(
-            place, seat, jnp.where(take & (taken == 0), NOBODY, s.holder[loc])
+            place, seat, jnp.where(take & (taken == 0), NOBODY, _pick(s.holder, at))
         ).astype(jnp.int32)
-        holder = s.holder.at[loc].set(new_holder)
-        used = s.used.at[loc].set(s.used[loc] | place)
+        holder = jnp.where(at, new_holder, s.holder)
+        used = s.used | (at & place)
         moved = jnp.where(place, coin, jnp.maximum(top, 0))
         delta = jnp.where(place, -1, jnp.where(take, 1, 0)).astype(jnp.int32)
-        piles = s.piles.at[seat, moved].add(delta)
+        cell = (jnp.arange(2) == seat)[:, None] & (jnp.arange(4) == moved)[None, :]
+        piles = s.piles + jnp.where(cell, delta, 0)
         map_done = jnp.all(used) if self.ends_when_used else jnp.all(holder != NOBODY)
-        ended = place & (map_done | (piles[seat].sum() == 0))
+        ended = place & (map_done | (_row(piles, seat).sum() == 0))
         # After the Union's recall the Confederacy recalls too, if it has coins on the map.
         second_recall = (kind == RECALL) & (seat == 0) & jnp.any(holder == 1)
         owed = ~ended & ~second_recall
         decided = s._replace(
             current_player=jnp.where(second_recall, 1, seat).astype(jnp.int32),
             terminated=ended,
-            stacks=s.stacks.at[loc].set(new_stack),
+            stacks=jnp.where(at, new_stack, s.stacks),
             holder=holder,
             piles=piles,
             used=used,
@@ -257,7 +293,7 @@ class Env:
         return s._replace(legal_action_mask=mask, rewards=rewards)
 
     def _scores(self, s: State) -> tuple[jax.Array, jax.Array]:
-        n = self._height[s.stacks]
+        n = _height(s.stacks)
         value = jnp.where(n > 0, 2 + jnp.where(n >= 3, 2 * n, n), 0)
         totals = s.piles.sum(axis=1)
         return (
@@ -267,8 +303,8 @@ class Env:
 
     def _legal(self, s: State) -> jax.Array:
         seat = s.current_player
-        has = s.piles[seat] > 0  # [4]
-        top = self._top[s.stacks]  # [L]
+        has = _row(s.piles, seat) > 0  # [4]
+        top = _top_coin(s.stacks)  # [L]
         coins = jnp.arange(4)
         fits = (s.holder == NOBODY)[:, None] | (
             (s.holder == seat)[:, None] & (coins[None, :] > top[:, None])
@@ -276,16 +312,8 @@ class Env:
         place_ok = fits & has[None, :] & ~s.recalling  # [L, 4]
         capture_ok = (s.holder == 1 - seat) & ~s.recalling
         recall_ok = (s.holder == seat) & s.recalling
-        loc, kind = self._loc, self._kind
-        return jnp.where(
-            kind == PLACE,
-            place_ok[loc, self._coin],
-            jnp.where(
-                kind == CAPTURE,
-                capture_ok[loc],
-                jnp.where(kind == RECALL, recall_ok[loc], ~s.recalling),  # pass: not in a recall
-            ),
-        )
+        pass_ok = ~s.recalling[None]  # no passing in a recall
+        return jnp.concatenate([place_ok.reshape(-1), capture_ok, recall_ok, pass_ok])
 
     def observe(self, s: State, seat: jax.Array | int) -> jax.Array:
         """``seat``'s view: :mod:`pocketarena.games.wallet_battles.observe`'s layout."""
@@ -294,13 +322,12 @@ class Env:
         opp = bits & (s.holder == 1 - seat)[:, None]
         live = ~s.terminated
         mine = s.current_player == seat  # the observing seat decides now
-        kinds = jnp.arange(4)
         f32 = jnp.float32
         parts = [
             own.reshape(-1).astype(f32),
             opp.reshape(-1).astype(f32),
-            self._pile_share[kinds, s.piles[seat]],
-            self._pile_share[kinds, s.piles[1 - seat]],
+            _share(_row(s.piles, seat), self._pile_share),
+            _share(_row(s.piles, 1 - seat), self._pile_share),
             jnp.stack([live & mine, live & ~mine, seat == 0, seat == 1]).astype(f32),
             jnp.stack(
                 [jnp.bool_(False), live & ~s.recalling, live & s.recalling, s.terminated]
