@@ -60,11 +60,57 @@ from .rules import (
 
 __all__ = ["Env", "State", "make"]
 
-# Per 4-bit set of kinds (bit k: a coin of kind k, 0 D .. 3 Q, in the stack): the top coin's
-# kind (the lowest rank, as a coin goes only on a higher one; -1 when empty) and the count.
-_LOWEST = np.array([-1] + [(m & -m).bit_length() - 1 for m in range(1, 16)], np.int32)
-_COUNT = np.array([int(m).bit_count() for m in range(16)], np.int32)
 _REGION_SLOTS = max(len(load_map(name).regions) for name in MAP_NAMES)  # as the observation
+
+
+# Speed on CPU: XLA gathers and scatters with a per-game index are slow once vmapped, so reading
+# or writing at an index is a masked sum or a select over a one-hot mask, and small tables are
+# arithmetic.
+def _pick(values: jax.Array, at: jax.Array) -> jax.Array:
+    """``values[i]`` for the one-hot mask ``at`` of ``i``."""
+    return jnp.sum(jnp.where(at, values, 0), axis=-1)
+
+
+def _row(rows: jax.Array, seat: jax.Array | int) -> jax.Array:
+    """``rows[seat]`` of a two-row array."""
+    return jnp.where(seat == 0, rows[0], rows[1])
+
+
+def _lowest_kind(kinds: jax.Array) -> jax.Array:
+    """The top coin's kind of 4-bit sets of kinds (bit k: a coin of kind k, 0 D .. 3 Q): the
+    lowest, as a coin goes only on a higher one; -1 when empty."""
+    return jnp.where(
+        kinds & 1, 0, jnp.where(kinds & 2, 1, jnp.where(kinds & 4, 2, jnp.where(kinds & 8, 3, -1)))
+    )
+
+
+def _count(mask: jax.Array) -> jax.Array:
+    return (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
+
+
+def _allowance(matches: jax.Array) -> tuple[jax.Array, ...]:
+    """Places, pays, moves, captures a slap with ``matches`` matching coins allows."""
+    return (
+        jnp.minimum(matches, 2),
+        (matches == 4).astype(jnp.int32),
+        (matches <= 1).astype(jnp.int32),
+        (matches == 0).astype(jnp.int32),
+    )
+
+
+assert (
+    tuple(  # the formula is the engine's table
+        (min(m, 2), int(m == 4), int(m <= 1), int(m == 0)) for m in range(5)
+    )
+    == ALLOWANCE
+)
+
+
+def _share(counts: jax.Array, table: jax.Array) -> jax.Array:
+    """``table[i, counts[i]]`` for each row ``i`` (a one-hot sum rather than a gather)."""
+    return jnp.sum(
+        jnp.where(counts[:, None] == jnp.arange(table.shape[1]), table, 0.0), axis=1
+    ).astype(jnp.float32)
 
 
 class State(NamedTuple):
@@ -104,8 +150,22 @@ class Env:
         self._verb = jnp.array([game.verb[a] for a in decisions], jnp.int32)
         self._arg_a = jnp.array([game.arg_a[a] for a in decisions], jnp.int32)
         self._arg_b = jnp.array([game.arg_b[a] for a in decisions], jnp.int32)
-        self._move_from = jnp.array([s for s, _, _ in game.move_list], jnp.int32)
-        self._move_to = jnp.array([t for _, t, _ in game.move_list], jnp.int32)
+        moves = np.zeros((2, len(game.move_list), n), bool)  # [from/to, move, space]
+        for i, (a, b, _) in enumerate(game.move_list):
+            moves[0, i, a] = moves[1, i, b] = True
+        self._moves = jnp.asarray(moves)
+        adjacent = np.zeros((n, n), bool)
+        for a, b, _ in game.move_list:
+            adjacent[a, b] = True
+        self._adjacent = jnp.asarray(adjacent)
+        # The mask is built in id order: places (Q N P D, each on every space), pays (Q N P D),
+        # moves (the engine's list), captures, end.
+        layout = [(_PLACE, k, sp) for k in (3, 2, 1, 0) for sp in range(n)]
+        layout += [(_PAY, k, 0) for k in (3, 2, 1, 0)]
+        layout += [(_MOVE, a, b) for a, b, _ in game.move_list]
+        layout += [(_CAPTURE, sp, 0) for sp in range(n)] + [(_END, 0, 0)]
+        if layout != [(game.verb[i], game.arg_a[i], game.arg_b[i]) for i in decisions]:
+            raise AssertionError("Coin Age action ids are not in the order the mask uses")
         regions = np.zeros((len(game.region_spaces), n), bool)
         for r, spaces in enumerate(game.region_spaces):
             regions[r, list(spaces)] = True
@@ -118,17 +178,14 @@ class Env:
             jnp.asarray(fixed[:, :_REGION_SLOTS].reshape(-1)),
             jnp.asarray(fixed[:, _REGION_SLOTS:].reshape(-1)),
         )
-        self._lowest = jnp.asarray(_LOWEST)
-        self._count = jnp.asarray(_COUNT)
-        self._allowance = jnp.asarray(np.array(ALLOWANCE, np.int32))
         # Fractions as tables, rounded once as the engine rounds them (XLA's float32 division
         # may differ from it in the last bit).
         most = 2 * sum(START_BANK)
         self._bank_share = jnp.asarray(
             np.array([[c / (2 * b) for c in range(most + 1)] for b in START_BANK]), jnp.float32
         )
-        self._place_share = jnp.asarray(np.arange(4) / 3, jnp.float32)
-        self._turn_share = jnp.asarray(np.arange(MAX_TURNS + 1) / MAX_TURNS, jnp.float32)
+        self._place_share = jnp.asarray((np.arange(4) / 3)[None], jnp.float32)
+        self._turn_share = jnp.asarray((np.arange(MAX_TURNS + 1) / MAX_TURNS)[None], jnp.float32)
         # from_engine makes one state at a time: compiled once rather than run op by op
         self._complete: Callable[[State], State] = jax.jit(self._completed)
 
@@ -143,8 +200,8 @@ class Env:
         A finished game stays as it is with zero rewards; an illegal action ends the game, -1
         for the seat that played it and +1 for the other."""
         action = jnp.asarray(action, jnp.int32)
-        safe = jnp.clip(action, 0, self.num_actions - 1)
-        legal = (action >= 0) & (action < self.num_actions) & state.legal_action_mask[safe]
+        safe = jnp.clip(action, 0, self.num_actions - 1)  # an action out of range is illegal
+        legal = jnp.any(state.legal_action_mask & (jnp.arange(self.num_actions) == action))
         moved = self._step(state, safe, key)
         moved = moved._replace(observation=self.observe(moved, moved.current_player))
         penalised = state._replace(
@@ -201,34 +258,46 @@ class Env:
     def _decide(self, s: State, action: jax.Array) -> tuple[State, jax.Array]:
         """The decision applied (``slaps_drawn`` reset), and whether the turn ends with it."""
         mover = s.current_player
-        verb = self._verb[action]
-        a = self._arg_a[action]
-        b = self._arg_b[action]
+        picked = jnp.arange(self.num_actions) == action
+        verb = _pick(self._verb, picked)
+        a = _pick(self._arg_a, picked)
+        b = _pick(self._arg_b, picked)
         place, pay, move = verb == _PLACE, verb == _PAY, verb == _MOVE
         capture = verb == _CAPTURE
         bit = jnp.left_shift(1, a)
         side = jnp.where(mover == 1, bit, 0)
         # place: coin a on space b; move: the stack on a to b; capture: the top coin of a
-        top = jnp.maximum(self._lowest[s.kinds[a]], 0)
+        spaces = jnp.arange(self.num_spaces)
+        at_a, at_b = spaces == a, spaces == b
+        kinds_a, tails_a = _pick(s.kinds, at_a), _pick(s.tails, at_a)
+        kinds_b, tails_b = _pick(s.kinds, at_b), _pick(s.tails, at_b)
+        top = jnp.maximum(_lowest_kind(kinds_a), 0)
         top_bit = jnp.left_shift(1, top)
-        kinds = s.kinds.at[b].set(
-            jnp.where(place, s.kinds[b] | bit, jnp.where(move, s.kinds[a], s.kinds[b]))
+        to_b = at_b & (place | move)
+        from_a = at_a & (move | capture)
+        kinds = jnp.where(
+            to_b,
+            jnp.where(place, kinds_b | bit, kinds_a),
+            jnp.where(from_a, jnp.where(move, 0, kinds_a & ~top_bit), s.kinds),
         )
-        tails = s.tails.at[b].set(
-            jnp.where(place, s.tails[b] | side, jnp.where(move, s.tails[a], s.tails[b]))
-        )
-        kinds = kinds.at[a].set(
-            jnp.where(move, 0, jnp.where(capture, s.kinds[a] & ~top_bit, kinds[a]))
-        )
-        tails = tails.at[a].set(
-            jnp.where(move, 0, jnp.where(capture, s.tails[a] & ~top_bit, tails[a]))
+        tails = jnp.where(
+            to_b,
+            jnp.where(place, tails_b | side, tails_a),
+            jnp.where(from_a, jnp.where(move, 0, tails_a & ~top_bit), s.tails),
         )
         spent = place | pay
         kind = a & 3  # a is a kind for a place or pay (a space otherwise: then unused)
-        banks = s.banks.at[mover, jnp.where(capture, top, kind)].add(
-            jnp.where(spent, -1, jnp.where(capture, 1, 0))
+        seats = jnp.arange(2)[:, None]
+        columns = jnp.arange(4)[None, :]
+        banks = (
+            s.banks
+            + jnp.where(
+                (seats == mover) & (columns == jnp.where(capture, top, kind)),
+                jnp.where(spent, -1, jnp.where(capture, 1, 0)),
+                0,
+            )
+            + jnp.where((seats == 1 - mover) & (columns == kind) & pay, 1, 0)
         )
-        banks = banks.at[1 - mover, kind].add(jnp.where(pay, 1, 0))
         decided = s._replace(
             kinds=kinds,
             tails=tails,
@@ -240,7 +309,7 @@ class Env:
             captures=jnp.where(capture, 0, s.captures),
             slaps_drawn=jnp.int32(0),
         )
-        finished = spent & (banks[mover].sum() == 0) | place & jnp.all(kinds != 0)
+        finished = spent & (_row(banks, mover).sum() == 0) | place & jnp.all(kinds != 0)
         turn_over = ~finished & ((verb == _END) | ~self._can_act(decided))
         cleared = self._clear(decided)._replace(terminated=jnp.bool_(True))
         chosen: State = jax.tree.map(lambda x, y: jnp.where(finished, x, y), cleared, decided)
@@ -249,7 +318,7 @@ class Env:
     def _can_act(self, s: State) -> jax.Array:
         """Is anything but ``end`` legal?"""
         occupied = s.kinds != 0
-        can_move = jnp.any(occupied[self._move_from] & ~occupied[self._move_to])
+        can_move = jnp.any(occupied[:, None] & ~occupied[None, :] & self._adjacent)
         return (
             ((s.places > 0) | (s.pays > 0)) & (s.unused != 0)
             | (s.captures > 0) & jnp.any(occupied)
@@ -265,10 +334,10 @@ class Env:
     def _throw(self, s: State, key: jax.Array) -> State:
         """The mover slaps one coin of each kind in their bank."""
         mover = s.current_player
-        thrown = jnp.sum(jnp.where(s.banks[mover] > 0, jnp.array([1, 2, 4, 8]), 0))
+        thrown = jnp.sum(jnp.where(_row(s.banks, mover) > 0, jnp.array([1, 2, 4, 8]), 0))
         heads = jax.random.randint(key, (), 0, 16, jnp.int32) & thrown  # each coin 1/2 heads
         matched = jnp.where(mover == 0, heads, thrown & ~heads)
-        places, pays, moves, captures = self._allowance[self._count[matched]]
+        places, pays, moves, captures = _allowance(_count(matched))
         return s._replace(
             thrown=thrown.astype(jnp.int32),
             heads=heads,
@@ -307,7 +376,7 @@ class Env:
         """Mask and rewards for the position in ``s`` (just reached by a running game)."""
         ended = s.terminated
         a, b = self._scores(s)
-        value = s.banks @ jnp.arange(1, 5, dtype=jnp.int32)  # the tie-break: ranks in banks
+        value = jnp.sum(s.banks * jnp.arange(1, 5), axis=1)  # the tie-break: ranks in banks
         a, b = jnp.where(a == b, value[0], a), jnp.where(a == b, value[1], b)
         won = jnp.where(a > b, 1.0, jnp.where(b > a, -1.0, 0.0))
         rewards = jnp.where(ended, jnp.stack([won, -won]), 0.0).astype(jnp.float32)
@@ -316,7 +385,7 @@ class Env:
 
     def _tops(self, s: State) -> tuple[jax.Array, jax.Array]:
         """Per space, the top coin's kind (-1 when empty) and its owner."""
-        top = self._lowest[s.kinds]
+        top = _lowest_kind(s.kinds)
         return top, jnp.right_shift(s.tails, jnp.maximum(top, 0)) & 1
 
     def _scores(self, s: State) -> tuple[jax.Array, jax.Array]:
@@ -325,8 +394,8 @@ class Env:
         held = []
         for seat in (0, 1):
             mine = (top >= 0) & (owner == seat)
-            points.append(self._regions @ jnp.where(mine, top + 1, 0))  # [regions]
-            held.append(self._regions @ mine.astype(jnp.int32))
+            points.append(jnp.sum(jnp.where(self._regions, top + 1, 0), axis=1, where=mine))
+            held.append(jnp.sum(self._regions & mine, axis=1))
         banks = s.banks.sum(axis=1)
         return (
             banks[0] + jnp.sum(points[0] * jnp.where(held[0] > held[1], 2, 1)),
@@ -334,19 +403,18 @@ class Env:
         )
 
     def _legal(self, s: State) -> jax.Array:
-        verb, a, b = self._verb, self._arg_a, self._arg_b
         occupied = s.kinds != 0
-        below = jnp.left_shift(2, a) - 1  # kinds of rank up to the placed coin's
-        unused = (jnp.right_shift(s.unused, a) & 1) > 0
-        place_ok = (s.places > 0) & unused & ((s.kinds[b] & below) == 0)
-        pay_ok = (s.pays > 0) & unused
-        move_ok = (s.moves > 0) & occupied[a] & ~occupied[b]
-        capture_ok = (s.captures > 0) & occupied[a]
-        return jnp.select(
-            [verb == _PLACE, verb == _PAY, verb == _MOVE, verb == _CAPTURE],
-            [place_ok, pay_ok, move_ok, capture_ok],
-            verb == _END,
-        )
+        kinds = jnp.array([3, 2, 1, 0])[:, None]  # Q N P D, as the ids go
+        below = jnp.left_shift(2, kinds) - 1  # kinds of rank up to the placed coin's
+        unused = (jnp.right_shift(s.unused, kinds) & 1) > 0  # [4, 1]
+        place_ok = (s.places > 0) & unused & ((s.kinds[None, :] & below) == 0)  # [4, spaces]
+        pay_ok = (s.pays > 0) & unused[:, 0]
+        starts = jnp.any(self._moves[0] & occupied, axis=1)
+        ends = jnp.any(self._moves[1] & occupied, axis=1)
+        move_ok = (s.moves > 0) & starts & ~ends
+        capture_ok = (s.captures > 0) & occupied
+        end_ok = jnp.ones(1, jnp.bool_)
+        return jnp.concatenate([place_ok.reshape(-1), pay_ok, move_ok, capture_ok, end_ok])
 
     def observe(self, s: State, seat: jax.Array | int) -> jax.Array:
         """``seat``'s view: :mod:`pocketarena.games.coin_age.observe`'s layout."""
@@ -372,17 +440,17 @@ class Env:
             (on_top & ~own_top).reshape(-1).astype(f32),
             regions,
             adjacent,
-            self._bank_share[kinds, s.banks[seat]],
-            self._bank_share[kinds, s.banks[1 - seat]],
+            _share(_row(s.banks, seat), self._bank_share),
+            _share(_row(s.banks, 1 - seat), self._bank_share),
             jnp.stack([live & mine, live & ~mine, jnp.bool_(False), live, s.terminated]).astype(
                 f32
             ),
             bits(s.thrown),
             bits(s.matched),
             bits(s.unused),
-            self._place_share[jnp.minimum(s.places, 3)][None],
+            _share(jnp.minimum(s.places, 3)[None], self._place_share),
             jnp.minimum(jnp.stack([s.pays, s.moves, s.captures]), 1).astype(f32),
-            self._turn_share[jnp.minimum(s.turn, MAX_TURNS)][None],
+            _share(jnp.minimum(s.turn, MAX_TURNS)[None], self._turn_share),
         ]
         return jnp.concatenate(parts).astype(f32)
 
