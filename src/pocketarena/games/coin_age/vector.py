@@ -351,26 +351,38 @@ class Env:
         )
 
     def _next_turns(self, s: State, turn_over: jax.Array, key: jax.Array) -> State:
-        """While the turn is over: end the game at the turn limit, or the other seat slaps."""
+        """While the turn is over: end the game at the turn limit, or the other seat slaps.
+
+        The first next turn is taken outside the loop: vmapped, a loop runs for the whole batch
+        while any game needs it, and a slap that allows nothing (the only reason for a second
+        turn) comes only on an empty map."""
 
         def more(carry: tuple[State, jax.Array, jax.Array]) -> jax.Array:
             return carry[1]
 
         def next_turn(carry: tuple[State, jax.Array, jax.Array]) -> tuple[State, Any, Any]:
-            s, _, i = carry
-            last = s.turn >= MAX_TURNS
-            ended = self._clear(s)._replace(terminated=jnp.bool_(True))
-            slapped = self._throw(
-                self._clear(s)._replace(
-                    turn=s.turn + 1, current_player=(1 - s.current_player).astype(jnp.int32)
-                ),
-                jax.random.fold_in(key, i),
-            )
-            s = jax.tree.map(lambda x, y: jnp.where(last, x, y), ended, slapped)
-            return s, ~last & ~self._can_act(s), i + 1
+            s, over, i = carry
+            s, over = self._next_turn(s, over, jax.random.fold_in(key, i))
+            return s, over, i + 1
 
-        state, _, _ = jax.lax.while_loop(more, next_turn, (s, turn_over, jnp.int32(0)))
+        state, _, _ = jax.lax.while_loop(more, next_turn, next_turn((s, turn_over, jnp.int32(0))))
         return state
+
+    def _next_turn(self, s: State, over: jax.Array, key: jax.Array) -> tuple[State, jax.Array]:
+        """If ``over``: the game ends at the turn limit, or the other seat slaps; and whether
+        that turn is over at once too."""
+        last = s.turn >= MAX_TURNS
+        ended = self._clear(s)._replace(terminated=jnp.bool_(True))
+        slapped = self._throw(
+            self._clear(s)._replace(
+                turn=s.turn + 1, current_player=(1 - s.current_player).astype(jnp.int32)
+            ),
+            key,
+        )
+        new: State = jax.tree.map(
+            lambda x, y, z: jnp.where(over, jnp.where(last, x, y), z), ended, slapped, s
+        )
+        return new, over & ~last & ~self._can_act(new)
 
     def _finish(self, s: State) -> State:
         """Mask and rewards for the position in ``s`` (just reached by a running game)."""
