@@ -6,6 +6,7 @@ a full map, an empty bank and the turn limit."""
 
 from __future__ import annotations
 
+import doctest
 import random
 from collections import Counter
 from typing import Any
@@ -209,3 +210,8 @@ def test_jit_and_vmap_keep_the_shapes() -> None:
     assert states.legal_action_mask.shape == (3, env.num_actions)
     assert str(states.current_player.dtype) == "int32"
     compare(env, env.to_engine(one(states, 0)), one(states, 0), False, "converted")
+
+
+def test_the_docstring_examples_run() -> None:
+    result = doctest.testmod(vector)
+    assert result.attempted > 0 and result.failed == 0

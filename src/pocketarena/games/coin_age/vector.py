@@ -143,6 +143,8 @@ class Env:
     def __init__(self, game: CoinAge) -> None:
         self.game = game
         self.id = game.ID
+        self.options = dict(game.options)
+        self.num_players = 2
         self.num_spaces = n = game.num_spaces
         self.num_actions = game.num_decisions
         self.observation_shape: tuple[int, ...] = (n * (16 + _REGION_SLOTS + n) + 30,)

@@ -118,6 +118,8 @@ class Env:
     def __init__(self, game: WalletBattles) -> None:
         self.game = game
         self.id = game.ID
+        self.options = dict(game.options)
+        self.num_players = 2
         self.num_locations = n = len(game.location_ids)
         self.num_actions = game.num_decisions
         self.observation_shape: tuple[int, ...] = (9 * n + 21,)
