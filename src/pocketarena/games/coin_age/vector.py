@@ -140,6 +140,8 @@ class State(NamedTuple):
 class Env:
     """Coin Age on one map (see :func:`make`)."""
 
+    game: CoinAge
+
     def __init__(self, game: CoinAge) -> None:
         self.game = game
         self.id = game.ID

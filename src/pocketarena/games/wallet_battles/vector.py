@@ -115,6 +115,8 @@ class State(NamedTuple):
 class Env:
     """Wallet Battles with its options fixed (see :func:`make`)."""
 
+    game: WalletBattles
+
     def __init__(self, game: WalletBattles) -> None:
         self.game = game
         self.id = game.ID
