@@ -1,0 +1,561 @@
+"""Coin Age in JAX, in pgx's environment style: ``init(key)`` and ``step(state, action, key)``
+are pure functions of arrays, so ``jax.jit(jax.vmap(env.step))`` plays thousands of games at
+once, on any map.
+
+>>> import jax
+>>> from pocketarena.games.coin_age.vector import make
+>>> env = make(map="five-fiefs")
+>>> env.num_actions, env.observation_shape
+(95, (340,))
+>>> state = env.init(jax.random.key(0))
+>>> bool(state.legal_action_mask[env.num_actions - 1])  # "end" is always legal
+True
+
+Action ids are the engine's own decision ids (and so :mod:`pocketarena.interop.openspiel`'s):
+``place`` (Q N P D, each on every space), ``pay``, ``move`` (the map's adjacent pairs, both
+ways), ``capture`` and ``end``. The map is fixed when the environment is made: the action ids
+depend on it, so ``map="random"`` needs a ``seed`` (which picks the map, as in the engine).
+
+Chance happens inside ``init`` and ``step``: when a turn ends, the next mover slaps (each coin
+of each kind in their bank lands heads or tails with probability 1/2, as in the engine) and,
+if that slap allows nothing, the turn ends and the other seat slaps, until someone can act or
+the turn limit ends the game. So ``current_player`` is always the mover. A call records how many
+slaps it threw (``slaps_drawn``); every slap but the last allowed nothing (it matched no coin
+on an empty map, so how its coins lay is known), and the last one is ``thrown``/``heads``: the
+engine can replay them exactly. The turn limit is a rule of the game, scored like any end: it
+sets ``terminated``; ``truncated`` is never set.
+
+As in pgx: ``observation`` is :mod:`pocketarena.observe`'s tensor for ``current_player``;
+``rewards`` are +1 / -1 / 0 on the step that ends the game and 0 otherwise; an illegal action
+ends the game with -1 for the seat that played it and +1 for the other; stepping a finished
+game changes nothing and rewards 0; at a finished game every action is marked legal (so masks
+can be normalised) and ``current_player`` is the mover of the last turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from pocketarena.core import CHANCE, TERMINAL
+from pocketarena.core import State as EngineState
+
+from .atlas import MAP_NAMES, load_map
+from .rules import (
+    _CAPTURE,
+    _END,
+    _MOVE,
+    _PAY,
+    _PLACE,
+    ALLOWANCE,
+    MAX_TURNS,
+    START_BANK,
+    CoinAge,
+    CoinAgeState,
+)
+
+__all__ = ["Env", "State", "make"]
+
+_REGION_SLOTS = max(len(load_map(name).regions) for name in MAP_NAMES)  # as the observation
+
+
+# Speed on CPU: XLA gathers and scatters with a per-game index are slow once vmapped, so reading
+# or writing at an index is a masked sum or a select over a one-hot mask, and small tables are
+# arithmetic.
+def _pick(values: jax.Array, at: jax.Array) -> jax.Array:
+    """``values[i]`` for the one-hot mask ``at`` of ``i``."""
+    return jnp.sum(jnp.where(at, values, 0), axis=-1)
+
+
+def _row(rows: jax.Array, seat: jax.Array | int) -> jax.Array:
+    """``rows[seat]`` of a two-row array."""
+    return jnp.where(seat == 0, rows[0], rows[1])
+
+
+def _lowest_kind(kinds: jax.Array) -> jax.Array:
+    """The top coin's kind of 4-bit sets of kinds (bit k: a coin of kind k, 0 D .. 3 Q): the
+    lowest, as a coin goes only on a higher one; -1 when empty."""
+    return jnp.where(
+        kinds & 1, 0, jnp.where(kinds & 2, 1, jnp.where(kinds & 4, 2, jnp.where(kinds & 8, 3, -1)))
+    )
+
+
+def _count(mask: jax.Array) -> jax.Array:
+    return (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
+
+
+def _allowance(matches: jax.Array) -> tuple[jax.Array, ...]:
+    """Places, pays, moves, captures a slap with ``matches`` matching coins allows."""
+    return (
+        jnp.minimum(matches, 2),
+        (matches == 4).astype(jnp.int32),
+        (matches <= 1).astype(jnp.int32),
+        (matches == 0).astype(jnp.int32),
+    )
+
+
+assert (
+    tuple(  # the formula is the engine's table
+        (min(m, 2), int(m == 4), int(m <= 1), int(m == 0)) for m in range(5)
+    )
+    == ALLOWANCE
+)
+
+
+def _share(counts: jax.Array, table: jax.Array) -> jax.Array:
+    """``table[i, counts[i]]`` for each row ``i`` (a one-hot sum rather than a gather)."""
+    return jnp.sum(
+        jnp.where(counts[:, None] == jnp.arange(table.shape[1]), table, 0.0), axis=1
+    ).astype(jnp.float32)
+
+
+class State(NamedTuple):
+    """One game (or a batch of games, each field with a leading batch axis)."""
+
+    current_player: jax.Array  # int32: the mover
+    observation: jax.Array  # float32[340]: pocketarena.observe's tensor for current_player
+    legal_action_mask: jax.Array  # bool[num_actions]
+    rewards: jax.Array  # float32[2]: of the step that made this state
+    terminated: jax.Array  # bool
+    truncated: jax.Array  # bool, never set (the turn limit is a rule: it terminates)
+    kinds: jax.Array  # int32[spaces]: bit k set when the stack holds a coin of kind k (D P N Q)
+    tails: jax.Array  # int32[spaces]: bit k set when that coin is Tails' (seat 1's)
+    banks: jax.Array  # int32[2, 4]: coins of each kind D P N Q in each seat's bank
+    turn: jax.Array  # int32: 1-based number of the turn in progress (or the last one)
+    thrown: jax.Array  # int32: kinds the turn's slap threw (bit mask)
+    heads: jax.Array  # int32: ... of which landed heads
+    matched: jax.Array  # int32: ... of which show the mover's side
+    unused: jax.Array  # int32: matched kinds not yet placed or paid
+    places: jax.Array  # int32: places, pays, moves, captures still allowed this turn
+    pays: jax.Array
+    moves: jax.Array
+    captures: jax.Array
+    slaps_drawn: jax.Array  # int32: slaps thrown by the call that made this state
+
+
+class Env:
+    """Coin Age on one map (see :func:`make`)."""
+
+    game: CoinAge
+
+    def __init__(self, game: CoinAge) -> None:
+        self.game = game
+        self.id = game.ID
+        self.options = dict(game.options)
+        self.num_players = 2
+        self.num_spaces = n = game.num_spaces
+        self.num_actions = game.num_decisions
+        self.observation_shape: tuple[int, ...] = (n * (16 + _REGION_SLOTS + n) + 30,)
+        decisions = range(game.num_decisions)
+        self._verb = jnp.array([game.verb[a] for a in decisions], jnp.int32)
+        self._arg_a = jnp.array([game.arg_a[a] for a in decisions], jnp.int32)
+        self._arg_b = jnp.array([game.arg_b[a] for a in decisions], jnp.int32)
+        moves = np.zeros((2, len(game.move_list), n), bool)  # [from/to, move, space]
+        for i, (a, b, _) in enumerate(game.move_list):
+            moves[0, i, a] = moves[1, i, b] = True
+        self._moves = jnp.asarray(moves)
+        adjacent = np.zeros((n, n), bool)
+        for a, b, _ in game.move_list:
+            adjacent[a, b] = True
+        self._adjacent = jnp.asarray(adjacent)
+        # The mask is built in id order: places (Q N P D, each on every space), pays (Q N P D),
+        # moves (the engine's list), captures, end.
+        layout = [(_PLACE, k, sp) for k in (3, 2, 1, 0) for sp in range(n)]
+        layout += [(_PAY, k, 0) for k in (3, 2, 1, 0)]
+        layout += [(_MOVE, a, b) for a, b, _ in game.move_list]
+        layout += [(_CAPTURE, sp, 0) for sp in range(n)] + [(_END, 0, 0)]
+        if layout != [(game.verb[i], game.arg_a[i], game.arg_b[i]) for i in decisions]:
+            raise AssertionError("Coin Age action ids are not in the order the mask uses")
+        regions = np.zeros((len(game.region_spaces), n), bool)
+        for r, spaces in enumerate(game.region_spaces):
+            regions[r, list(spaces)] = True
+        self._regions = jnp.asarray(regions)
+        fixed = np.zeros((n, _REGION_SLOTS + n), np.float32)  # the map's rows of the tensor
+        fixed[:, :_REGION_SLOTS][regions.T.nonzero()] = 1.0
+        for s, neighbours in enumerate(game.neighbours):
+            fixed[s, _REGION_SLOTS + np.array(neighbours, int)] = 1.0
+        self._map_rows = (
+            jnp.asarray(fixed[:, :_REGION_SLOTS].reshape(-1)),
+            jnp.asarray(fixed[:, _REGION_SLOTS:].reshape(-1)),
+        )
+        # Fractions as tables, rounded once as the engine rounds them (XLA's float32 division
+        # may differ from it in the last bit).
+        most = 2 * sum(START_BANK)
+        self._bank_share = jnp.asarray(
+            np.array([[c / (2 * b) for c in range(most + 1)] for b in START_BANK]), jnp.float32
+        )
+        self._place_share = jnp.asarray((np.arange(4) / 3)[None], jnp.float32)
+        self._turn_share = jnp.asarray((np.arange(MAX_TURNS + 1) / MAX_TURNS)[None], jnp.float32)
+        # from_engine makes one state at a time: compiled once rather than run op by op
+        self._complete: Callable[[State], State] = jax.jit(self._completed)
+
+    # -- pgx's API: the rules every game shares (pocketarena.vector.Env's) -----------------
+    def init(self, key: jax.Array) -> State:
+        """A new game (one; vmap for a batch), its first throws drawn from ``key``."""
+        state = self._init(key)
+        return state._replace(observation=self.observe(state, state.current_player))
+
+    def step(self, state: State, action: jax.Array | int, key: jax.Array) -> State:
+        """``state`` after ``action`` (one game; vmap for a batch), throws drawn from ``key``.
+        A finished game stays as it is with zero rewards; an illegal action ends the game, -1
+        for the seat that played it and +1 for the other."""
+        action = jnp.asarray(action, jnp.int32)
+        safe = jnp.clip(action, 0, self.num_actions - 1)  # an action out of range is illegal
+        legal = jnp.any(state.legal_action_mask & (jnp.arange(self.num_actions) == action))
+        moved = self._step(state, safe, key)
+        moved = moved._replace(observation=self.observe(moved, moved.current_player))
+        penalised = state._replace(
+            terminated=jnp.bool_(True),
+            rewards=jnp.where(jnp.arange(2) == state.current_player, -1.0, 1.0).astype(jnp.float32),
+            legal_action_mask=jnp.ones_like(state.legal_action_mask),
+        )
+        unchanged = state._replace(rewards=jnp.zeros_like(state.rewards))
+        chosen: State = jax.tree.map(
+            lambda a, b, c: jnp.where(state.terminated, a, jnp.where(legal, b, c)),
+            unchanged,
+            moved,
+            penalised,
+        )
+        return chosen
+
+    # -- the rules --------------------------------------------------------------------------
+    def _init(self, key: jax.Array) -> State:
+        """A new game, Heads' first slap (and any that follow it) thrown from ``key``."""
+        n = self.num_spaces
+        zero = jnp.int32(0)
+        state = State(
+            current_player=zero,
+            observation=jnp.zeros(self.observation_shape, jnp.float32),
+            legal_action_mask=jnp.zeros(self.num_actions, jnp.bool_),
+            rewards=jnp.zeros(2, jnp.float32),
+            terminated=jnp.bool_(False),
+            truncated=jnp.bool_(False),
+            kinds=jnp.zeros(n, jnp.int32),
+            tails=jnp.zeros(n, jnp.int32),
+            banks=jnp.array([START_BANK, START_BANK], jnp.int32),
+            turn=jnp.int32(1),
+            thrown=zero,
+            heads=zero,
+            matched=zero,
+            unused=zero,
+            places=zero,
+            pays=zero,
+            moves=zero,
+            captures=zero,
+            slaps_drawn=zero,
+        )
+        first_key, key = jax.random.split(key)
+        state = self._throw(state, first_key)
+        state = self._next_turns(state, ~self._can_act(state), key)
+        return self._finish(state)._replace(rewards=jnp.zeros(2, jnp.float32))
+
+    def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        """Apply the mover's legal decision to a running game; if the turn ends, slap for the
+        next one."""
+        played, turn_over = self._decide(state, action)
+        return self._finish(self._next_turns(played, turn_over, key))
+
+    def _decide(self, s: State, action: jax.Array) -> tuple[State, jax.Array]:
+        """The decision applied (``slaps_drawn`` reset), and whether the turn ends with it."""
+        mover = s.current_player
+        picked = jnp.arange(self.num_actions) == action
+        verb = _pick(self._verb, picked)
+        a = _pick(self._arg_a, picked)
+        b = _pick(self._arg_b, picked)
+        place, pay, move = verb == _PLACE, verb == _PAY, verb == _MOVE
+        capture = verb == _CAPTURE
+        bit = jnp.left_shift(1, a)
+        side = jnp.where(mover == 1, bit, 0)
+        # place: coin a on space b; move: the stack on a to b; capture: the top coin of a
+        spaces = jnp.arange(self.num_spaces)
+        at_a, at_b = spaces == a, spaces == b
+        kinds_a, tails_a = _pick(s.kinds, at_a), _pick(s.tails, at_a)
+        kinds_b, tails_b = _pick(s.kinds, at_b), _pick(s.tails, at_b)
+        top = jnp.maximum(_lowest_kind(kinds_a), 0)
+        top_bit = jnp.left_shift(1, top)
+        to_b = at_b & (place | move)
+        from_a = at_a & (move | capture)
+        kinds = jnp.where(
+            to_b,
+            jnp.where(place, kinds_b | bit, kinds_a),
+            jnp.where(from_a, jnp.where(move, 0, kinds_a & ~top_bit), s.kinds),
+        )
+        tails = jnp.where(
+            to_b,
+            jnp.where(place, tails_b | side, tails_a),
+            jnp.where(from_a, jnp.where(move, 0, tails_a & ~top_bit), s.tails),
+        )
+        spent = place | pay
+        kind = a & 3  # a is a kind for a place or pay (a space otherwise: then unused)
+        seats = jnp.arange(2)[:, None]
+        columns = jnp.arange(4)[None, :]
+        banks = (
+            s.banks
+            + jnp.where(
+                (seats == mover) & (columns == jnp.where(capture, top, kind)),
+                jnp.where(spent, -1, jnp.where(capture, 1, 0)),
+                0,
+            )
+            + jnp.where((seats == 1 - mover) & (columns == kind) & pay, 1, 0)
+        )
+        decided = s._replace(
+            kinds=kinds,
+            tails=tails,
+            banks=banks,
+            unused=jnp.where(spent, s.unused & ~bit, s.unused),
+            places=s.places - place.astype(jnp.int32) + pay.astype(jnp.int32),
+            pays=jnp.where(pay, 0, s.pays),
+            moves=jnp.where(move, 0, s.moves),
+            captures=jnp.where(capture, 0, s.captures),
+            slaps_drawn=jnp.int32(0),
+        )
+        finished = spent & (_row(banks, mover).sum() == 0) | place & jnp.all(kinds != 0)
+        turn_over = ~finished & ((verb == _END) | ~self._can_act(decided))
+        cleared = self._clear(decided)._replace(terminated=jnp.bool_(True))
+        chosen: State = jax.tree.map(lambda x, y: jnp.where(finished, x, y), cleared, decided)
+        return chosen, turn_over
+
+    def _can_act(self, s: State) -> jax.Array:
+        """Is anything but ``end`` legal?"""
+        occupied = s.kinds != 0
+        can_move = jnp.any(occupied[:, None] & ~occupied[None, :] & self._adjacent)
+        return (
+            ((s.places > 0) | (s.pays > 0)) & (s.unused != 0)
+            | (s.captures > 0) & jnp.any(occupied)
+            | (s.moves > 0) & can_move
+        )
+
+    @staticmethod
+    def _clear(s: State) -> State:
+        """Nothing more to do this turn."""
+        zero = jnp.zeros_like(s.places)
+        return s._replace(unused=zero, places=zero, pays=zero, moves=zero, captures=zero)
+
+    def _throw(self, s: State, key: jax.Array) -> State:
+        """The mover slaps one coin of each kind in their bank."""
+        mover = s.current_player
+        thrown = jnp.sum(jnp.where(_row(s.banks, mover) > 0, jnp.array([1, 2, 4, 8]), 0))
+        heads = jax.random.randint(key, (), 0, 16, jnp.int32) & thrown  # each coin 1/2 heads
+        matched = jnp.where(mover == 0, heads, thrown & ~heads)
+        places, pays, moves, captures = _allowance(_count(matched))
+        return s._replace(
+            thrown=thrown.astype(jnp.int32),
+            heads=heads,
+            matched=matched,
+            unused=matched,
+            places=places,
+            pays=pays,
+            moves=moves,
+            captures=captures,
+            slaps_drawn=s.slaps_drawn + 1,
+        )
+
+    def _next_turns(self, s: State, turn_over: jax.Array, key: jax.Array) -> State:
+        """While the turn is over: end the game at the turn limit, or the other seat slaps.
+
+        The first next turn is taken outside the loop: vmapped, a loop runs for the whole batch
+        while any game needs it, and a slap that allows nothing (the only reason for a second
+        turn) comes only on an empty map."""
+
+        def more(carry: tuple[State, jax.Array, jax.Array]) -> jax.Array:
+            return carry[1]
+
+        def next_turn(carry: tuple[State, jax.Array, jax.Array]) -> tuple[State, Any, Any]:
+            s, over, i = carry
+            s, over = self._next_turn(s, over, jax.random.fold_in(key, i))
+            return s, over, i + 1
+
+        state, _, _ = jax.lax.while_loop(more, next_turn, next_turn((s, turn_over, jnp.int32(0))))
+        return state
+
+    def _next_turn(self, s: State, over: jax.Array, key: jax.Array) -> tuple[State, jax.Array]:
+        """If ``over``: the game ends at the turn limit, or the other seat slaps; and whether
+        that turn is over at once too."""
+        last = s.turn >= MAX_TURNS
+        ended = self._clear(s)._replace(terminated=jnp.bool_(True))
+        slapped = self._throw(
+            self._clear(s)._replace(
+                turn=s.turn + 1, current_player=(1 - s.current_player).astype(jnp.int32)
+            ),
+            key,
+        )
+        new: State = jax.tree.map(
+            lambda x, y, z: jnp.where(over, jnp.where(last, x, y), z), ended, slapped, s
+        )
+        return new, over & ~last & ~self._can_act(new)
+
+    def _finish(self, s: State) -> State:
+        """Mask and rewards for the position in ``s`` (just reached by a running game)."""
+        ended = s.terminated
+        a, b = self._scores(s)
+        value = jnp.sum(s.banks * jnp.arange(1, 5), axis=1)  # the tie-break: ranks in banks
+        a, b = jnp.where(a == b, value[0], a), jnp.where(a == b, value[1], b)
+        won = jnp.where(a > b, 1.0, jnp.where(b > a, -1.0, 0.0))
+        rewards = jnp.where(ended, jnp.stack([won, -won]), 0.0).astype(jnp.float32)
+        mask = jnp.where(s.terminated, True, self._legal(s))
+        return s._replace(legal_action_mask=mask, rewards=rewards)
+
+    def _tops(self, s: State) -> tuple[jax.Array, jax.Array]:
+        """Per space, the top coin's kind (-1 when empty) and its owner."""
+        top = _lowest_kind(s.kinds)
+        return top, jnp.right_shift(s.tails, jnp.maximum(top, 0)) & 1
+
+    def _scores(self, s: State) -> tuple[jax.Array, jax.Array]:
+        top, owner = self._tops(s)
+        points = []
+        held = []
+        for seat in (0, 1):
+            mine = (top >= 0) & (owner == seat)
+            points.append(jnp.sum(jnp.where(self._regions, top + 1, 0), axis=1, where=mine))
+            held.append(jnp.sum(self._regions & mine, axis=1))
+        banks = s.banks.sum(axis=1)
+        return (
+            banks[0] + jnp.sum(points[0] * jnp.where(held[0] > held[1], 2, 1)),
+            banks[1] + jnp.sum(points[1] * jnp.where(held[1] > held[0], 2, 1)),
+        )
+
+    def _legal(self, s: State) -> jax.Array:
+        occupied = s.kinds != 0
+        kinds = jnp.array([3, 2, 1, 0])[:, None]  # Q N P D, as the ids go
+        below = jnp.left_shift(2, kinds) - 1  # kinds of rank up to the placed coin's
+        unused = (jnp.right_shift(s.unused, kinds) & 1) > 0  # [4, 1]
+        place_ok = (s.places > 0) & unused & ((s.kinds[None, :] & below) == 0)  # [4, spaces]
+        pay_ok = (s.pays > 0) & unused[:, 0]
+        starts = jnp.any(self._moves[0] & occupied, axis=1)
+        ends = jnp.any(self._moves[1] & occupied, axis=1)
+        move_ok = (s.moves > 0) & starts & ~ends
+        capture_ok = (s.captures > 0) & occupied
+        end_ok = jnp.ones(1, jnp.bool_)
+        return jnp.concatenate([place_ok.reshape(-1), pay_ok, move_ok, capture_ok, end_ok])
+
+    def observe(self, s: State, seat: jax.Array | int) -> jax.Array:
+        """``seat``'s view: :mod:`pocketarena.games.coin_age.observe`'s layout."""
+        kinds = jnp.arange(4)
+        coins = (jnp.right_shift(s.kinds[:, None], kinds) & 1) > 0  # [spaces, 4]
+        tails = (jnp.right_shift(s.tails[:, None], kinds) & 1) > 0
+        own = coins & (tails == (seat == 1))
+        top, owner = self._tops(s)
+        on_top = top[:, None] == kinds[None, :]
+        own_top = on_top & (owner == seat)[:, None]
+        live = ~s.terminated
+        mine = s.current_player == seat  # the observing seat's turn
+        f32 = jnp.float32
+
+        def bits(mask: jax.Array) -> jax.Array:
+            return ((jnp.right_shift(mask, kinds) & 1) > 0).astype(f32)
+
+        regions, adjacent = self._map_rows
+        parts = [
+            own.reshape(-1).astype(f32),
+            (coins & ~own).reshape(-1).astype(f32),
+            own_top.reshape(-1).astype(f32),
+            (on_top & ~own_top).reshape(-1).astype(f32),
+            regions,
+            adjacent,
+            _share(_row(s.banks, seat), self._bank_share),
+            _share(_row(s.banks, 1 - seat), self._bank_share),
+            jnp.stack([live & mine, live & ~mine, jnp.bool_(False), live, s.terminated]).astype(
+                f32
+            ),
+            bits(s.thrown),
+            bits(s.matched),
+            bits(s.unused),
+            _share(jnp.minimum(s.places, 3)[None], self._place_share),
+            jnp.minimum(jnp.stack([s.pays, s.moves, s.captures]), 1).astype(f32),
+            _share(jnp.minimum(s.turn, MAX_TURNS)[None], self._turn_share),
+        ]
+        return jnp.concatenate(parts).astype(f32)
+
+    # -- the engine's states ----------------------------------------------------------------
+    def to_engine(self, state: State) -> CoinAgeState:
+        """The engine position of one (unbatched) state; it has no history."""
+        if np.ndim(state.current_player) != 0:
+            raise ValueError("to_engine takes one state, not a batch: index the batch first")
+        game = self.game
+        engine = game.new_initial_state()
+        stacks = []
+        for kinds, tails in zip(
+            np.asarray(state.kinds).tolist(), np.asarray(state.tails).tolist(), strict=True
+        ):
+            stacks.append(tuple((tails >> k & 1) << 2 | k for k in (3, 2, 1, 0) if kinds >> k & 1))
+        engine.stacks = stacks
+        engine.tops = [st[-1] if st else -1 for st in stacks]
+        engine.banks = [[int(x) for x in row] for row in np.asarray(state.banks)]
+        engine.turn = int(state.turn)
+        engine.mover = int(state.current_player)
+        engine.slap = self._slap(int(state.thrown), int(state.heads))
+        engine.matched = int(state.matched)
+        engine.unused = int(state.unused)
+        engine.places = int(state.places)
+        engine.pays = int(state.pays)
+        engine.moves = int(state.moves)
+        engine.captures = int(state.captures)
+        engine.current_player = TERMINAL if bool(state.terminated) else engine.mover
+        return engine
+
+    def _slap(self, thrown: int, heads: int) -> Any:
+        """The engine's slap action that throws ``thrown`` with ``heads`` up."""
+        game = self.game
+        for action, _ in game.outcomes_for[thrown]:
+            if game.arg_b[action.id] == heads:
+                return action
+        raise ValueError(f"no slap throws kinds {thrown:04b} with heads {heads:04b}")
+
+    def from_engine(self, engine: EngineState) -> State:
+        """The state of an engine position at a decision or the end (not at a slap: throw it
+        first)."""
+        if not isinstance(engine, CoinAgeState) or engine.game != self.game:
+            raise ValueError(
+                f"from_engine takes a state of {self.game.TITLE} with options "
+                f"{self.game.options}, got {engine!r}"
+            )
+        if engine.current_player == CHANCE or engine.slap is None:
+            raise ValueError(
+                "the engine state is at a slap; vector states are decisions or finished games: "
+                "apply the slap first"
+            )
+        game = self.game
+        kinds = [sum(1 << (c & 3) for c in st) for st in engine.stacks]
+        tails = [sum((c >> 2) << (c & 3) for c in st) for st in engine.stacks]
+        i32 = jnp.int32
+        state = State(
+            current_player=i32(engine.mover),
+            observation=jnp.zeros(self.observation_shape, jnp.float32),
+            legal_action_mask=jnp.zeros(self.num_actions, jnp.bool_),
+            rewards=jnp.zeros(2, jnp.float32),
+            terminated=jnp.bool_(engine.current_player == TERMINAL),
+            truncated=jnp.bool_(False),
+            kinds=jnp.array(kinds, i32),
+            tails=jnp.array(tails, i32),
+            banks=jnp.array(engine.banks, i32),
+            turn=i32(engine.turn),
+            thrown=i32(game.arg_a[engine.slap.id]),
+            heads=i32(game.arg_b[engine.slap.id]),
+            matched=i32(engine.matched),
+            unused=i32(engine.unused),
+            places=i32(engine.places),
+            pays=i32(engine.pays),
+            moves=i32(engine.moves),
+            captures=i32(engine.captures),
+            slaps_drawn=i32(0),
+        )
+        state = self._complete(state)
+        return state._replace(rewards=jnp.array(engine.returns(), jnp.float32))
+
+    def _completed(self, s: State) -> State:
+        """Mask and observation of a position made from an engine state."""
+        s = self._finish(s)
+        return s._replace(observation=self.observe(s, s.current_player))
+
+    def __repr__(self) -> str:
+        return f"<vector {self.id} {self.game.options}>"
+
+
+def make(**options: Any) -> Env:
+    """Coin Age with ``options`` (``map``, and ``seed`` for ``map="random"``: the engine's,
+    checked by the engine with its messages)."""
+    return Env(CoinAge(**options))

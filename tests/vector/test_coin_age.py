@@ -1,0 +1,217 @@
+"""Coin Age in JAX against the engine: batched random playouts on every map, the slaps each
+vector step threw replayed on the engine, and after every step the legal mask, the mover,
+rewards, the end, the observation and the converted state compared. Playing styles and starts
+near the turn limit reach the rarer rules: pays, moves, captures, a turn with nothing to do,
+a full map, an empty bank and the turn limit."""
+
+from __future__ import annotations
+
+import doctest
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+import pocketarena as pa
+from pocketarena.core import CHANCE, State
+from pocketarena.games.coin_age import MAP_NAMES, MAX_TURNS
+from tests.services import unavailable
+
+try:
+    import jax
+
+    from pocketarena.games.coin_age import vector
+
+    from .engine_check import compare, one, playouts
+except ImportError:  # the jax extra is not installed
+    jax = None  # type: ignore[assignment]
+
+RECORD = ("slaps_drawn",)  # what the last call drew, not part of the position
+
+
+@pytest.fixture(autouse=True)
+def needs_jax() -> None:
+    if jax is None:
+        unavailable("jax is not installed: pip install -e '.[jax]' to test the JAX games")
+
+
+def slap_action(game: Any, thrown: int, heads: int) -> pa.Action:
+    return next(a for a, _ in game.outcomes_for[thrown] if game.arg_b[a.id] == heads)
+
+
+def replay_slaps(engine: State, v: Any) -> None:
+    """The slaps the vector call threw, on the engine: every one but the last allowed nothing
+    (so all its coins showed the other side), the last is the state's own."""
+    game = engine.game
+    drawn = int(v.slaps_drawn)
+    for i in range(drawn):
+        assert engine.current_player == CHANCE, "the engine needs no slap now"
+        if i < drawn - 1:
+            thrown = engine.bank_mask(engine.mover)
+            action = slap_action(game, thrown, thrown if engine.mover == 1 else 0)
+        else:
+            action = slap_action(game, int(v.thrown), int(v.heads))
+        engine.apply(action)
+    assert engine.current_player != CHANCE, "the engine still slaps after the vector's slaps"
+
+
+def style(env: Any, **weights: float) -> np.ndarray:
+    """Per-action weights by verb (1 for a verb not named)."""
+    return np.array([weights.get(a.verb, 1.0) for a in env.game.decisions], float)
+
+
+def new_games(env: Any, n: int, seed: int) -> tuple[list[State], Any]:
+    """``n`` games started by the vector env, and the engine states its slaps lead to."""
+    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(seed), n))
+    engines = []
+    for i in range(n):
+        engine = env.game.new_initial_state()
+        replay_slaps(engine, one(states, i))
+        engines.append(engine)
+    return engines, states
+
+
+def near_the_limit(env: Any, n: int, seed: int) -> tuple[list[State], Any]:
+    """``n`` games a few random moves in, with the turn set a few turns short of the limit."""
+    rng = random.Random(seed)
+    engines = []
+    while len(engines) < n:
+        engine = env.game.new_initial_state()
+        for _ in range(rng.randrange(2, 20)):
+            if engine.is_terminal():
+                break
+            engine.apply_random(rng)
+        if engine.is_terminal() or engine.current_player == CHANCE:
+            continue
+        engine.turn = MAX_TURNS - rng.randrange(0, 4)
+        engines.append(engine)
+    singles = [env.from_engine(e) for e in engines]
+    return engines, jax.tree.map(lambda *xs: jax.numpy.stack(xs), *singles)
+
+
+CASES = [
+    # map, batch, verb weights, start near the turn limit, what it must meet
+    ("classic", 16, {"pay": 30.0}, False, {"pay", "move", "capture", "board full"}),
+    ("mint-isle", 12, {"end": 0.2, "capture": 4.0}, False, {"capture", "bank empty"}),
+    ("sterling-strait", 12, {"place": 0.3}, False, {"move", "capture"}),
+    ("five-fiefs", 12, {"end": 0.5, "pay": 30.0}, False, {"pay", "board full"}),
+    ("classic", 8, {"end": 30.0}, True, {"turn limit"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("map_name", "batch", "weights", "limit", "must_meet"),
+    CASES,
+    ids=[f"{c[0]}{'-near-the-limit' if c[3] else ''}" for c in CASES],
+)
+def test_batched_playouts_match_the_engine(
+    map_name: str, batch: int, weights: dict[str, float], limit: bool, must_meet: set[str]
+) -> None:
+    env = vector.make(map=map_name)
+    seed = len(map_name) + 10 * limit
+    engines, states = near_the_limit(env, batch, seed) if limit else new_games(env, batch, seed)
+    met: Counter[str] = Counter()
+
+    def watch(before: State, after: State) -> None:
+        new = after.history[len(before.history) :]
+        met[new[0].verb] += 1
+        if sum(a.chance for a in new) > 1:
+            met["no act"] += 1  # a slap that allowed nothing: the turn passed at once
+        if after.is_terminal():
+            met[after.end_reason() or "?"] += 1
+
+    compared = playouts(
+        env, engines, states, replay_slaps, style(env, **weights), seed, 1500, RECORD, watch
+    )
+    assert compared > batch, compared
+    assert must_meet <= set(met), met
+
+
+def test_the_slaps_have_the_engines_odds() -> None:
+    """Heads' first slap in 20,000 games: each of the 16 ways four coins land, 1/16 each."""
+    env = vector.make()
+    n = 20_000
+    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(7), n))
+    first = np.asarray(states.slaps_drawn) == 1
+    heads = np.asarray(states.heads)[first]
+    assert (np.asarray(states.thrown)[first] == 15).all()
+    counts = np.bincount(heads, minlength=16)
+    # heads 0 allows nothing on the empty map (the turn passes), so it is never a first slap
+    assert counts[0] == 0
+    p = 1 / 16
+    assert abs(np.mean(~first) - p) < 4 * np.sqrt(p * (1 - p) / n)
+    for face in range(1, 16):
+        assert abs(counts[face] / n - p) < 4 * np.sqrt(p * (1 - p) / n), (face, counts)
+    # Games whose first turns passed with nothing to do replay on the engine, turn by turn.
+    drawn = np.asarray(states.slaps_drawn)
+    for i in [*np.flatnonzero(drawn == 2)[:3], *np.flatnonzero(drawn >= 3)[:2]]:
+        engine = env.game.new_initial_state()
+        replay_slaps(engine, one(states, i))
+        assert engine.turn == drawn[i]
+        compare(env, engine, one(states, i), False, f"game {i}")
+
+
+def test_an_illegal_action_loses_and_a_finished_game_stays_put() -> None:
+    env = vector.make(map="mint-isle")
+    state = jax.jit(env.init)(jax.random.key(3))
+    step = jax.jit(env.step)
+    seat = int(state.current_player)
+    capture = next(a.id for a in env.game.decisions if a.verb == "capture")
+    assert not bool(state.legal_action_mask[capture])  # nothing on the map to capture
+    lost = step(state, capture, jax.random.key(4))
+    assert bool(lost.terminated)
+    assert lost.rewards.tolist() == ([-1.0, 1.0] if seat == 0 else [1.0, -1.0])
+    assert bool(lost.legal_action_mask.all())
+    again = step(lost, env.num_actions - 1, jax.random.key(5))
+    assert again.rewards.tolist() == [0.0, 0.0]
+    np.testing.assert_array_equal(again.kinds, lost.kinds)
+    assert bool(step(state, -1, jax.random.key(4)).terminated)
+
+
+@pytest.mark.parametrize("map_name", MAP_NAMES)
+def test_action_ids_are_the_openspiel_ids(map_name: str) -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (the rl extra) is not installed")
+    import pocketarena.interop.openspiel  # noqa: F401  (registers the games)
+
+    env = vector.make(map=map_name)
+    spiel = pyspiel.load_game("pocketarena_coin_age", {"map": map_name})
+    assert spiel.num_distinct_actions() == env.num_actions
+    state = spiel.new_initial_state()
+    names = [state.action_to_string(0, a) for a in range(env.num_actions)]
+    assert names == [a.text for a in env.game.decisions]
+
+
+def test_a_random_map_is_fixed_by_its_seed() -> None:
+    env = vector.make(map="random", seed=5)
+    assert env.game.options["map"] in MAP_NAMES
+    assert env.num_actions == vector.make(map=env.game.options["map"]).num_actions
+    with pytest.raises(ValueError, match="seed"):
+        vector.make(map="random")
+    with pytest.raises(ValueError, match="map"):
+        vector.make(map="atlantis")
+
+
+def test_from_engine_refuses_a_slap_and_another_map() -> None:
+    env = vector.make()
+    with pytest.raises(ValueError, match="at a slap"):
+        env.from_engine(env.game.new_initial_state())
+    other = pa.load("coin-age", map="five-fiefs").new_initial_state()
+    other.apply("slap Q:H N:H P:H D:H")
+    with pytest.raises(ValueError, match="options"):
+        env.from_engine(other)
+
+
+def test_jit_and_vmap_keep_the_shapes() -> None:
+    env = vector.make(map="sterling-strait")
+    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(1), 3))
+    assert states.observation.shape == (3, 340) == (3, *env.observation_shape)
+    assert states.legal_action_mask.shape == (3, env.num_actions)
+    assert str(states.current_player.dtype) == "int32"
+    compare(env, env.to_engine(one(states, 0)), one(states, 0), False, "converted")
+
+
+def test_the_docstring_examples_run() -> None:
+    result = doctest.testmod(vector)
+    assert result.attempted > 0 and result.failed == 0
