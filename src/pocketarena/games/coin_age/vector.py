@@ -43,6 +43,7 @@ import numpy as np
 
 from pocketarena.core import CHANCE, TERMINAL
 from pocketarena.core import State as EngineState
+from pocketarena.vector import Env as VectorEnv
 
 from .atlas import MAP_NAMES, load_map
 from .rules import (
@@ -137,16 +138,13 @@ class State(NamedTuple):
     slaps_drawn: jax.Array  # int32: slaps thrown by the call that made this state
 
 
-class Env:
+class Env(VectorEnv[State, CoinAgeState]):
     """Coin Age on one map (see :func:`make`)."""
 
     game: CoinAge
 
     def __init__(self, game: CoinAge) -> None:
-        self.game = game
-        self.id = game.ID
-        self.options = dict(game.options)
-        self.num_players = 2
+        super().__init__(game)
         self.num_spaces = n = game.num_spaces
         self.num_actions = game.num_decisions
         self.observation_shape: tuple[int, ...] = (n * (16 + _REGION_SLOTS + n) + 30,)
@@ -192,35 +190,6 @@ class Env:
         self._turn_share = jnp.asarray((np.arange(MAX_TURNS + 1) / MAX_TURNS)[None], jnp.float32)
         # from_engine makes one state at a time: compiled once rather than run op by op
         self._complete: Callable[[State], State] = jax.jit(self._completed)
-
-    # -- pgx's API: the rules every game shares (pocketarena.vector.Env's) -----------------
-    def init(self, key: jax.Array) -> State:
-        """A new game (one; vmap for a batch), its first throws drawn from ``key``."""
-        state = self._init(key)
-        return state._replace(observation=self.observe(state, state.current_player))
-
-    def step(self, state: State, action: jax.Array | int, key: jax.Array) -> State:
-        """``state`` after ``action`` (one game; vmap for a batch), throws drawn from ``key``.
-        A finished game stays as it is with zero rewards; an illegal action ends the game, -1
-        for the seat that played it and +1 for the other."""
-        action = jnp.asarray(action, jnp.int32)
-        safe = jnp.clip(action, 0, self.num_actions - 1)  # an action out of range is illegal
-        legal = jnp.any(state.legal_action_mask & (jnp.arange(self.num_actions) == action))
-        moved = self._step(state, safe, key)
-        moved = moved._replace(observation=self.observe(moved, moved.current_player))
-        penalised = state._replace(
-            terminated=jnp.bool_(True),
-            rewards=jnp.where(jnp.arange(2) == state.current_player, -1.0, 1.0).astype(jnp.float32),
-            legal_action_mask=jnp.ones_like(state.legal_action_mask),
-        )
-        unchanged = state._replace(rewards=jnp.zeros_like(state.rewards))
-        chosen: State = jax.tree.map(
-            lambda a, b, c: jnp.where(state.terminated, a, jnp.where(legal, b, c)),
-            unchanged,
-            moved,
-            penalised,
-        )
-        return chosen
 
     # -- the rules --------------------------------------------------------------------------
     def _init(self, key: jax.Array) -> State:
@@ -550,9 +519,6 @@ class Env:
         """Mask and observation of a position made from an engine state."""
         s = self._finish(s)
         return s._replace(observation=self.observe(s, s.current_player))
-
-    def __repr__(self) -> str:
-        return f"<vector {self.id} {self.game.options}>"
 
 
 def make(**options: Any) -> Env:
