@@ -154,6 +154,7 @@ class RedisBus:
         self._handlers: dict[str, list[Handler]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._alive: asyncio.Task[None] | None = None
+        self._stopping = False
         self.published = 0  # messages sent (for the benchmark's per-move costs)
         self.on_reconnect: Callable[[], None] | None = None
 
@@ -165,15 +166,16 @@ class RedisBus:
 
     async def start(self) -> None:
         await self.redis.ping()  # fail at start, with the reason, if Redis cannot be reached
-        ready = asyncio.get_running_loop().create_future()
-        self._reader = asyncio.create_task(self._read(ready))
         self._alive = asyncio.create_task(self._say_alive())
-        await ready
+        if self._handlers:
+            ready = asyncio.get_running_loop().create_future()
+            self._reader = asyncio.create_task(self._read(ready))
+            await ready
 
     async def _read(self, ready: asyncio.Future[None]) -> None:
         channels = {self.key("bus", name): name for name in self._handlers}
         first = True
-        while True:
+        while not self._stopping:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(*channels)
@@ -182,8 +184,8 @@ class RedisBus:
                     first = False
                 elif self.on_reconnect is not None:
                     self.on_reconnect()
-                while True:
-                    message = await pubsub.get_message(timeout=5.0)
+                while not self._stopping:
+                    message = await pubsub.get_message(timeout=1.0)
                     if message is None or message.get("type") != "message":
                         continue
                     name = channels.get(str(message["channel"]))
@@ -253,11 +255,22 @@ class RedisBus:
         await self.redis.ping()
 
     async def close(self) -> None:
-        for task in (self._reader, self._alive):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+        self._stopping = True  # the reader ends within a second, by itself
+        if self._alive is not None:
+            self._alive.cancel()
+        await stop_tasks([t for t in (self._reader, self._alive) if t is not None], 2.0)
         with contextlib.suppress(Exception):
             await self.redis.delete(self.key("node", self.node))
         await self.redis.aclose()
+
+
+async def stop_tasks(tasks: list[asyncio.Task[None]], grace_s: float) -> None:
+    """Wait up to ``grace_s`` for ``tasks`` to end by themselves, then cancel the rest (and
+    wait for them a moment, no longer)."""
+    if not tasks:
+        return
+    _done, pending = await asyncio.wait(tasks, timeout=grace_s)
+    for task in pending:
+        task.cancel()
+    if pending:
+        await asyncio.wait(pending, timeout=1.0)

@@ -1396,6 +1396,7 @@ class Hub:
         if live.status == "active" and live.clock is not None:
             live.clock.switch(live.actor())
         self._after_change(live, announce=False)
+        self._queue_bot(live)  # once per version: in case its writer died before queueing it
         return True
 
     def _on_game(self, msg: dict[str, Any]) -> None:

@@ -11,15 +11,24 @@ still at the job's version, and the database refuses a write naming an older ver
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from .bus import stop_tasks
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[str, int], Awaitable[None]]
 GROUP = "bots"
+# KEYS: the job's mark, the stream; ARGV: game id, version. Queued once per mark.
+_ENQUEUE = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', 3600) then
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', 100000, '*', 'game', ARGV[1], 'version', ARGV[2])
+  return 1
+end
+return 0
+"""
 
 
 class BotQueue:
@@ -30,6 +39,9 @@ class BotQueue:
         self.consumer = consumer
         self.lease_ms = max(100, int(lease_s * 1000))
         self._tasks: list[asyncio.Task[None]] = []
+        self._handling: set[asyncio.Task[None]] = set()
+        self._stopping = False
+        self._enqueue = redis.register_script(_ENQUEUE)
         self.done = 0  # jobs finished here (tests, probes)
 
     async def setup(self) -> None:
@@ -43,12 +55,9 @@ class BotQueue:
         """Queue the bot's move at ``version`` of ``game_id`` once (a second call for the same
         version, from any process, does nothing); whether it was queued now."""
         key = f"{self.prefix}:botjob:{game_id}:{version}"
-        if not await self.redis.set(key, "1", nx=True, ex=3600):
-            return False
-        await self.redis.xadd(
-            self.stream, {"game": game_id, "version": str(version)}, maxlen=100_000
-        )
-        return True
+        # One script: the mark and the job are written together or not at all.
+        queued = await self._enqueue(keys=[key, self.stream], args=[game_id, version])
+        return bool(int(queued))
 
     def start(self, handle: Job, consumers: int) -> None:
         for i in range(max(1, consumers)):
@@ -70,12 +79,15 @@ class BotQueue:
         return None
 
     async def _consume(self, handle: Job, name: str) -> None:
-        while True:
+        me = asyncio.current_task()
+        while not self._stopping:
             try:
                 job = await self._next(name)
                 if job is None:
                     continue
                 job_id, fields = job
+                if me is not None:
+                    self._handling.add(me)
                 try:
                     await handle(fields["game"], int(fields["version"]))
                 except asyncio.CancelledError:
@@ -83,6 +95,9 @@ class BotQueue:
                 except Exception:  # left pending: taken again once its lease runs out
                     log.exception("bot job %s failed; it will be retried", fields)
                     continue
+                finally:
+                    if me is not None:
+                        self._handling.discard(me)
                 await self.redis.xack(self.stream, GROUP, job_id)
                 await self.redis.xdel(self.stream, job_id)
                 self.done += 1
@@ -93,9 +108,11 @@ class BotQueue:
                 await asyncio.sleep(1.0)
 
     async def close(self) -> None:
-        for task in self._tasks:
+        """Stop taking jobs. A job being thought about is abandoned (it stays pending, for
+        another process once its lease runs out); a wait for the next job ends by itself
+        within a second (cancelling redis-py in the middle of a blocking read can hang)."""
+        self._stopping = True
+        for task in self._handling:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await stop_tasks(self._tasks, grace_s=3.0)
         self._tasks.clear()
