@@ -34,7 +34,6 @@ from tests.services import unavailable
 
 from .serving import SRC, free_port
 
-pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parents[2]
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 GAME = {"game": "stack-a-cash"}
@@ -283,6 +282,7 @@ def histories(player: Player, gid: str) -> list[str]:
     return [e["text"] for e in player.view(gid)["history"]]
 
 
+@pytest.mark.slow
 def test_a_cluster_survives_kill_9_of_any_process(cluster: Cluster) -> None:
     a, b, spectator = Player(cluster, "A"), Player(cluster, "B"), Player(cluster, "C")
     try:
@@ -425,3 +425,79 @@ def _bot_game(cluster: Cluster, a: Player) -> None:
     seats = [e["seat"] for e in view["history"]]
     assert seats == [0, 1] * 3, seats  # each bot move once, none lost
     assert view["version"] == 6
+
+
+def test_workers_need_redis_and_redis_must_answer(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pocketarena.cli.main import app as cli_app
+
+    env = {"POCKETARENA_DATA_DIR": str(tmp_path), "POCKETARENA_REDIS_URL": ""}
+    result = CliRunner().invoke(cli_app, ["serve", "--workers", "2"], env=env)
+    assert result.exit_code != 0 and "--workers 2 needs --redis-url" in result.output
+    assert "Traceback" not in result.output
+    for command in (["serve"], ["worker"]):
+        result = CliRunner().invoke(
+            cli_app, [*command, "--redis-url", f"redis://127.0.0.1:{free_port()}/0"], env=env
+        )
+        assert result.exit_code != 0 and "cannot reach Redis" in result.output, result.output
+    result = CliRunner().invoke(cli_app, ["worker"], env=env)
+    assert result.exit_code != 0 and "give --redis-url" in result.output
+
+
+def test_healthz_of_a_process_alone(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from pocketarena.server.core.config import Settings
+    from pocketarena.server.main import create_app
+
+    settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    with TestClient(create_app(settings)) as client:
+        r = client.get("/healthz")
+        assert r.status_code == 200
+        body = r.json()
+        assert body["status"] == "ok" and body["database"] == "ok"
+        assert body["redis"] == "not used"
+        assert "set-cookie" not in r.headers  # a balancer's checks start no sessions
+
+
+@pytest.mark.slow
+def test_serve_workers_form_a_cluster_on_one_port(tmp_path: Path, redis_url: str) -> None:
+    """``serve --workers 2 --redis-url``: two processes on one port (each answers /healthz
+    with its own name), both healthy, all stopped cleanly by SIGTERM."""
+    port = free_port()
+    prefix = f"test-workers-{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(SRC),
+        "POCKETARENA_DATA_DIR": str(tmp_path),
+        "POCKETARENA_REDIS_PREFIX": prefix,
+        "POCKETARENA_BOT_EXECUTOR": "thread",
+    }
+    args = ["serve", "--port", str(port), "--workers", "2", "--redis-url", redis_url]
+    args += ["--database-url", f"sqlite:///{tmp_path / 'arena.sqlite3'}", "--log-level", "warning"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pocketarena", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        nodes: set[str] = set()
+        deadline = time.monotonic() + 60
+        while len(nodes) < 2:  # each new connection may land on either process
+            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+            assert time.monotonic() < deadline, f"only {nodes} answered"
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                assert r.status_code == 200 and r.json()["redis"] == "ok", r.text
+                nodes.add(r.json()["node"])
+            except httpx.TransportError:
+                time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
