@@ -56,6 +56,7 @@ address: over one, a request gets 429 with `Retry-After`.
 HEARTBEAT_S = 2.0  # how often the database hears that the server runs (clocks across a crash)
 SWEEP_EVERY = 30  # heartbeats between sweeps of expired sessions and waiting games
 WATCH_CHECK_EVERY = 2  # clock sweeps between checks that watched games are current
+LOBBY_READ_EVERY = 5  # clock sweeps between reads of the cluster's lobby
 
 STATUS_CODES = {
     400: "bad_request",
@@ -220,6 +221,8 @@ async def clock_sweeps(hub: Hub) -> None:
             await hub.sweep_clocks()
             if rounds % WATCH_CHECK_EVERY == 0:
                 await hub.check_watched()
+            if rounds % LOBBY_READ_EVERY == 0:
+                hub.read_lobby()  # moves change the lobby's entries without a word
         except asyncio.CancelledError:
             raise
         except Exception:  # the database or Redis away for a moment: the next round tries

@@ -8,9 +8,15 @@ are kept per process, and a process that stops saying it is alive (killed) no lo
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from .ratelimit import Rate
+
+log = logging.getLogger(__name__)
 
 # A token bucket: KEYS[1] the bucket (hash: tokens, stamp); ARGV: rate per s, burst, take (1/0).
 # Returns the seconds to wait as a string (0 when a token was there).
@@ -77,11 +83,24 @@ class RedisLimiter:
         self._bucket = redis.register_script(_BUCKET)
         self._acquire = redis.register_script(_ACQUIRE)
         self._release = redis.register_script(_RELEASE)
+        self._warned = -1e9
 
     async def _run(self, rate: Rate, key: str, take: bool) -> float:
         name = f"{self.prefix}:rl:{rate.name}:{key}"
-        wait = await self._bucket(keys=[name], args=[rate.per_s, rate.burst, 1 if take else 0])
+        try:
+            wait = await self._bucket(keys=[name], args=[rate.per_s, rate.burst, 1 if take else 0])
+        except (RedisError, OSError) as e:
+            self._unreachable(e)
+            return 0.0
         return float(wait)
+
+    def _unreachable(self, e: Exception) -> None:
+        # Redis away for a moment: requests pass unlimited rather than fail (the limits are
+        # a guard against floods, not what keeps games right); said once a minute at most.
+        now = time.monotonic()
+        if now - self._warned > 60:
+            self._warned = now
+            log.warning("rate limits are not enforced: Redis cannot be reached (%s)", e)
 
     async def take(self, rate: Rate, key: str) -> float:
         return await self._run(rate, key, True)
@@ -91,8 +110,15 @@ class RedisLimiter:
 
     async def acquire(self, name: str, key: str, cap: int) -> bool:
         counter = f"{self.prefix}:open:{name}:{key}"
-        got = await self._acquire(keys=[counter], args=[self.node, cap, f"{self.prefix}:node:"])
+        try:
+            got = await self._acquire(keys=[counter], args=[self.node, cap, f"{self.prefix}:node:"])
+        except (RedisError, OSError) as e:
+            self._unreachable(e)
+            return True
         return bool(int(got))
 
     async def release(self, name: str, key: str) -> None:
-        await self._release(keys=[f"{self.prefix}:open:{name}:{key}"], args=[self.node])
+        try:
+            await self._release(keys=[f"{self.prefix}:open:{name}:{key}"], args=[self.node])
+        except (RedisError, OSError) as e:
+            self._unreachable(e)

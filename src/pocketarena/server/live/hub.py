@@ -390,7 +390,7 @@ class Hub:
         if live.status == "active" and live.clock is not None:
             await self._charge_time_before_stop(live, row.clock_since or row.started_at)
         if self.clustered and live.status == "finished":
-            live.rematch_offers = await self.bus.rematch_offers(live.id, [])
+            live.rematch_offers = await self._offers(live, [])
         self.games[game_id] = live
         if live.status == "active":
             if live.clock is not None:
@@ -800,7 +800,7 @@ class Hub:
                 return live
             live.rematch_offers.update(mine)
             if self.clustered:  # the other player may be on another process
-                live.rematch_offers = await self.bus.rematch_offers(live.id, mine)
+                live.rematch_offers = await self._offers(live, mine)
                 self._tell(GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)})
             other = [s for s in (0, 1) if s not in mine]
             agreed = not other or all(
@@ -1386,7 +1386,7 @@ class Hub:
         if fresh.status == "active" and fresh.clock is not None:
             await self._charge_time_before_stop(fresh, row.clock_since or row.started_at)
         if fresh.status == "finished":
-            fresh.rematch_offers = await self.bus.rematch_offers(live.id, [])
+            fresh.rematch_offers = await self._offers(live, [])
         start = len(live.state.history)
         for f in fields(LiveGame):
             if f.name not in _KEPT_ON_REFRESH:
@@ -1398,6 +1398,15 @@ class Hub:
         self._after_change(live, announce=False)
         self._queue_bot(live)  # once per version: in case its writer died before queueing it
         return True
+
+    async def _offers(self, live: LiveGame, seats: list[int]) -> set[int]:
+        """The rematch offers of a finished game, ``seats`` added, as the cluster knows them
+        (Redis away: this process's own)."""
+        try:
+            return await self.bus.rematch_offers(live.id, seats)
+        except Exception:
+            log.warning("rematch offers of %s not shared: the bus is away", live.id)
+            return live.rematch_offers | set(seats)
 
     def _on_game(self, msg: dict[str, Any]) -> None:
         """Another process changed a game: watchers here get it, anything else forgets it."""
@@ -1439,6 +1448,10 @@ class Hub:
                 self._spawn(self._catch_up(live))
             elif not live.lock.locked():
                 self._forget(live)
+        self._on_lobby({})
+
+    def read_lobby(self) -> None:
+        """Read the cluster's lobby entries again (soon, once)."""
         self._on_lobby({})
 
     def _on_lobby(self, _msg: dict[str, Any]) -> None:
