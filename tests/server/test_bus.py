@@ -221,6 +221,11 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             await settle(lambda: two.games[gid].version == 2)
             seen = [s["game"]["version"] for s in bob.states()]
             assert seen[-1] == 2
+            # read in by applying the new move only: the same game as where it was made
+            mine, theirs = one.games[gid], two.games[gid]
+            assert theirs.entries == mine.entries and theirs.movers == mine.movers
+            assert theirs.state.history == mine.state.history
+            assert theirs.state.position() == mine.state.position()
             # hub two still held version 1 when bob moved? It reads the stored one first.
             legal = two.legal(two.games[gid])
             await two.move("bob", gid, legal[0]["text"], 2)
@@ -230,6 +235,19 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             assert refused.value.code == "stale"
             row = one.store.load_game(gid)
             assert row is not None and row.version == 3 and len(row.history) == 2
+            # a timed game watched on hub two: its clocks read in as they were written
+            timed = await one.create("erin", "stack-a-cash", {}, "local", clock=(60_000, 2_000))
+            erin = Watcher("erin")
+            await two.watch(erin, timed.id, svg=False)
+            await asyncio.sleep(0.3)
+            await one.move("erin", timed.id, one.legal(timed)[0]["text"], 0)
+            await settle(lambda: two.games[timed.id].version == 1)
+            here, there = one.games[timed.id].clock, two.games[timed.id].clock
+            assert here is not None and there is not None
+            assert there.running == here.running == 1
+            assert abs(there.left_ms(0) - here.left_ms(0)) < 300
+            assert 61_000 < there.left_ms(0) < 62_000  # 60 s + 2 s, less the 0.3 s used
+            assert abs(there.left_ms(1) - here.left_ms(1)) < 300
             # the lobby is the cluster's: a seek opened on hub two shows on hub one
             seek = await two.create("carol", "stack-a-cash", {}, "seek", seat=0)
             await settle(lambda: seek.id in {e["id"] for e in one.lobby_view()["seeks"]})

@@ -16,7 +16,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
@@ -1382,7 +1382,7 @@ class Hub:
         row = await self.db(self.store.load_game, live.id)
         if row is None:
             return False
-        fresh = await self._build(row)
+        fresh = self._advanced(live, row) or await self._build(row)
         if fresh.status == "active" and fresh.clock is not None:
             await self._charge_time_before_stop(fresh, row.clock_since or row.started_at)
         if fresh.status == "finished":
@@ -1407,6 +1407,39 @@ class Hub:
         except Exception:
             log.warning("rematch offers of %s not shared: the bus is away", live.id)
             return live.rematch_offers | set(seats)
+
+    def _advanced(self, live: LiveGame, row: GameRecord) -> LiveGame | None:
+        """The stored game as ``live`` plus the moves played since (the common case: a game in
+        progress, same players, history extended), without reading the players again or
+        replaying the whole game; None when it is anything else."""
+        if row.status != "active" or live.status != "active":
+            return None
+        if [row.seat0_id, row.seat1_id] != [s.player_id if s else None for s in live.seats]:
+            return None
+        done = len(live.state.history)
+        if row.history[:done] != [a.text for a in live.state.history]:
+            return None
+        fresh = replace(
+            live,
+            state=live.state.clone(),
+            movers=list(live.movers),
+            entries=list(live.entries),
+            throwers=dict(live.throwers),
+        )
+        try:
+            for text in row.history[done:]:
+                self._append(fresh, fresh.state, fresh.state.game.action(text))
+        except (IllegalActionError, ValueError):
+            return None
+        fresh.version = row.version
+        fresh.rated = row.rated
+        if row.clock_initial_ms is not None:
+            fresh.clock = Clock(
+                row.clock_initial_ms,
+                row.clock_increment_ms or 0,
+                [row.clock0_ms or 0, row.clock1_ms or 0],
+            )
+        return fresh
 
     def _on_game(self, msg: dict[str, Any]) -> None:
         """Another process changed a game: watchers here get it, anything else forgets it."""
