@@ -295,6 +295,9 @@ class Hub:
         self._closing = True
         if self.jobs is not None:
             await self.jobs.close()
+        if self._outbox is not None and not self._outbox.done():
+            # Tell the others what changed here last (a moment at most).
+            await asyncio.wait([self._outbox], timeout=2.0)
         if self._lobby_timer is not None:
             self._lobby_timer.cancel()
         for live in self.games.values():
@@ -311,9 +314,6 @@ class Hub:
             await self.heartbeat()
         except Exception:
             log.exception("the last heartbeat could not be written")
-        if self._outbox is not None:  # tell the others what changed here last
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(self._outbox, 2.0)
         with contextlib.suppress(Exception):
             await self.bus.close()
         self._db.shutdown(wait=True)
