@@ -188,11 +188,11 @@ def section(results: list[dict[str, Any]], command: str) -> str:
             "What bounds the ratio: every process runs on the same cores as PostgreSQL, Redis, "
             "HAProxy and the load generator, so past the cores there is nothing to gain and "
             "each process adds work per change: a process whose sockets watch a game another "
-            "process changed reads the game again from PostgreSQL and replays its history, and "
-            "every process reads the lobby's entries from Redis when the lobby changes. Those "
-            "two costs are what the CPU and Redis columns grow by with the process count; "
-            "applying only the new moves on such a read (instead of a full replay) and "
-            "per-game channels are the next steps.",
+            "process changed reads the game's row again from PostgreSQL (and applies the new "
+            "moves), every process hears every game's message, and every process reads the "
+            "lobby's entries from Redis when the lobby changes. Those costs are what the CPU "
+            "and Redis columns grow by with the process count; per-game channels (a process "
+            "hears only the games it serves) are the next step.",
         ]
     )
 
