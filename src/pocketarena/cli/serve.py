@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
-from typing import Annotated
+import os
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from .common import console, fail
+
+if TYPE_CHECKING:
+    from pocketarena.server.core.config import Settings
+
+
+REDIS_HELP = (
+    "Redis URL (redis://host:6379/0): join a cluster of server processes sharing the database "
+    "and this Redis. Also POCKETARENA_REDIS_URL."
+)
+DATABASE_HELP = (
+    "Database URL (default: SQLite in your data folder; PostgreSQL: "
+    "postgresql+psycopg://user@host:5432/db). Also POCKETARENA_DATABASE_URL."
+)
 
 
 def serve(
@@ -16,13 +31,17 @@ def serve(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     database_url: Annotated[
-        str | None,
-        typer.Option(
-            help="Database URL (default: SQLite in your data folder; PostgreSQL: "
-            "postgresql+psycopg://user@host:5432/db). Also POCKETARENA_DATABASE_URL.",
-            show_default=False,
-        ),
+        str | None, typer.Option(help=DATABASE_HELP, show_default=False)
     ] = None,
+    redis_url: Annotated[str | None, typer.Option(help=REDIS_HELP, show_default=False)] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes on this port (needs --redis-url: they form a cluster).",
+            min=1,
+            max=256,
+        ),
+    ] = 1,
     trusted_proxies: Annotated[
         str | None,
         typer.Option(
@@ -35,22 +54,18 @@ def serve(
 ) -> None:
     """Start the web server: play every game against bots or friends, watch, replay, verify."""
     try:
-        _serve(host, port, database_url, trusted_proxies, log_level)
+        _serve(host, port, database_url, redis_url, workers, trusted_proxies, log_level)
     except KeyboardInterrupt:  # Ctrl-C before the server listens: stop quietly
         raise typer.Exit(130) from None
 
 
-def _serve(
-    host: str, port: int, database_url: str | None, trusted_proxies: str | None, log_level: str
-) -> None:
-    import uvicorn
-
+def _settings(database_url: str | None, redis_url: str | None, **more: Any) -> Settings:
+    """The settings, with the database migrated and Redis answering (else one line, exit 1)."""
     from pocketarena.server.core.config import Settings
     from pocketarena.server.core.db import DatabaseConfigError, make_engine, run_migrations
-    from pocketarena.server.main import create_app
 
     try:
-        settings = Settings.from_env(database_url=database_url, trusted_proxies=trusted_proxies)
+        settings = Settings.from_env(None, database_url=database_url, redis_url=redis_url, **more)
         engine = make_engine(settings)
         run_migrations(engine)  # fail here, with one line, rather than inside the server
         engine.dispose()
@@ -60,10 +75,73 @@ def _serve(
         fail(
             f"cannot open the database {settings.database_url!r}: {type(e).__name__}: {str(e).splitlines()[0]}"
         )
+    if settings.redis_url:
+        reason = _redis_fails(settings.redis_url)
+        if reason:
+            fail(f"cannot reach Redis at {settings.redis_url!r}: {reason}")
+    return settings
+
+
+def _redis_fails(url: str) -> str | None:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as e:
+        return f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
+    return None
+
+
+def _serve(
+    host: str,
+    port: int,
+    database_url: str | None,
+    redis_url: str | None,
+    workers: int,
+    trusted_proxies: str | None,
+    log_level: str,
+) -> None:
+    import uvicorn
+
+    from pocketarena.server.main import create_app
+
+    settings = _settings(database_url, redis_url, trusted_proxies=trusted_proxies)
+    if workers > 1 and not settings.redis_url:
+        fail(
+            f"--workers {workers} needs --redis-url (or POCKETARENA_REDIS_URL): processes "
+            "serving the same games share their changes through Redis; without it run one "
+            "process (--workers 1)"
+        )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    cluster = f", cluster over Redis {settings.redis_url}" if settings.redis_url else ""
     console.print(
-        f"Pocket Arena on [bold]http://{shown}:{port}[/]  (database: {settings.database_url})"
+        f"Pocket Arena on [bold]http://{shown}:{port}[/]  (database: {settings.database_url}"
+        f"{cluster}{f', {workers} processes' if workers > 1 else ''})"
     )
+    common: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "ws_max_size": 64 * 1024,  # the app refuses messages over 4 KB itself, with an error
+        "ws_per_message_deflate": settings.ws_compression,
+        # The app reads X-Forwarded-For itself, from its trusted proxies only.
+        "proxy_headers": False,
+    }
+    if workers > 1:
+        # Each worker process builds its app from the environment: hand it the settings given
+        # on the command line there.
+        os.environ["POCKETARENA_DATABASE_URL"] = settings.database_url
+        os.environ["POCKETARENA_REDIS_URL"] = settings.redis_url
+        if trusted_proxies is not None:
+            os.environ["POCKETARENA_TRUSTED_PROXIES"] = trusted_proxies
+        if not settings.secret_key:  # one key for every process (cookies, address hashes)
+            os.environ["POCKETARENA_SECRET_KEY"] = settings.resolved_secret_key()
+        uvicorn.run("pocketarena.server.main:create_app", factory=True, workers=workers, **common)
+        return
     app = create_app(settings)
     # Everything loaded so far (code, games, templates) lives as long as the process: keep it out
     # of the garbage collector's full sweeps, and sweep less often, so a collection never stalls
@@ -73,17 +151,44 @@ def _serve(
     gc.set_threshold(50_000, 20, 20)
     # Ctrl-C and SIGTERM stop Uvicorn gracefully: the app writes its last heartbeat and stops
     # its bot workers (which leave Ctrl-C to it).
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=64 * 1024,  # the app refuses messages over 4 KB itself, with an error
-        ws_per_message_deflate=settings.ws_compression,
-        # The app reads X-Forwarded-For itself, from its trusted proxies only.
-        proxy_headers=False,
+    uvicorn.run(app, **common)
+
+
+def worker(
+    database_url: Annotated[
+        str | None, typer.Option(help=DATABASE_HELP, show_default=False)
+    ] = None,
+    redis_url: Annotated[str | None, typer.Option(help=REDIS_HELP, show_default=False)] = None,
+    bots: Annotated[
+        int | None,
+        typer.Option(
+            help="Bot moves thought about at once (default: POCKETARENA_BOT_WORKERS, 2).",
+            min=1,
+            max=256,
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Think for the bots of a cluster: take bot moves from the queue in Redis and play them.
+
+    Start as many as you like, on any machine that reaches the database and Redis."""
+    settings = _settings(database_url, redis_url)
+    if not settings.redis_url:
+        fail("a worker takes its jobs from Redis: give --redis-url (or POCKETARENA_REDIS_URL)")
+    if bots is not None:
+        settings.bot_workers = bots
+    settings.bot_jobs = True
+    console.print(
+        f"Bot worker for the cluster on {settings.redis_url} ({settings.bot_workers} at once)"
     )
+    from pocketarena.server.worker import run_worker
+
+    try:
+        asyncio.run(run_worker(settings))
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
 
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
+    app.command("worker")(worker)

@@ -29,6 +29,7 @@ from .api.routes import (
     catalog,
     claims,
     games,
+    health,
     lessons,
     lobby,
     pages,
@@ -42,11 +43,13 @@ from .context import AppContext
 from .core.config import Settings
 from .core.db import SqliteCheckpointer, make_engine, run_migrations, session_factory
 from .core.middleware import IdentityMiddleware
-from .core.ratelimit import MemoryLimiter, Rates
+from .core.ratelimit import Limiter, MemoryLimiter, Rates
 from .core.sessions import DatabaseSessions
 from .live import abandon
 from .live.bots import BotRunner
-from .live.hub import GameError, Hub
+from .live.bus import Bus, MemoryBus, RedisBus
+from .live.hub import CLOCK_SWEEP_S, GameError, Hub
+from .live.jobs import BotQueue
 from .store import Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -68,6 +71,8 @@ address: over one, a request gets 429 with `Retry-After`.
 """
 HEARTBEAT_S = 2.0  # how often the database hears that the server runs (clocks across a crash)
 SWEEP_EVERY = 30  # heartbeats between sweeps of expired sessions and waiting games
+WATCH_CHECK_EVERY = 2  # clock sweeps between checks that watched games are current
+LOBBY_READ_EVERY = 5  # clock sweeps between reads of the cluster's lobby
 
 STATUS_CODES = {
     400: "bad_request",
@@ -111,7 +116,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         checkpointer = SqliteCheckpointer(engine).start()
         store = Store(engine, session_factory(engine))
         bots = BotRunner(settings.bot_executor, settings.bot_workers, settings.bot_time_budget_s)
-        hub = Hub(store, settings, bots)
+        bus, jobs, limiter = cluster_parts(settings)
+        hub = Hub(store, settings, bots, bus, jobs)
         sessions = DatabaseSessions(
             store,
             idle=timedelta(days=settings.session_idle_days),
@@ -124,20 +130,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hub=hub,
             bots=bots,
             sessions=sessions,
-            limiter=MemoryLimiter(),
+            limiter=limiter,
             rates=Rates.from_settings(settings),
             secret_key=secret_key,
             templates=templates,
         )
         await abandon.abort_idle(hub)  # games left long ago are not brought back
         await hub.start()
-        chores = asyncio.create_task(maintenance(hub, sessions))
+        chores = [asyncio.create_task(maintenance(hub, sessions))]
+        if hub.clustered:
+            chores.append(asyncio.create_task(clock_sweeps(hub)))
         try:
             yield
         finally:
-            chores.cancel()
-            with contextlib.suppress(BaseException):
-                await chores
+            for chore in chores:
+                chore.cancel()
+                with contextlib.suppress(BaseException):
+                    await chore
             await hub.close()
             bots.close()
             checkpointer.stop()
@@ -220,6 +229,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         players,
         auth,
         ws,
+        health,
         pages,
         analysis,
         puzzles,
@@ -228,6 +238,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
     return app
+
+
+def cluster_parts(settings: Settings) -> tuple[Bus, BotQueue | None, Limiter]:
+    """The bus, the bots' job queue and the limiter: Redis's when ``redis_url`` is set (a
+    cluster), else this process's own."""
+    if not settings.redis_url:
+        return MemoryBus(), None, MemoryLimiter()
+    from .core.redislimit import RedisLimiter
+
+    bus = RedisBus(settings.redis_url, settings.redis_prefix)
+    jobs = BotQueue(bus.redis, settings.redis_prefix, bus.node, settings.bot_lease_s)
+    return bus, jobs, RedisLimiter(bus.redis, settings.redis_prefix, bus.node)
+
+
+async def clock_sweeps(hub: Hub) -> None:
+    """In a cluster: look now and then for clocks that ran out where nobody kept them, and
+    for watched games another process changed without a word (it died meanwhile)."""
+    rounds = 0
+    while True:
+        await asyncio.sleep(CLOCK_SWEEP_S)
+        rounds += 1
+        try:
+            await hub.sweep_clocks()
+            if rounds % WATCH_CHECK_EVERY == 0:
+                await hub.check_watched()
+            if rounds % LOBBY_READ_EVERY == 0:
+                hub.read_lobby()  # moves change the lobby's entries without a word
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database or Redis away for a moment: the next round tries
+            log.exception("the clock sweep failed")
 
 
 async def maintenance(hub: Hub, sessions: DatabaseSessions) -> None:

@@ -454,6 +454,34 @@ class Store:
             ).all()
             return [(r[0], r[1]) for r in rows]
 
+    def game_version(self, game_id: str) -> int | None:
+        """The stored version of a game (None: no such game): one small read, so a process of
+        a cluster can tell whether another has changed the game since it last read it."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(_GAMES.c.version).where(_GAMES.c.id == game_id)
+            ).scalar_one_or_none()
+
+    def game_versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The stored versions of these games (those that exist), in one read."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(_GAMES.c.id, _GAMES.c.version).where(_GAMES.c.id.in_(list(game_ids)))
+            ).all()
+        return {r[0]: r[1] for r in rows}
+
+    def running_clocks(self) -> list[tuple[str, datetime | None, int]]:
+        """(id, when the running clock started, the smaller of the two times left) of every
+        game in progress with a clock: a game whose smaller time has run out since is worth
+        a look."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    _GAMES.c.id, _GAMES.c.clock_since, _GAMES.c.clock0_ms, _GAMES.c.clock1_ms
+                ).where(_GAMES.c.status == "active", _GAMES.c.clock_initial_ms.is_not(None))
+            ).all()
+        return [(r[0], r[1], min(r[2] or 0, r[3] or 0)) for r in rows]
+
     def unfinished_game_ids(self) -> list[str]:
         with self.sessions() as s:
             return list(

@@ -46,6 +46,10 @@ class Settings:
     # Keys the hashes of client addresses kept with games. Default: a random key kept in
     # data_dir/secret_key (readable by its owner only).
     secret_key: str = ""
+    # A cluster: processes that share one database and this Redis (redis://host:6379/0) serve
+    # the same games, lobby and limits. Empty: one process on its own, no Redis needed.
+    redis_url: str = ""
+    redis_prefix: str = "pocketarena"  # every Redis key and channel starts with it
     secure_cookies: bool = False  # set behind HTTPS
     cookie_name: str = "pa_session"
 
@@ -54,6 +58,10 @@ class Settings:
     bot_workers: int = 2
     bot_time_budget_s: float = 10.0  # a bot slower than this plays a random legal move instead
     bot_min_delay_ms: int = 400  # so people can follow a bot's moves
+    # In a cluster bots' moves are jobs in a queue: take them in this process too (otherwise
+    # only `pocketarena worker` processes do), and retry a job whose taker is silent this long.
+    bot_jobs: bool = True
+    bot_lease_s: float = 15.0
 
     # Compress WebSocket messages (permessage-deflate): less traffic, more server CPU.
     ws_compression: bool = True

@@ -155,5 +155,9 @@ def run_migrations(engine: Engine) -> None:
     """Bring the schema to the newest revision (a no-op when it already is)."""
     cfg = alembic_config()
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Processes of a cluster starting together migrate one after the other (the lock
+            # lasts until this transaction ends); the later ones find nothing left to do.
+            connection.execute(text("SELECT pg_advisory_xact_lock(7064916)"))
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")

@@ -17,7 +17,7 @@ from .ratelimit import address_key
 log = logging.getLogger(__name__)
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 # Files that need no identity: no session is looked up for them.
-ANONYMOUS_PREFIXES = ("/static/",)
+ANONYMOUS_PREFIXES = ("/static/", "/healthz")
 
 
 def _headers(scope: Scope) -> dict[str, str]:

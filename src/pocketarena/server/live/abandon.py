@@ -72,7 +72,7 @@ def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
 async def claim_win(hub: Hub, player_id: str | None, game_id: str) -> LiveGame:
     """End the game as a win for ``player_id``, whose opponent has left (see ``claim``)."""
     live = await hub.get(game_id)
-    async with live.lock:
+    async with hub._locked(live):  # in a cluster: the newest stored version
         verdict = claim(hub, live, player_id)
         if not verdict.allowed:
             if verdict.wait_s is not None:
@@ -93,7 +93,7 @@ async def abort_idle(hub: Hub) -> int:
     for live in list(hub.games.values()):
         if live.status != "active" or idle_s(live) < after:
             continue
-        async with live.lock:
+        async with hub._locked(live):  # in a cluster: the newest stored version
             if live.status != "active" or idle_s(live) < after:
                 continue
             try:

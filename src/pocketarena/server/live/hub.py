@@ -14,9 +14,9 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
@@ -32,8 +32,10 @@ from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
 from ..store import ConflictError, Store, aware
 from .bots import BotRunner, bot_seed
+from .bus import GAMES, LOBBY, PLAYERS, SESSIONS, Bus, MemoryBus
 from .clock import Clock
 from .connection import Connection
+from .jobs import BotQueue
 from .writer import GameWriter
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,25 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 HEARTBEAT = "hub"  # the heartbeat row of this server
 LOBBY_SEEKS_PER_SOURCE = 3  # one player or address shows at most this many seeks in the lobby
 RATED_KINDS = ("account", "bot")
+# In a cluster: a heartbeat this recent means the cluster runs (clocks ran on meanwhile).
+CLUSTER_ALIVE_S = 10.0
+CLOCK_SWEEP_S = 1.0  # how often some process looks for clocks that ran out unwatched
+# What a game keeps when another process's change is read in: its watchers and caches.
+_KEPT_ON_REFRESH = frozenset(
+    {
+        "subscribers",
+        "lock",
+        "revision",
+        "view_cache",
+        "legal_cache",
+        "action_json",
+        "sent_len",
+        "delta_from",
+        "bot_task",
+        "flag_timer",
+        "last_activity",
+    }
+)
 
 
 class GameError(Exception):
@@ -196,7 +217,14 @@ def _result(winner: int | None) -> str:
 
 
 class Hub:
-    def __init__(self, store: Store, settings: Settings, bots: BotRunner) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        bots: BotRunner,
+        bus: Bus | None = None,
+        jobs: BotQueue | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings
         self.bots = bots
@@ -217,6 +245,23 @@ class Hub:
         self._lobby_sent: dict[str, str] = {}  # game id -> its entry as last sent
         self._lobby_order: dict[str, list[str]] = {"seeks": [], "live": []}
         self.lobby_messages = 0  # lobby updates sent (for tests and the probes)
+        # The cluster (see the section at the end): one process alone uses a MemoryBus and
+        # behaves as if there were no bus at all.
+        self.bus: Bus = bus or MemoryBus()
+        self.clustered = self.bus.shared
+        self.jobs = jobs
+        self._lobby_mirror: dict[str, dict[str, Any]] = {}  # every process's lobby entries
+        self._lobby_fetch: asyncio.Task[None] | None = None
+        self._lobby_stale = False
+        self._out_games: dict[str, int] = {}  # what the outbox will tell the other processes
+        self._out_lobby: set[str] = set()
+        self._out_notices: list[tuple[str, dict[str, Any]]] = []
+        self._out_jobs: dict[str, int] = {}
+        self._outbox: asyncio.Task[None] | None = None
+        self.bus.subscribe(GAMES, self._on_game)
+        self.bus.subscribe(LOBBY, self._on_lobby)
+        self.bus.subscribe(SESSIONS, self._on_sessions)
+        self.bus.subscribe(PLAYERS, self._on_player)
 
     # -- plumbing --------------------------------------------------------------------------
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -234,6 +279,10 @@ class Hub:
         # Which bot levels each game offers is found by building each bot once: do it now, on a
         # worker thread, rather than on the event loop when the first page asks.
         await asyncio.to_thread(lambda: [catalog.bot_levels(g) for g in catalog.game_ids()])
+        await self.bus.start()
+        if self.clustered:
+            await self._start_cluster()
+            return  # games load where they are asked for; sweep_clocks finds the forgotten
         await self.expire_waiting()  # games nobody joined in time are not brought back
         ids = await self.db(self.store.unfinished_game_ids)
         for gid in ids[: self.settings.max_live_games]:
@@ -244,6 +293,11 @@ class Hub:
 
     async def close(self) -> None:
         self._closing = True
+        if self.jobs is not None:
+            await self.jobs.close()
+        if self._outbox is not None and not self._outbox.done():
+            # Tell the others what changed here last (a moment at most).
+            await asyncio.wait([self._outbox], timeout=2.0)
         if self._lobby_timer is not None:
             self._lobby_timer.cancel()
         for live in self.games.values():
@@ -260,6 +314,8 @@ class Hub:
             await self.heartbeat()
         except Exception:
             log.exception("the last heartbeat could not be written")
+        with contextlib.suppress(Exception):
+            await self.bus.close()
         self._db.shutdown(wait=True)
 
     async def heartbeat(self) -> None:
@@ -279,7 +335,7 @@ class Hub:
                 )
                 expired += done[0]
                 continue
-            async with live.lock:
+            async with self._locked(live):
                 if live.status == "waiting":
                     try:
                         await self._abandon(live)
@@ -294,12 +350,17 @@ class Hub:
         return expired
 
     # -- loading -----------------------------------------------------------------------------
-    async def get(self, game_id: str) -> LiveGame:
-        """The live game with this id, loaded from the database if needed."""
+    async def get(self, game_id: str, fresh: bool = False) -> LiveGame:
+        """The live game with this id, loaded from the database if needed. ``fresh``: in a
+        cluster, read it again if another process changed it (otherwise its watchers here
+        hear of the change a moment later)."""
         if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
             raise GameError("unknown_game", "no game has that id")
         live = self.games.get(game_id)
         if live is not None:
+            if fresh and self.clustered:
+                async with self._locked(live):
+                    pass
             return live
         pending = self._loading.get(game_id)
         if pending is not None:
@@ -325,6 +386,22 @@ class Hub:
         row = await self.db(self.store.load_game, game_id)
         if row is None:
             raise GameError("unknown_game", f"there is no game {game_id!r}")
+        live = await self._build(row)
+        if live.status == "active" and live.clock is not None:
+            await self._charge_time_before_stop(live, row.clock_since or row.started_at)
+        if self.clustered and live.status == "finished":
+            live.rematch_offers = await self._offers(live, [])
+        self.games[game_id] = live
+        if live.status == "active":
+            if live.clock is not None:
+                live.clock.switch(live.actor())
+            self._after_change(live, announce=False)
+            self._queue_bot(live)  # in case the process that was to queue it died first
+        return live
+
+    async def _build(self, row: GameRecord) -> LiveGame:
+        """The live game of a stored row (its clock as stored, not running)."""
+        game_id = row.id
         ids = [pid for pid in (row.seat0_id, row.seat1_id) if pid]
         players = await self.db(self.store.get_players, ids)
         seats: list[Seat | None] = []
@@ -379,13 +456,6 @@ class Hub:
         live.events_from = live.sent_len = len(live.state.history)
         # Idle since its last stored change, not since it was loaded (abandoned games stay idle).
         live.last_activity -= max(0.0, (utcnow() - aware(row.updated_at)).total_seconds())
-        if live.status == "active" and live.clock is not None:
-            await self._charge_time_before_stop(live, row.clock_since or row.started_at)
-        self.games[game_id] = live
-        if live.status == "active":
-            if live.clock is not None:
-                live.clock.switch(live.actor())
-            self._after_change(live)
         return live
 
     async def _charge_time_before_stop(self, live: LiveGame, since: datetime | None) -> None:
@@ -398,7 +468,10 @@ class Hub:
         beat = await self.db(self.store.last_beat, HEARTBEAT)
         if beat is None:
             return
-        used_ms = round((min(beat, utcnow()) - aware(since)).total_seconds() * 1000)
+        now = utcnow()
+        if self.clustered and (now - beat).total_seconds() < CLUSTER_ALIVE_S:
+            beat = now  # the cluster runs (only one process may have died): time went on
+        used_ms = round((min(beat, now) - aware(since)).total_seconds() * 1000)
         if used_ms > 0:
             live.clock.remaining[actor] -= used_ms
 
@@ -489,7 +562,7 @@ class Hub:
         self.games[gid] = live
         if started:
             await self._begin(live)
-        self._lobby_changed()
+        self._lobby_changed(live)
         return live
 
     @staticmethod
@@ -565,7 +638,7 @@ class Hub:
 
     async def _begin(self, live: LiveGame) -> None:
         """First moment with both seats taken: resolve opening chance nodes, start the clock."""
-        async with live.lock:
+        async with self._locked(live):
             new = live.state.clone()
             self._auto_chance(live, new)
             if len(new.history) != len(live.state.history):
@@ -577,7 +650,7 @@ class Hub:
 
     async def join(self, player_id: str, game_id: str, invite: str | None = None) -> LiveGame:
         live = await self.get(game_id)
-        async with live.lock:
+        async with self._locked(live):
             if live.status != "waiting":
                 if live.seats_of(player_id):
                     return live
@@ -614,13 +687,13 @@ class Hub:
             live.rated = rated
             live.started_at = started_at
             live.version += 1
-        self._lobby_changed()
+        self._lobby_changed(live)
         await self._begin(live)
         return live
 
     async def cancel(self, player_id: str, game_id: str) -> LiveGame:
         live = await self.get(game_id)
-        async with live.lock:
+        async with self._locked(live):
             if live.creator_id != player_id:
                 raise GameError("forbidden", "only the player who opened this game can cancel it")
             if live.status != "waiting":
@@ -628,7 +701,7 @@ class Hub:
                     "not_active", "only a game still waiting for an opponent can be cancelled"
                 )
             await self._abandon(live)
-        self._lobby_changed()
+        self._lobby_changed(live)
         return live
 
     async def _abandon(self, live: LiveGame) -> None:
@@ -670,7 +743,7 @@ class Hub:
 
     async def move(self, player_id: str | None, game_id: str, text: Any, version: Any) -> LiveGame:
         live = await self.get(game_id)
-        async with live.lock:
+        async with self._locked(live):
             await self._flag_if_due(live)
             self._check_turn(live, player_id, version)
             if live.state.current_player == CHANCE:
@@ -692,7 +765,7 @@ class Hub:
 
     async def throw(self, player_id: str | None, game_id: str, version: Any) -> LiveGame:
         live = await self.get(game_id)
-        async with live.lock:
+        async with self._locked(live):
             await self._flag_if_due(live)
             self._check_turn(live, player_id, version)  # the thrower asked
             if live.state.current_player != CHANCE or live.chance is None:
@@ -704,7 +777,7 @@ class Hub:
 
     async def resign(self, player_id: str | None, game_id: str) -> LiveGame:
         live = await self.get(game_id)
-        async with live.lock:
+        async with self._locked(live):
             if live.status != "active":
                 raise GameError("not_active", "only a game in progress can be resigned")
             mine = live.seats_of(player_id)
@@ -719,7 +792,7 @@ class Hub:
     async def rematch(self, player_id: str | None, game_id: str) -> LiveGame:
         """Offer a rematch; it starts when the opponent offers too (a bot always agrees)."""
         live = await self.get(game_id)
-        async with live.lock:
+        async with self._locked(live):
             if live.status != "finished":
                 raise GameError("not_active", "a rematch can be offered once the game is over")
             mine = live.seats_of(player_id)
@@ -728,6 +801,9 @@ class Hub:
             if live.rematch_id:
                 return live
             live.rematch_offers.update(mine)
+            if self.clustered:  # the other player may be on another process
+                live.rematch_offers = await self._offers(live, mine)
+                self._tell(GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)})
             other = [s for s in (0, 1) if s not in mine]
             agreed = not other or all(
                 (seat := live.seats[s]) is not None
@@ -895,7 +971,7 @@ class Hub:
                 if seat is not None:
                     seat.rating = await self.db(self.store.rating, seat.player_id, live.game.ID)
         self._after_change(live)
-        self._lobby_changed()
+        self._lobby_changed(live)
 
     @staticmethod
     def _movers(live: LiveGame, new: State) -> set[int]:
@@ -923,11 +999,13 @@ class Hub:
             )
 
     # -- after every change: timers, bots, broadcast ----------------------------------------------
-    def _after_change(self, live: LiveGame) -> None:
+    def _after_change(self, live: LiveGame, announce: bool = True) -> None:
+        """``announce``: the change was made here (not read from the database after another
+        process made it), so the other processes are told and a bot's move is queued."""
         if live.flag_timer is not None:
             live.flag_timer.cancel()
             live.flag_timer = None
-        self._broadcast(live)
+        self._broadcast(live, announce)
         if live.status != "active" or self._closing:
             return
         if live.clock is not None and live.clock.running is not None:
@@ -935,6 +1013,10 @@ class Hub:
             live.flag_timer = asyncio.get_running_loop().call_later(
                 delay, lambda: self._spawn(self._flag_check(live))
             )
+        if self.clustered:  # bots think wherever a process takes the job
+            if announce:
+                self._queue_bot(live)
+            return
         actor = live.actor()
         seat = live.seats[actor] if actor is not None else None
         # The bot's own task (after its move) counts as idle: it is about to end.
@@ -944,8 +1026,11 @@ class Hub:
             live.bot_task = self._spawn(self._bot_turn(live, live.version, actor or 0, seat.bot))
 
     async def _flag_check(self, live: LiveGame) -> None:
-        async with live.lock:
-            await self._flag_if_due(live)
+        try:
+            async with self._locked(live):
+                await self._flag_if_due(live)
+        except GameError as e:  # another process ended it first, or the database is away
+            log.info("time check of %s: %s", live.id, e.message)
 
     async def _flag_if_due(self, live: LiveGame) -> None:
         """Lose on time: checked on every action and by a timer set for the exact moment."""
@@ -969,7 +1054,7 @@ class Hub:
                 budget = max(0.05, live.clock.left_ms(seat) / 1000 - 0.2)
             seed = bot_seed(live.id, len(state.history))
             action = await self.bots.choose(spec, state, seed, budget)
-            async with live.lock:
+            async with self._locked(live):
                 if live.version != version or live.status != "active":
                     return
                 await self._flag_if_due(live)
@@ -985,7 +1070,7 @@ class Hub:
 
     # -- watching ------------------------------------------------------------------------------------
     async def watch(self, conn: Connection, game_id: str, svg: bool = True) -> LiveGame:
-        live = await self.get(game_id)
+        live = await self.get(game_id, fresh=True)  # a client (re)connecting gets the truth
         live.subscribers[conn] = svg
         conn.watching[live.id] = svg
         conn.push(self.message(live, conn, svg))
@@ -1018,9 +1103,14 @@ class Hub:
             if not busy and not timed and live.status != "waiting":
                 self.games.pop(gid, None)
 
-    def _broadcast(self, live: LiveGame) -> None:
+    def _broadcast(self, live: LiveGame, announce: bool = True) -> None:
         """Send every watcher the change. Watchers already hold the move list up to the last
-        broadcast, so they get only the entries added since (``history_from`` says where)."""
+        broadcast, so they get only the entries added since (``history_from`` says where).
+        In a cluster the other processes hear of it too (``announce``)."""
+        if self.clustered and announce:
+            self._out_games[live.id] = live.version
+            self._out_lobby.add(live.id)
+            self._kick_outbox()
         live.revision += 1
         live.delta_from, live.sent_len = live.sent_len, len(live.entries)
         for conn, svg in list(live.subscribers.items()):
@@ -1138,32 +1228,57 @@ class Hub:
     # -- the lobby -------------------------------------------------------------------------------------
     def lobby_view(self) -> dict[str, Any]:
         """Open seeks (newest first, at most a few per player and per address, so one source
-        cannot crowd out the others) and the games in progress (liveliest first)."""
-        now = time.monotonic()
+        cannot crowd out the others) and the games in progress (liveliest first). In a
+        cluster: every process's games, as they wrote them to the bus."""
         seeks: list[dict[str, Any]] = []
         live_games: list[dict[str, Any]] = []
-        for live in self.games.values():
-            if live.status == "waiting" and live.mode == "seek":
-                if now - live.last_activity < LOBBY_IDLE_S:  # an old seek's creator has gone
-                    seeks.append(self._lobby_entry(live))
-            elif live.status == "active" and now - live.last_activity < LOBBY_IDLE_S:
-                entry = self._lobby_entry(live)
-                entry["idle_s"] = round(now - live.last_activity)
+        sources_of: dict[str, list[str]] = {}
+        for item in self._lobby_items():
+            idle = item["idle_s"]
+            entry = item["entry"]
+            if item["status"] == "waiting" and item["mode"] == "seek":
+                if idle < LOBBY_IDLE_S:  # an old seek's creator has gone
+                    seeks.append(entry)
+                    sources_of[entry["id"]] = item["sources"]
+            elif item["status"] == "active" and idle < LOBBY_IDLE_S:
+                entry = dict(entry, idle_s=round(idle))
                 live_games.append(entry)
         seeks.sort(key=lambda e: e["created_at"], reverse=True)
         live_games.sort(key=lambda e: e["idle_s"])  # the liveliest first
         shown: dict[str, int] = {}
         fair_seeks = []
         for entry in seeks:
-            live = self.games[entry["id"]]
-            sources = [f"p:{live.creator_id}"] + (
-                [f"a:{live.creator_addr}"] if live.creator_addr else []
-            )
+            sources = sources_of[entry["id"]]
             if all(shown.get(src, 0) < LOBBY_SEEKS_PER_SOURCE for src in sources):
                 for src in sources:
                     shown[src] = shown.get(src, 0) + 1
                 fair_seeks.append(entry)
         return {"seeks": fair_seeks[:100], "live": live_games[:100]}
+
+    def _lobby_items(self) -> list[dict[str, Any]]:
+        """What the lobby chooses from: each game's entry, status, mode, idle time and the
+        sources (player, address) its seeks count against."""
+        if self.clustered:
+            wall = time.time()
+            return [
+                dict(item, idle_s=wall - item["active_at"]) for item in self._lobby_mirror.values()
+            ]
+        now = time.monotonic()
+        return [
+            self._lobby_item(live, now - live.last_activity)
+            for live in self.games.values()
+            if live.status in ("waiting", "active")
+        ]
+
+    def _lobby_item(self, live: LiveGame, idle_s: float) -> dict[str, Any]:
+        return {
+            "entry": self._lobby_entry(live),
+            "status": live.status,
+            "mode": live.mode,
+            "idle_s": idle_s,
+            "sources": [f"p:{live.creator_id}"]
+            + ([f"a:{live.creator_addr}"] if live.creator_addr else []),
+        }
 
     @staticmethod
     def _lobby_entry(live: LiveGame) -> dict[str, Any]:
@@ -1181,9 +1296,18 @@ class Hub:
             "created_at": live.created_at.isoformat(),
         }
 
-    def _lobby_changed(self) -> None:
-        """Something the lobby shows changed: send the lobby's watchers an update soon (changes
-        that come together share one update)."""
+    def _lobby_changed(self, live: LiveGame | None = None) -> None:
+        """Something the lobby shows changed (in ``live``, if given): send the lobby's watchers
+        an update soon (changes that come together share one update). In a cluster every
+        process hears of it and sends its own lobby watchers the update."""
+        if self.clustered:
+            if live is not None:
+                self._out_lobby.add(live.id)
+            self._tell(LOBBY, {})
+            return
+        self._lobby_soon()
+
+    def _lobby_soon(self) -> None:
         if self._lobby_timer is not None or not self.lobby or self._closing:
             return
         interval = 1.0 / self.settings.lobby_updates_per_s
@@ -1219,14 +1343,18 @@ class Hub:
     def connect(self, conn: Connection) -> None:
         self.connections.add(conn)
 
-    def sessions_ended(self, session_ids: list[str]) -> None:
+    def sessions_ended(self, session_ids: list[str], announce: bool = True) -> None:
         """Close the connections of sessions that ended (sign-out): they act for nobody now."""
+        if self.clustered and announce:
+            self._tell(SESSIONS, {"ids": list(session_ids)})
         ended = set(session_ids)
         for conn in list(self.connections):
             if conn.session_id is not None and conn.session_id in ended:
                 conn.close()
 
-    def player_renamed(self, player_id: str, name: str) -> None:
+    def player_renamed(self, player_id: str, name: str, announce: bool = True) -> None:
+        if self.clustered and announce:
+            self._tell(PLAYERS, {"player": player_id, "name": name})
         for live in self.games.values():
             changed = False
             for seat in live.seats:
@@ -1235,6 +1363,284 @@ class Hub:
                     changed = True
             if changed:
                 self._broadcast(live)
+
+    # -- the cluster -------------------------------------------------------------------------------
+    # With a shared bus (Redis) any number of processes serve the same games. The database is
+    # the only authority: every change is made under the game's lock in this process, on the
+    # newest stored version (reloaded when another process moved on), and written naming the
+    # version it replaces, so a change is applied once whichever processes race. The bus only
+    # says that something changed; watchers on other processes then read it from the database.
+    @contextlib.asynccontextmanager
+    async def _locked(self, live: LiveGame) -> AsyncIterator[None]:
+        """Hold the game's lock, with its newest stored version in hand."""
+        async with live.lock:
+            if self.clustered:
+                await self._refresh(live)
+            yield
+
+    async def _refresh(self, live: LiveGame) -> bool:
+        """Adopt the stored game if another process changed it (under its lock); whether it
+        had."""
+        version = await self.db(self.store.game_version, live.id)
+        if version is None or version == live.version:
+            return False
+        row = await self.db(self.store.load_game, live.id)
+        if row is None:
+            return False
+        fresh = self._advanced(live, row) or await self._build(row)
+        if fresh.status == "active" and fresh.clock is not None:
+            await self._charge_time_before_stop(fresh, row.clock_since or row.started_at)
+        if fresh.status == "finished":
+            fresh.rematch_offers = await self._offers(live, [])
+        start = len(live.state.history)
+        for f in fields(LiveGame):
+            if f.name not in _KEPT_ON_REFRESH:
+                setattr(live, f.name, getattr(fresh, f.name))
+        live.events_from = min(start, len(live.state.history))
+        live.last_activity = time.monotonic()
+        if live.status == "active" and live.clock is not None:
+            live.clock.switch(live.actor())
+        self._after_change(live, announce=False)
+        self._queue_bot(live)  # once per version: in case its writer died before queueing it
+        return True
+
+    async def _offers(self, live: LiveGame, seats: list[int]) -> set[int]:
+        """The rematch offers of a finished game, ``seats`` added, as the cluster knows them
+        (Redis away: this process's own)."""
+        try:
+            return await self.bus.rematch_offers(live.id, seats)
+        except Exception:
+            log.warning("rematch offers of %s not shared: the bus is away", live.id)
+            return live.rematch_offers | set(seats)
+
+    def _advanced(self, live: LiveGame, row: GameRecord) -> LiveGame | None:
+        """The stored game as ``live`` plus the moves played since (the common case: a game in
+        progress, same players, history extended), without reading the players again or
+        replaying the whole game; None when it is anything else."""
+        if row.status != "active" or live.status != "active":
+            return None
+        if [row.seat0_id, row.seat1_id] != [s.player_id if s else None for s in live.seats]:
+            return None
+        done = len(live.state.history)
+        if row.history[:done] != [a.text for a in live.state.history]:
+            return None
+        fresh = replace(
+            live,
+            state=live.state.clone(),
+            movers=list(live.movers),
+            entries=list(live.entries),
+            throwers=dict(live.throwers),
+        )
+        try:
+            for text in row.history[done:]:
+                self._append(fresh, fresh.state, fresh.state.game.action(text))
+        except (IllegalActionError, ValueError):
+            return None
+        fresh.version = row.version
+        fresh.rated = row.rated
+        if row.clock_initial_ms is not None:
+            fresh.clock = Clock(
+                row.clock_initial_ms,
+                row.clock_increment_ms or 0,
+                [row.clock0_ms or 0, row.clock1_ms or 0],
+            )
+        return fresh
+
+    def _on_game(self, msg: dict[str, Any]) -> None:
+        """Another process changed a game: watchers here get it, anything else forgets it."""
+        if msg.get("origin") == self.bus.node or self._closing:
+            return
+        live = self.games.get(str(msg.get("id")))
+        if live is None:
+            return
+        offers = msg.get("offers")
+        if isinstance(offers, list):
+            live.rematch_offers = {s for s in offers if s in (0, 1)}
+            self._broadcast(live, announce=False)
+            return
+        version = msg.get("version")
+        if not isinstance(version, int) or version <= live.version:
+            return
+        if live.subscribers or live.lock.locked():
+            self._spawn(self._catch_up(live))
+        else:
+            self._forget(live)
+
+    async def _catch_up(self, live: LiveGame) -> None:
+        try:
+            async with self._locked(live):
+                pass
+        except Exception:  # the database is away for a moment: the next change retries
+            log.warning("game %s could not be reloaded", live.id, exc_info=True)
+
+    def _forget(self, live: LiveGame) -> None:
+        if live.flag_timer is not None:
+            live.flag_timer.cancel()
+            live.flag_timer = None
+        self.games.pop(live.id, None)
+
+    def _reload_watched(self) -> None:
+        """The bus came back after a drop: whatever changed meanwhile is read again."""
+        for live in list(self.games.values()):
+            if live.subscribers:
+                self._spawn(self._catch_up(live))
+            elif not live.lock.locked():
+                self._forget(live)
+        self._on_lobby({})
+
+    def read_lobby(self) -> None:
+        """Read the cluster's lobby entries again (soon, once)."""
+        self._on_lobby({})
+
+    def _on_lobby(self, _msg: dict[str, Any]) -> None:
+        """Some process's lobby entries changed: read them all (one read at a time)."""
+        if self._closing:
+            return
+        if self._lobby_fetch is not None and not self._lobby_fetch.done():
+            self._lobby_stale = True
+            return
+        self._lobby_fetch = self._spawn(self._fetch_lobby())
+
+    async def _fetch_lobby(self) -> None:
+        while True:
+            self._lobby_stale = False
+            try:
+                entries = await self.bus.lobby_entries()
+            except Exception:
+                log.warning("the lobby could not be read from the bus", exc_info=True)
+                return
+            mirror = {}
+            for gid, text in entries.items():
+                with contextlib.suppress(ValueError, TypeError):
+                    mirror[gid] = json.loads(text)
+            self._lobby_mirror = mirror
+            self._lobby_soon()
+            if not self._lobby_stale:
+                return
+
+    def _lobby_record(self, live: LiveGame) -> str | None:
+        """This game's lobby entry as the bus keeps it (None: not in the lobby)."""
+        if live.status not in ("waiting", "active"):
+            return None
+        item = self._lobby_item(live, 0.0)
+        del item["idle_s"]
+        item["active_at"] = time.time() - (time.monotonic() - live.last_activity)
+        return json.dumps(item, separators=(",", ":"))
+
+    def _on_sessions(self, msg: dict[str, Any]) -> None:
+        ids = msg.get("ids")
+        if msg.get("origin") != self.bus.node and isinstance(ids, list):
+            self.sessions_ended([str(i) for i in ids], announce=False)
+
+    def _on_player(self, msg: dict[str, Any]) -> None:
+        player, name = msg.get("player"), msg.get("name")
+        if msg.get("origin") != self.bus.node and isinstance(player, str) and isinstance(name, str):
+            self.player_renamed(player, name, announce=False)
+
+    def _tell(self, channel: str, msg: dict[str, Any]) -> None:
+        self._out_notices.append((channel, {**msg, "origin": self.bus.node}))
+        self._kick_outbox()
+
+    def _kick_outbox(self) -> None:
+        if self._outbox is None or self._outbox.done():
+            self._outbox = self._spawn(self._flush_outbox())
+
+    async def _flush_outbox(self) -> None:
+        """Tell the other processes, in order: lobby entries first, then what changed, then
+        the bots' jobs. Whatever piled up meanwhile goes together."""
+        while self._out_games or self._out_lobby or self._out_notices or self._out_jobs:
+            games, self._out_games = self._out_games, {}
+            lobby, self._out_lobby = self._out_lobby, set()
+            notices, self._out_notices = self._out_notices, []
+            jobs, self._out_jobs = self._out_jobs, {}
+            try:
+                records = {
+                    gid: self._lobby_record(live) if (live := self.games.get(gid)) else None
+                    for gid in lobby
+                }
+                await self.bus.lobby_put(records)
+                for gid, version in games.items():
+                    await self.bus.publish(
+                        GAMES, {"id": gid, "version": version, "origin": self.bus.node}
+                    )
+                for channel, msg in notices:
+                    await self.bus.publish(channel, msg)
+                for gid, version in jobs.items():
+                    if self.jobs is not None:
+                        await self.jobs.enqueue(gid, version)
+            except Exception:  # Redis away: watchers elsewhere catch up when it is back
+                log.warning("the bus could not be told of %d change(s)", len(games), exc_info=True)
+
+    def _queue_bot(self, live: LiveGame) -> None:
+        """In a cluster: if a bot is to act, queue its move (once per version)."""
+        if not self.clustered or live.status != "active" or self._closing:
+            return
+        actor = live.actor()
+        seat = live.seats[actor] if actor is not None else None
+        if seat is not None and seat.kind == "bot" and seat.bot:
+            self._out_jobs[live.id] = live.version
+            self._kick_outbox()
+
+    async def bot_job(self, game_id: str, version: int) -> None:
+        """Play the bot's move at ``version`` of ``game_id`` (a job from the queue), unless the
+        game moved on: played at most once, whoever else took the same job."""
+        try:
+            live = await self.get(game_id)
+        except GameError:
+            return
+        async with self._locked(live):
+            actor = live.actor()
+            seat = live.seats[actor] if actor is not None else None
+            if live.version != version or live.status != "active" or seat is None:
+                return
+            if seat.kind != "bot" or not seat.bot or actor is None:
+                return
+            spec = seat.bot
+        await self._bot_turn(live, version, actor, spec)
+        if not live.subscribers and not live.lock.locked():
+            self._forget(live)  # a worker keeps no games
+
+    async def _start_cluster(self) -> None:
+        self.bus.on_reconnect = self._reload_watched
+        await self._fetch_lobby()
+        if self.jobs is not None:
+            await self.jobs.setup()
+            if self.settings.bot_jobs:
+                self.jobs.start(self.bot_job, self.settings.bot_workers)
+
+    async def check_watched(self) -> int:
+        """In a cluster: read again the watched games that another process changed without
+        saying so (it died between its write and its message); how many."""
+        watched = [gid for gid, live in self.games.items() if live.subscribers]
+        if not self.clustered or not watched:
+            return 0
+        behind = 0
+        stored = await self.db(self.store.game_versions, watched)
+        for gid, version in stored.items():
+            live = self.games.get(gid)
+            if live is not None and version > live.version:
+                behind += 1
+                self._spawn(self._catch_up(live))
+        return behind
+
+    async def sweep_clocks(self) -> int:
+        """In a cluster: end the games whose clock ran out while the process that kept it was
+        gone. One process at a time looks; the version check ends each game once. How many
+        games were looked at."""
+        if not self.clustered or not await self.bus.try_lock("clocks", CLOCK_SWEEP_S * 0.9):
+            return 0
+        now = utcnow()
+        looked = 0
+        for gid, since, left in await self.db(self.store.running_clocks):
+            if since is None or (now - aware(since)).total_seconds() * 1000 < left + 200:
+                continue
+            try:
+                live = await self.get(gid)
+            except GameError:
+                continue
+            looked += 1
+            await self._flag_check(live)
+        return looked
 
 
 def abandoned_values(version: int) -> dict[str, Any]:

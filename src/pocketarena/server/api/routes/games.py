@@ -87,7 +87,7 @@ async def get_game(
     player: PlayerIdDep,
     svg: bool = Query(True, description="Include the SVG board"),
 ) -> dict[str, Any]:
-    live = await hub.get(game_id)
+    live = await hub.get(game_id, fresh=True)
     return view_for(hub, live, player, svg)
 
 
