@@ -17,7 +17,7 @@ import redis
 
 from tests import services
 from tests.conftest import chromium_path
-from tests.server import test_browser
+from tests.server import conftest as server_conftest
 
 ROOT = Path(__file__).resolve().parents[1]
 DATABASE_TESTS = "tests/server/test_storage.py"
@@ -90,7 +90,7 @@ def test_without_a_browser_the_browser_tests_say_so(
     monkeypatch.setenv("CI", "1")
     with pytest.raises(pytest.fail.Exception, match="in CI every test must run"):
         chromium_path.__wrapped__()  # type: ignore[attr-defined]
-    browser_fixture = inspect.signature(test_browser.browser.__wrapped__)  # type: ignore[attr-defined]
+    browser_fixture = inspect.signature(server_conftest.browser.__wrapped__)  # type: ignore[attr-defined]
     assert "chromium_path" in browser_fixture.parameters
 
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, ViewportSize
 
 from pocketarena.lessons import LESSONS, accepted, position
 
-from .test_browser import browser, server, watch_errors  # noqa: F401  (fixtures)
+from .test_browser import server, watch_errors  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from pocketarena import puzzles
 from pocketarena.explore import explore
 
-from .test_browser import browser, context, server, watch_errors  # noqa: F401  (fixtures)
+from .test_browser import context, server, watch_errors  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -4,6 +4,7 @@ games with optimistic versions, ratings."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import inspect, select
@@ -17,6 +18,8 @@ from pocketarena.server.core.db import (
 )
 from pocketarena.server.models import GameRecord, Player
 from pocketarena.server.store import ConflictError, Store, StoreError, bot_player_id
+
+from .conftest import make_settings
 
 
 @pytest.fixture
@@ -168,7 +171,9 @@ def test_a_batch_of_game_writes_commits_those_whose_version_still_holds(store: S
     assert row is not None and row.version == 3 and row.history == ["place S a1", "x", "y"]
 
 
-def test_postgresql_keeps_a_fixed_pool_of_connections(db_settings: Settings) -> None:
+def test_postgresql_keeps_a_fixed_pool_of_connections(
+    tmp_path: Path, postgres_url: str, pg_schema: str
+) -> None:
     """Many threads at once wait for a pooled connection rather than opening (and then
     closing) extra ones: opening one costs a server process."""
     from concurrent.futures import ThreadPoolExecutor
@@ -176,9 +181,10 @@ def test_postgresql_keeps_a_fixed_pool_of_connections(db_settings: Settings) -> 
     from sqlalchemy import event
     from sqlalchemy.pool import QueuePool
 
-    if not db_settings.database_url.startswith("postgresql"):
-        pytest.skip("the pool applies to PostgreSQL (SQLite opens files)")
-    db_settings.database_pool_size = 3
+    # PostgreSQL only: SQLite opens files, it has no server connections to pool.
+    db_settings = make_settings(
+        tmp_path, database_url=postgres_url, database_schema=pg_schema, database_pool_size=3
+    )
     engine = make_engine(db_settings)
     run_migrations(engine)
     store = Store(engine, session_factory(engine))
