@@ -3,15 +3,26 @@ escaping, persistence and the replay."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from pocketarena.server.main import create_app
+from pocketarena.server import chat
+from pocketarena.server.core.config import Settings
+from pocketarena.server.core.db import make_engine, run_migrations, session_factory
+from pocketarena.server.live.bots import BotRunner
+from pocketarena.server.live.hub import Hub
+from pocketarena.server.main import cluster_parts, create_app
+from pocketarena.server.store import Store
 
+from . import test_bus
 from .conftest import Socket, make_settings, second_client
+from .test_bus import Watcher, settle
 from .test_ws import friend_game
+
+prefix = test_bus.prefix  # the fixture: a Redis key prefix of this test's own
 
 
 def register(client: TestClient, username: str) -> None:
@@ -158,3 +169,69 @@ def test_chat_is_kept_and_shown_in_the_replay(tmp_path: Path) -> None:
         assert texts == ["see you in the replay", "Good game"]
         page = again.get(f"/g/{gid}/replay")
         assert page.status_code == 200 and 'id="chat"' in page.text
+
+
+def test_chat_reaches_the_watchers_of_another_process(
+    tmp_path: Path, redis_url: str, prefix: str
+) -> None:
+    """Two hubs sharing a database and a Redis, as two processes would: a message posted on
+    one reaches the players watching on the other, once, and not its spectators."""
+    settings = Settings(
+        data_dir=tmp_path,
+        database_url=f"sqlite:///{tmp_path / 'arena.sqlite3'}",
+        redis_url=redis_url,
+        redis_prefix=prefix,
+        bot_executor="thread",
+        bot_workers=1,
+    )
+    engine = make_engine(settings)
+    run_migrations(engine)
+
+    async def main() -> None:
+        hubs: list[Hub] = []
+        for _ in range(2):
+            bus, jobs, limiter = cluster_parts(settings)
+            hub = Hub(
+                Store(engine, session_factory(engine)),
+                settings,
+                BotRunner("thread", 1, 5.0),
+                bus,
+                jobs,
+            )
+            chat.attach(hub)
+            await hub.start()
+            hubs.append(hub)
+        one, two = hubs
+        try:
+            for pid in ("alice", "bob", "carol"):
+                one.store.ensure_guest(pid)
+            created = await one.create("alice", "stack-a-cash", {}, "friend", seat=0)
+            await two.join("bob", created.id, created.invite_token)
+            bob, carol, alice = Watcher("bob"), Watcher("carol"), Watcher("alice")
+            await two.watch(bob, created.id, svg=False)
+            await two.watch(carol, created.id, svg=False)
+            await one.watch(alice, created.id, svg=False)
+            limits = chat.rates(60, 60)
+            body = chat.ChatIn(room="players", text="Good luck")
+            sent = await chat.post(one, limits, limiter, "addr", "alice", created.id, body)
+
+            def chats(w: Watcher) -> list[dict[str, Any]]:
+                return [m for m in w.states() if m["type"] == "chat"]
+
+            got: list[dict[str, Any]] = []
+
+            def arrived() -> bool:
+                got.extend(chats(bob))
+                return bool(got)
+
+            await settle(arrived)
+            assert [m["message"] for m in got] == [sent]
+            assert [m["message"]["id"] for m in chats(alice)] == [sent["id"]]
+            await asyncio.sleep(0.2)
+            assert chats(carol) == [] and chats(bob) == []
+        finally:
+            for hub in hubs:
+                await hub.close()
+
+    asyncio.run(main())
+    engine.dispose()
