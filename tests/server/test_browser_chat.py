@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
+from .axe import axe_violations, describe
 from .conftest import make_settings
 from .site_pages import running
 
@@ -119,6 +120,9 @@ def test_two_players_chat_while_a_spectator_cannot_write_in_their_room(
         assert log_texts(alice)[-1] == "Good game" and "Well played" not in log_texts(alice)
         assert log_texts(carol) == ["Well played"]
         shot(alice, "chat-player-desktop")
+        for page in (alice, carol):  # the panel with messages, mute buttons and the form
+            violations = axe_violations(page)
+            assert not violations, describe(violations)
 
         # Mute, kept across a reload; the keyboard reaches the mute button.
         bob.locator("#chat-log li").first.get_by_role("button", name="Mute").focus()
@@ -136,6 +140,10 @@ def test_two_players_chat_while_a_spectator_cannot_write_in_their_room(
         carol.reload()
         carol.wait_for_selector("#chat-toggle[aria-pressed=true]")
         assert carol.is_hidden("#chat-body")
+
+        alice.set_viewport_size({"width": 390, "height": 844})  # the text box fits a phone
+        assert alice.is_visible("#chat-input") and no_horizontal_scroll(alice)
+        alice.set_viewport_size({"width": 1280, "height": 800})
 
         # The replay shows the players their chat.
         alice.on("dialog", lambda d: d.accept())

@@ -154,8 +154,9 @@ def test_chat_is_rate_limited_per_player_and_address(tmp_path: Path) -> None:
         assert say(friend, gid, "Thanks").status_code == 429
 
 
-def test_chat_is_kept_and_shown_in_the_replay(tmp_path: Path) -> None:
-    settings = make_settings(tmp_path)
+def test_chat_is_kept_and_shown_in_the_replay(db_settings: Settings) -> None:
+    """On SQLite and PostgreSQL: kept across a restart, read back in order."""
+    settings = db_settings
     with TestClient(create_app(settings)) as client:
         register(client, "keeper")
         gid, friend = friend_game(client)
