@@ -23,6 +23,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import pocketarena as pa
 
+from . import chat
 from .api.routes import (
     analysis,
     auth,
@@ -38,6 +39,7 @@ from .api.routes import (
     records,
     ws,
 )
+from .api.routes import chat as chat_routes
 from .api.routes.pages import error_page, is_page
 from .context import AppContext
 from .core.config import Settings
@@ -118,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = BotRunner(settings.bot_executor, settings.bot_workers, settings.bot_time_budget_s)
         bus, jobs, limiter = cluster_parts(settings)
         hub = Hub(store, settings, bots, bus, jobs)
+        chat.attach(hub)  # chat messages reach this process's watchers over the bus
         sessions = DatabaseSessions(
             store,
             idle=timedelta(days=settings.session_idle_days),
@@ -234,6 +237,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         analysis,
         puzzles,
         lessons,
+        chat_routes,
     ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")

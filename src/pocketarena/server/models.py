@@ -160,3 +160,19 @@ class PuzzleRatingRow(Base):
     best_streak: Mapped[int] = mapped_column(Integer, default=0)
     current: Mapped[str | None] = mapped_column(String(40))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessageRow(Base):
+    """One message of a game's table chat, in the players' room or the spectators' (see
+    ``server.chat``); kept with the game so the replay shows it."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_game_room", "game_id", "room", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    room: Mapped[str] = mapped_column(String(12))  # players | spectators
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(140))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -75,6 +75,8 @@ class Settings:
     http_burst: int = 30
     address_writes_per_s: float = 30.0  # per address (many people may share one)
     address_burst: int = 120
+    chat_per_minute: float = 20.0  # table chat messages per player (a burst of 5)
+    address_chat_per_minute: float = 60.0  # per address (a burst of 15)
     games_per_minute: int = 10  # new games per player (a burst of as many)
     address_games_per_minute: int = 30  # new games per address
     max_open_games: int = 10  # games waiting for an opponent or running a clock, per player

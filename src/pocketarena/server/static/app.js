@@ -80,7 +80,11 @@ class Live {
     });
   }
   on(type, fn) { (this.handlers[type] ||= []).push(fn); }
-  emit(type, msg) { for (const fn of this.handlers[type] || []) fn(msg); }
+  emit(type, msg) {
+    for (const fn of this.handlers[type] || []) fn(msg);
+    // Other scripts of the page (static/chat.js) hear the socket through the document.
+    document.dispatchEvent(new CustomEvent("pa:live", { detail: { ...msg, type } }));
+  }
   get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
   send(msg, quiet = false) {
     if (!this.open) {

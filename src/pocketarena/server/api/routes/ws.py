@@ -7,7 +7,8 @@ Client → server (each may carry ``ref``, echoed in the reply):
 ``{"type": "rematch", "game": ID}``, ``{"type": "join", "game": ID, "invite": TOKEN}``,
 ``{"type": "lobby"}`` (subscribe to lobby updates), ``{"type": "ping"}``.
 
-Server → client: ``hello``, ``state`` (after every change of a watched game), ``lobby``,
+Server → client: ``hello``, ``state`` (after every change of a watched game), ``chat`` (a
+new message of the watched game's chat room the client reads; see ``server.chat``), ``lobby``,
 ``ack`` (a request was carried out), ``pong``, and ``error`` (``code`` and ``message``; sent to
 the client that caused it only; the connection stays open).
 """

@@ -1,0 +1,206 @@
+"""Table chat: during a game the players talk in one room and the spectators in another, as on
+lichess. A player reads and writes only the players' room, anyone else (watchers, people who
+are not seated) only the spectators' room, during the game and after it. Guests send one of the
+quick phrases; accounts write free text. Messages are kept with the game (``chat_messages``),
+so the replay shows each room to its readers.
+
+A message is stored, then announced on the bus (channel ``chat``) with its whole content; every
+process, the sender's included, hands it to the watchers of that game it holds who may read
+its room. So chat reaches every watcher of a cluster the way game changes do, and one process
+alone behaves the same through its ``MemoryBus``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import unicodedata
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+
+from .core.ratelimit import Limiter, Rate
+from .live.hub import GameError, Hub, LiveGame
+from .models import ChatMessageRow, utcnow
+from .store import Store, aware
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "chat"
+MAX_CHARS = 140
+HISTORY = 200  # the newest messages of a room that a reader is sent
+QUICK_PHRASES = ("Hello", "Good luck", "Your turn", "Thanks", "Well played", "Good game")
+Room = Literal["players", "spectators"]
+# Characters that change how the text around them is shown (bidirectional overrides and
+# isolates) are refused like control characters: nobody may disguise a message with them.
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+class ChatIn(BaseModel):
+    """A message to post: the room it is for and its text (a quick phrase for guests)."""
+
+    model_config = ConfigDict(extra="forbid")
+    room: Room
+    text: str = Field(min_length=1, max_length=MAX_CHARS)
+
+
+class ChatMessage(BaseModel):
+    id: int
+    game: str
+    room: Room
+    player: str
+    name: str
+    text: str
+    at: str  # ISO 8601, UTC
+
+
+class ChatView(BaseModel):
+    """What a viewer's chat panel shows: their room, whether and how they may write in it,
+    and its newest messages (oldest first)."""
+
+    room: Room
+    can_write: bool
+    free_text: bool  # False: only the quick phrases
+    quick: list[str]
+    max_chars: int
+    messages: list[ChatMessage]
+
+
+def rates(per_minute: float, address_per_minute: float) -> tuple[Rate, Rate]:
+    return (
+        Rate("chat", per_minute / 60.0, 5),
+        Rate("address-chat", address_per_minute / 60.0, 15),
+    )
+
+
+def room_of(live: LiveGame, player_id: str | None) -> Room:
+    """The room a viewer reads: the players' if they hold a seat, otherwise the spectators'."""
+    return "players" if live.seats_of(player_id) else "spectators"
+
+
+def clean_text(text: str, free_text: bool) -> str:
+    """The message as it will be kept, or GameError("bad_request") saying what is wrong."""
+    text = text.strip()
+    if not text:
+        raise GameError("bad_request", "a chat message cannot be empty")
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI:
+            raise GameError(
+                "bad_request",
+                f"chat messages cannot contain control characters (found U+{ord(ch):04X})",
+            )
+    if not free_text and text not in QUICK_PHRASES:
+        phrases = ", ".join(f'"{p}"' for p in QUICK_PHRASES)
+        raise GameError(
+            "forbidden", f"guests may send only the quick phrases ({phrases}); sign up to write"
+        )
+    return text
+
+
+def _to_json(row: ChatMessageRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "game": row.game_id,
+        "room": row.room,
+        "player": row.player_id,
+        "name": row.name,
+        "text": row.text,
+        "at": aware(row.created_at).isoformat(),
+    }
+
+
+def save(
+    store: Store, game_id: str, room: str, player_id: str, name: str, text: str
+) -> dict[str, Any]:
+    row = ChatMessageRow(
+        game_id=game_id, room=room, player_id=player_id, name=name, text=text, created_at=utcnow()
+    )
+    with store.sessions.begin() as s:
+        s.add(row)
+        s.flush()
+        return _to_json(row)
+
+
+def history(store: Store, game_id: str, room: str, limit: int = HISTORY) -> list[dict[str, Any]]:
+    with store.sessions() as s:
+        rows = s.scalars(
+            select(ChatMessageRow)
+            .where(ChatMessageRow.game_id == game_id, ChatMessageRow.room == room)
+            .order_by(ChatMessageRow.id.desc())
+            .limit(limit)
+        ).all()
+        return [_to_json(r) for r in reversed(rows)]
+
+
+def view(
+    live: LiveGame, player_kind: str | None, player_id: str | None, messages: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {
+        "room": room_of(live, player_id),
+        "can_write": player_kind in ("guest", "account"),
+        "free_text": player_kind == "account",
+        "quick": list(QUICK_PHRASES),
+        "max_chars": MAX_CHARS,
+        "messages": messages,
+    }
+
+
+async def post(
+    hub: Hub,
+    limits: tuple[Rate, Rate],
+    limiter: Limiter,
+    addr: str,
+    player_id: str,
+    game_id: str,
+    body: ChatIn,
+) -> dict[str, Any]:
+    """Check, store and announce one message; GameError says why one is refused (and then
+    nothing is stored or sent)."""
+    live = await hub.get(game_id)
+    room = room_of(live, player_id)
+    if body.room != room:
+        if room == "players":
+            raise GameError("forbidden", "players write in the players' chat while they play")
+        raise GameError("forbidden", "only the players of this game can write in the players' chat")
+    player = await hub.db(hub.store.get_player, player_id)
+    if player is None or player.kind not in ("guest", "account"):
+        raise GameError("forbidden", "load the page first: chatting needs the session cookie")
+    text = clean_text(body.text, free_text=player.kind == "account")
+    per_player, per_address = limits
+    for rate, key in ((per_address, addr), (per_player, player_id)):
+        wait = await limiter.take(rate, key)
+        if wait > 0:
+            raise GameError(
+                "rate_limited",
+                f"too many chat messages; wait {max(wait, 0.1):.1f} s",
+                retry_after=max(1, round(wait + 0.49)),
+            )
+    seats = live.seats_of(player_id)
+    seat = live.seats[seats[0]] if seats else None
+    name = seat.name if seat is not None else player.name
+    message = await hub.db(save, hub.store, live.id, room, player_id, name, text)
+    try:
+        await hub.bus.publish(CHANNEL, {"message": message, "origin": hub.bus.node})
+    except Exception:  # the bus is away: the message is kept; readers see it on reload
+        log.warning("chat message %s of game %s not announced", message["id"], live.id)
+    return message
+
+
+def attach(hub: Hub) -> None:
+    """Deliver announced messages to this process's watchers who may read their room.
+    Call before the hub starts (the bus subscribes then)."""
+
+    def deliver(msg: dict[str, Any]) -> None:
+        message = msg.get("message")
+        if not isinstance(message, dict):
+            return
+        live = hub.games.get(str(message.get("game")))
+        if live is None:
+            return
+        text = json.dumps({"type": "chat", "game": live.id, "message": message})
+        for conn in list(live.subscribers):
+            if room_of(live, conn.player_id) == message.get("room"):
+                conn.push(text)
+
+    hub.bus.subscribe(CHANNEL, deliver)
