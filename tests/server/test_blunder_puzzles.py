@@ -62,6 +62,7 @@ def test_a_finished_games_blunder_becomes_a_puzzle(db_settings: Settings) -> Non
             "ply": 3,
             "played": "place L c1",
             "result": "draw",
+            "replay": f"/g/{gid}/replay",
         }
         assert view["moves"] == SAC_BLUNDER[:2] and "answer" not in view
         store = client.app.state.ctx.store  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ judges their answers by the solver like any other.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
@@ -36,10 +37,9 @@ def collect(
         return 0
     record = Record(game=game, options=dict(options), moves=list(moves))
     found = puzzles.blunders(record, f"game {game_id}")
-    if not found:
-        return 0
     new = 0
     for p in found:
+        p = replace(p, source={**(p.source or {}), "replay": f"/g/{game_id}/replay"})
         row = BlunderPuzzleRow(
             id=p.id, game_id=game_id, game=p.game_id, rating=p.rating, data=p.to_json()
         )
