@@ -1,6 +1,6 @@
 """Puzzles from the blunders of games finished on this server.
 
-When a Stack-a-Cash or FlipWars game ends, the hub hands it to ``collect`` on a worker thread
+When a Stack-a-Cash or FlipWars game ends, the hub hands it to ``collect`` on its own thread
 (the solvers never run on the event loop). Every move that threw away a win where the position
 had one best move (``pocketarena.puzzles.blunders``) becomes a row of ``blunder_puzzles``,
 once per position; the puzzles page then draws from these as well as the shipped set, and
@@ -10,6 +10,7 @@ judges their answers by the solver like any other.
 from __future__ import annotations
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -26,6 +27,9 @@ from .store import Store
 log = logging.getLogger(__name__)
 
 POOL_LIMIT = 2000  # the newest blunder puzzles the page draws from
+# One thread, games one after another: a FlipWars endgame takes a fraction of a second of CPU,
+# and a burst of finished games queues here rather than crowding the threads others share.
+EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="blunder-puzzles")
 
 
 def collect(

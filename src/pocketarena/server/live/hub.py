@@ -976,7 +976,8 @@ class Hub:
         if live.game.ID in EXPLORABLE:  # its blunders feed the puzzles, solved off the loop
             moves = [a.text for a in live.state.history]
             args = (self.store, live.id, live.game.ID, dict(live.game.options), moves)
-            self._spawn(asyncio.to_thread(blunder_puzzles.collect_quietly, *args))
+            work = partial(blunder_puzzles.collect_quietly, *args)
+            self._spawn(asyncio.get_running_loop().run_in_executor(blunder_puzzles.EXECUTOR, work))
 
     @staticmethod
     def _movers(live: LiveGame, new: State) -> set[int]:
