@@ -20,28 +20,33 @@ True
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pocketarena.core import TERMINAL, IllegalActionError, State, load_shared
-from pocketarena.explore import ExplorerError, MoveValue, explore
+from pocketarena.core import GAMES, TERMINAL, IllegalActionError, RecordError, State, load_shared
+from pocketarena.explore import EXPLORABLE, ExplorerError, MoveValue, explorable, explore
+from pocketarena.records import Record
 
 __all__ = [
     "Judgement",
     "Puzzle",
     "PuzzleError",
+    "blunders",
     "check",
+    "from_games",
     "generate",
     "load",
     "position",
 ]
 
 PUZZLE_FILE = "puzzles.json"
+BLUNDER_FILE = "blunder-puzzles.json"  # --from-games writes here unless told
 DEFAULT_SEED = 13
 # The set: (game, options, how many). FlipWars rounds are taken at a few empty cells, so the
 # solver judges an answer in a fraction of a second.
@@ -77,6 +82,9 @@ class Puzzle:
     rating: int  # the puzzle's difficulty on the player rating scale
     legal: int  # how many legal moves the position has
     tags: list[str] = field(default_factory=list)
+    # Where a puzzle from a real game's blunder came from: {"game", "ply", "played",
+    # "result"}; None for the solver-generated set.
+    source: dict[str, Any] | None = None
 
     def goal(self) -> str:
         """What the player is asked, in words."""
@@ -93,7 +101,10 @@ class Puzzle:
         return f"{seat} to move: find the only move that wins (in {self.plies} plies)."
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.source is None:
+            del out["source"]  # the generated set stays as it was written
+        return out
 
 
 @dataclass(frozen=True)
@@ -240,21 +251,106 @@ def _find(game_id: str, options: Mapping[str, Any], count: int, seed: int) -> li
         plies = best.plies or 0
         if plies == 1 and 6 * sum(p.plies == 1 for p in out) >= count:
             continue  # wins in one ply are a sixth of the set at most
-        out.append(
-            Puzzle(
-                id=f"{prefix}-{tag}-{len(out) + 1:03d}",
-                game_id=game_id,
-                options=dict(state.game.options),
-                moves=list(moves),
-                answer=best.move,
-                value=best.value,
-                plies=best.plies,
-                margin=best.margin,
-                rating=_rating(plies, len(values), best.margin),
-                legal=len(values),
-                tags=[game_id, tag, f"in-{plies}"],
-            )
+        out.append(_make(state, values, best, f"{prefix}-{tag}-{len(out) + 1:03d}"))
+    return out
+
+
+def _kind(state: State) -> tuple[str, str]:
+    """The id prefix and the rule tag of a puzzle of ``state``'s game."""
+    prefix = "sac" if state.game.ID == "stack-a-cash" else "fw"
+    return prefix, str(state.game.options.get("protect") or state.game.options.get("mode"))
+
+
+def _make(
+    state: State,
+    values: Sequence[MoveValue],
+    best: MoveValue,
+    puzzle_id: str,
+    source: dict[str, Any] | None = None,
+) -> Puzzle:
+    """The puzzle of ``state``, whose only best move is ``best`` among ``values``."""
+    plies = best.plies or 0
+    return Puzzle(
+        id=puzzle_id,
+        game_id=state.game.ID,
+        options=dict(state.game.options),
+        moves=[a.text for a in state.history],
+        answer=best.move,
+        value=best.value,
+        plies=best.plies,
+        margin=best.margin,
+        rating=_rating(plies, len(values), best.margin),
+        legal=len(values),
+        tags=[state.game.ID, _kind(state)[1], f"in-{plies}"] + (["blunder"] if source else []),
+        source=source,
+    )
+
+
+# -- puzzles from real games' blunders ------------------------------------------------------
+
+
+def blunders(record: Record, label: str | None = None) -> list[Puzzle]:
+    """Puzzles from ``record``'s blunders: every move that threw away a win, judged by the exact
+    solver, where the position before it had exactly one best move (the check the generated set
+    passes). The puzzle asks for that move; its ``source`` names the game (``label``, else the
+    record's GameId header) and the ply of the blunder.
+
+    Only positions the solver reaches are judged: all of Stack-a-Cash, FlipWars rounds a few
+    cells from their end. RecordError when the record does not replay, PuzzleError for a game
+    without an exact solver."""
+    if record.game not in EXPLORABLE:
+        title = GAMES[record.game].TITLE if record.game in GAMES else repr(record.game)
+        raise PuzzleError(
+            f"{title} has no exact solver, so its blunders cannot be checked "
+            f"(puzzles come from {' and '.join(GAMES[g].TITLE for g in EXPLORABLE)} games)"
         )
+    record.replay(check_result=False)  # RecordError, naming the move, for one that is illegal
+    name = label or record.headers.get("GameId") or "a game"
+    out: list[Puzzle] = []
+    state = record.load_game().new_initial_state()
+    for text in record.moves:
+        puzzle = _blunder(state, text, name) if state.current_player >= 0 else None
+        if puzzle is not None:
+            out.append(puzzle)
+        state.apply(text)
+    return out
+
+
+def _blunder(state: State, text: str, name: str) -> Puzzle | None:
+    """The puzzle of ``state`` when playing ``text`` there throws away its only winning line."""
+    if explorable(state) is not None:
+        return None
+    try:
+        values = explore(state)
+    except ExplorerError:  # a FlipWars round past the solver's node budget
+        return None
+    best = _only_best(values)
+    if best is None:
+        return None
+    played = state.game.parse_action(text).text
+    value = next(m for m in values if m.move == played)
+    if value.value == 1:  # still a win (FlipWars: by less): a slip, not a blunder
+        return None
+    moves = [a.text for a in state.history]
+    key = json.dumps([state.game.ID, sorted(state.game.options.items()), moves])
+    digest = hashlib.sha256(key.encode()).hexdigest()[:10]
+    source = {"game": name, "ply": state.ply + 1, "played": played, "result": value.describe()}
+    return _make(state, values, best, f"{_kind(state)[0]}-blunder-{digest}", source)
+
+
+def from_games(records: Iterable[tuple[str, Record]]) -> list[Puzzle]:
+    """The blunder puzzles of every ``(label, record)``, each position once."""
+    seen: set[str] = set()
+    out: list[Puzzle] = []
+    for label, record in records:
+        try:
+            found = blunders(record, label)
+        except (RecordError, PuzzleError) as e:
+            raise type(e)(f"{label}: {e}") from None
+        for puzzle in found:
+            if puzzle.id not in seen:
+                seen.add(puzzle.id)
+                out.append(puzzle)
     return out
 
 
@@ -267,24 +363,62 @@ def generate(seed: int = DEFAULT_SEED, scale: float = 1.0) -> list[Puzzle]:
     return out
 
 
-def write(puzzles: Sequence[Puzzle], path: Path, seed: int) -> None:
-    data = {"seed": seed, "count": len(puzzles), "puzzles": [p.to_json() for p in puzzles]}
+def write(puzzles: Sequence[Puzzle], path: Path, seed: int | None) -> None:
+    data: dict[str, Any] = {"seed": seed} if seed is not None else {}
+    data |= {"count": len(puzzles), "puzzles": [p.to_json() for p in puzzles]}
     path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m pocketarena.puzzles [--seed N] [--scale X] [--out PATH]``: write the set."""
+    """``python -m pocketarena.puzzles [--seed N] [--scale X] [--out PATH]``: write the set;
+    ``--from-games FILE…``: write the puzzles of those game records' blunders instead."""
     import argparse
+    import sys
+
+    from pocketarena.records import load as load_record
 
     parser = argparse.ArgumentParser(prog="python -m pocketarena.puzzles", description=__doc__)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--scale", type=float, default=1.0)
-    default_out = Path(__file__).with_name(PUZZLE_FILE)
-    parser.add_argument("--out", type=Path, default=default_out)
+    parser.add_argument(
+        "--from-games",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="game records (JSON or text): make puzzles from their blunders",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help=f"where to write (default: the shipped {PUZZLE_FILE}, or "
+        f"{BLUNDER_FILE} with --from-games)",
+    )
     args = parser.parse_args(argv)
-    puzzles = generate(args.seed, args.scale)
-    write(puzzles, args.out, args.seed)
-    print(f"{len(puzzles)} puzzles written to {args.out}")
+    if args.from_games is None:
+        out = args.out or Path(__file__).with_name(PUZZLE_FILE)
+        puzzles = generate(args.seed, args.scale)
+        write(puzzles, out, args.seed)
+        print(f"{len(puzzles)} puzzles written to {out}")
+        return 0
+    out = args.out or Path(BLUNDER_FILE)
+    if out.is_dir() or not out.parent.is_dir():
+        print(f"error: cannot write {out}: no such folder, or it is a folder", file=sys.stderr)
+        return 2
+    try:
+        records = [(str(f), load_record(f)) for f in args.from_games]
+        puzzles = from_games(records)
+    except (RecordError, PuzzleError) as e:  # RecordError names the file; nothing is written
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    try:
+        write(puzzles, out, None)
+    except OSError as e:
+        print(f"error: cannot write {out}: {e.strerror}", file=sys.stderr)
+        return 1
+    games = len(records)
+    print(
+        f"{len(puzzles)} puzzles from the blunders of {games} game{'s' * (games != 1)} written to {out}"
+    )
     return 0
 
 

@@ -176,3 +176,18 @@ class ChatMessageRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(140))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BlunderPuzzleRow(Base):
+    """A puzzle made from a blunder in a finished game on this server
+    (``pocketarena.puzzles.blunders``): ``data`` is the puzzle as JSON, its ``source`` naming
+    the game and ply. The puzzles page draws from these as well as the shipped set."""
+
+    __tablename__ = "blunder_puzzles"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    rating: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from pocketarena import puzzles
 from pocketarena.ratings import DISPLAY_SCALE, Rating, rate
 
+from . import blunder_puzzles
 from .models import PuzzleRatingRow, utcnow
 from .store import Store
 
@@ -94,7 +95,8 @@ def choose(
     with store.sessions.begin() as s:
         row = _row(s, player_id)
         mine = Rating(mu=row.mu, sigma=row.sigma).display
-        pool = [p for p in puzzles.load() if (game is None or p.game_id == game) and p.id != skip]
+        shipped = [p for p in puzzles.load() if game is None or p.game_id == game]
+        pool = [p for p in shipped + blunder_puzzles.pool(store, game) if p.id != skip]
         pool.sort(key=lambda p: (abs(p.rating - mine), p.id))
         puzzle = rng.choice(pool[:NEAREST])
         row.current = puzzle.id

@@ -22,11 +22,12 @@ from functools import partial
 from typing import Any, TypeVar
 
 from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State, recorded_options
+from pocketarena.explore import EXPLORABLE
 from pocketarena.fair import SCHEME, FairChance
 from pocketarena.ratings import Rating
 from pocketarena.records import result_for
 
-from .. import catalog
+from .. import blunder_puzzles, catalog
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
@@ -972,6 +973,11 @@ class Hub:
                     seat.rating = await self.db(self.store.rating, seat.player_id, live.game.ID)
         self._after_change(live)
         self._lobby_changed(live)
+        if live.game.ID in EXPLORABLE:  # its blunders feed the puzzles, solved off the loop
+            moves = [a.text for a in live.state.history]
+            args = (self.store, live.id, live.game.ID, dict(live.game.options), moves)
+            work = partial(blunder_puzzles.collect_quietly, *args)
+            self._spawn(asyncio.get_running_loop().run_in_executor(blunder_puzzles.EXECUTOR, work))
 
     @staticmethod
     def _movers(live: LiveGame, new: State) -> set[int]:

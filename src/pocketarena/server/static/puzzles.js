@@ -48,7 +48,19 @@ class Puzzles {
     this.puzzle = p;
     this.done = false;
     $("#pz-title").textContent = `Puzzle: ${p.title}`;
-    $("#pz-meta").textContent = `${p.id} · rated ${p.rating}`;
+    const meta = $("#pz-meta");
+    meta.textContent = `${p.id} · rated ${p.rating}`;
+    if (p.source) {
+      // A puzzle from a real game's blunder: where it happened, linked to the replay.
+      const where = `${p.source.game}, ply ${p.source.ply}`;
+      meta.append(" · from ");
+      if (p.source.replay) {
+        const a = document.createElement("a");
+        a.href = p.source.replay;
+        a.textContent = where;
+        meta.append(a);
+      } else meta.append(where);
+    }
     $("#pz-goal").textContent = p.goal;
     $("#board").innerHTML = p.svg;
     $("#pz-feedback").hidden = true;

@@ -14,8 +14,9 @@ from pydantic import BaseModel, Field
 from pocketarena import puzzles
 from pocketarena.explore import ExplorerError
 
-from ... import catalog
+from ... import blunder_puzzles, catalog
 from ... import puzzle_ratings as ratings
+from ...context import AppContext
 from ...schemas import ErrorOut
 from ..deps import ContextDep, PlayerIdDep, WriteLimit
 from .pages import page
@@ -30,8 +31,9 @@ class AnswerIn(BaseModel):
     move: str = Field(max_length=80, description="The move, in notation (e.g. place M a1)")
 
 
-def _puzzle(puzzle_id: str) -> puzzles.Puzzle:
-    found = puzzles.by_id().get(puzzle_id)
+async def _puzzle(ctx: AppContext, puzzle_id: str) -> puzzles.Puzzle:
+    """The shipped puzzle, or the stored blunder puzzle, of that id (else 404)."""
+    found = await run_in_threadpool(blunder_puzzles.find, ctx.store, puzzle_id)
     if found is None:
         raise HTTPException(status_code=404, detail=f"there is no puzzle {puzzle_id!r}")
     return found
@@ -49,6 +51,7 @@ def _view(puzzle: puzzles.Puzzle) -> dict[str, Any]:
         "moves": list(puzzle.moves),
         "goal": puzzle.goal(),
         "rating": puzzle.rating,
+        "source": puzzle.source,  # where a blunder puzzle came from; None for the shipped set
         "to_move": state.current_player,
         "seat": state.game.SEATS[state.current_player],
         "legal": [a.text for a in state.legal_actions()],
@@ -90,10 +93,10 @@ async def next_puzzle(
 
 
 @router.get("/api/puzzles/{puzzle_id}", responses=ERRORS)
-async def get_puzzle(puzzle_id: str) -> dict[str, Any]:
+async def get_puzzle(puzzle_id: str, ctx: ContextDep) -> dict[str, Any]:
     """One puzzle by its id (to share it); answering it is judged, rated only if it was the
     puzzle handed out."""
-    return await run_in_threadpool(_view, _puzzle(puzzle_id))
+    return await run_in_threadpool(_view, await _puzzle(ctx, puzzle_id))
 
 
 @router.post("/api/puzzles/{puzzle_id}/answer", responses=ERRORS, dependencies=[WriteLimit])
@@ -102,7 +105,7 @@ async def answer_puzzle(
 ) -> dict[str, Any]:
     """Judge a move by the solver: ``correct``, the words, the solver's reply and the board
     after it, the answer; the player's new standing (``change`` is null when not rated)."""
-    puzzle = _puzzle(puzzle_id)
+    puzzle = await _puzzle(ctx, puzzle_id)
     out = await run_in_threadpool(_judge, puzzle, body.move)
     standing, change = await run_in_threadpool(
         ratings.record, ctx.store, player, puzzle, bool(out["correct"])
