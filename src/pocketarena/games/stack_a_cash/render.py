@@ -186,10 +186,15 @@ def svg_board(state: State, last: Action | None = None) -> str:
                 f'fill="#4a3f2c">{SIZES[s]}</text>'
             )
             sx += 2 * radius + 12
-    out.append(
-        f'<text x="180" y="428" text-anchor="middle" font-size="13" fill="#4a3f2c">'
-        f"{escape(_status(sac))}</text>"
-    )
+    # The status on one line, or on two (split at " · ") when it would not fit the card.
+    status = _status(sac)
+    rows = [status] if len(status) <= 48 else status.split(" · ", 1)
+    for n, row in enumerate(rows):
+        out.append(
+            f'<text x="180" y="{432 - 13 * (len(rows) - 1 - n) if len(rows) > 1 else 428}" '
+            f'text-anchor="middle" font-size="{12 if len(rows) > 1 else 13}" fill="#4a3f2c">'
+            f"{escape(row)}</text>"
+        )
     out.append("</svg>")
     return "".join(out)
 
