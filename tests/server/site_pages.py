@@ -107,6 +107,12 @@ def seed_site(base: str, seed: int = 7) -> dict[str, str]:
         "player": f"/players/{me}",
         "account": "/account",
         "not found": "/no-such-page",
+        "analysis, empty": "/analysis",
+        "analysis, from a game": f"/analysis?game={finished}&ply=4",
+        "analysis, set up": "/analysis?game_id=stack-a-cash&moves=place L b2; place M b2; place S a1",
+        "puzzles": "/puzzles",
+        "learn": "/learn",
+        **{f"learn {g['id']}": f"/learn/{g['id']}" for g in catalog},
         "game in progress": f"/g/{running_game}",
         "finished game": f"/g/{finished}",
     }

@@ -166,3 +166,42 @@ def test_status_line_says_the_result() -> None:
     assert line.startswith(f"game over ({state.end_reason()})")
     winner = state.winner()
     assert ("draw" in line) if winner is None else (state.game.SEATS[winner] + " wins" in line)
+
+
+@pytest.mark.parametrize("seed", [1, 3, 8])
+def test_the_end_marks_the_regions_each_player_rules(seed: int) -> None:
+    state, last = _midgame("classic", seed=seed, steps=10_000)
+    assert state.is_terminal()
+    game_map = state.game.map
+    expected = {}
+    for region in game_map.regions:
+        tops = [state.tops[game_map.index(s)] for s in region.spaces]
+        heads = sum(1 for t in tops if t >= 0 and t >> 2 == 0)
+        tails = sum(1 for t in tops if t >= 0 and t >> 2 == 1)
+        if heads != tails:
+            expected[region.id] = (region.name, "Heads" if heads > tails else "Tails")
+    root = ET.fromstring(svg_board(state, last))
+    ruled = {
+        g.attrib["data-region"]: state.game.SEATS[int(g.attrib["data-ruler"])]
+        for g in root.iter(f"{SVG}g")
+        if "region" in g.attrib.get("class", "").split() and "ruled" in g.attrib["class"]
+    }
+    assert ruled == {rid: seat for rid, (_, seat) in expected.items()}
+    legend = {
+        g.attrib["data-region"]: "".join(g.itertext())
+        for g in root.iter(f"{SVG}g")
+        if g.attrib.get("class") == "legend ruled"
+    }
+    notes = [f"{name}: ruled by {seat}" for name, seat in expected.values()]
+    assert sorted(legend) == sorted(expected)
+    for rid, (name, seat) in expected.items():
+        assert legend[rid].startswith(f"{name}: ruled by {seat}")
+    # The note is the picture's accessible name (a replay's image, the live page's group).
+    assert all(n in root.attrib["aria-label"] for n in notes)
+
+
+def test_no_region_is_marked_while_the_game_goes_on() -> None:
+    state, last = _midgame("classic")
+    assert not state.is_terminal()
+    svg = svg_board(state, last)
+    assert "ruled" not in svg and render.ruled_regions(state) == {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -97,3 +98,18 @@ def test_heuristic_prefers_a_win_in_one_and_open_threats() -> None:
     quiet = play("place L a1", "place L c3", "place M b3")
     pressed = play("place L a1", "place L c3", "place M b1")
     assert heuristic.evaluate(pressed, 0) > heuristic.evaluate(quiet, 0)
+
+
+def test_a_long_status_is_drawn_on_two_lines_inside_the_card() -> None:
+    state = pa.load("stack-a-cash").new_initial_state()
+    for move in ("place L b2", "place M b2", "place S a1"):
+        state.apply(move)
+    rows = re.findall(
+        r'<text x="180" y="(4\d\d)"[^>]*font-size="(\d+)"[^>]*>([^<]*)</text>', svg_board(state)
+    )
+    assert [r[2] for r in rows] == [
+        "Tails to move",
+        "a1 protected (cannot be moved or flipped now)",
+    ]
+    # 0.6 em a character at most: each row fits the 360-unit card with its margins.
+    assert all(len(text) * 0.6 * int(size) < 340 and int(y) <= 434 for y, size, text in rows)

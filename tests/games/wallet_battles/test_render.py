@@ -4,6 +4,7 @@ every location with its stack and value, labels never collide, flips say who act
 from __future__ import annotations
 
 import itertools
+import random
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -149,3 +150,44 @@ def test_by_the_used_end_the_board_tells_used_locations_from_never_used_ones() -
 def test_a_finished_game_says_why_it_ended() -> None:
     state = played("flip HH", "place Q wheatfield", coins={"Q": 1, "N": 0, "P": 0, "D": 0})
     assert "Game over after 1 flip, a pile empty: the Union wins, 3 to 1." in svg_board(state)
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_the_end_marks_the_stacks_that_scored_per_side(seed: int) -> None:
+    state = pa.load("wallet-battles").new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_random(rng)
+    assert isinstance(state, WalletBattlesState)
+    names = {p.id: p.name for p in state.game.battle_map.locations}
+    root = ET.fromstring(svg_board(state))
+    scored = {
+        g.attrib["data-place"]: (int(g.attrib["data-scorer"]), g.attrib["data-label"])
+        for g in root.iter(f"{SVG}g")
+        if g.attrib.get("class") == "location scored"
+    }
+    expected = {
+        lid: state.holder[i]
+        for i, lid in enumerate(state.game.location_ids)
+        if state.holder[i] >= 0 and state.stacks[i]
+    }
+    assert expected and {k: v[0] for k, v in scored.items()} == expected
+    sides = ("Union", "Confederacy")
+    for lid, (side, label) in scored.items():
+        n = len(state.stacks[state.game.location_ids.index(lid)])
+        points = 2 + (2 * n if n >= 3 else n)
+        assert label.endswith(f"scored {points} for the {sides[side]}")
+        assert f"{names[lid]} {points}" in root.attrib["aria-label"]
+    rings = [c for c in root.iter(f"{SVG}circle") if c.attrib.get("class") == "score-ring"]
+    assert len(rings) == len(expected)
+    # Location scores plus the coins left in the piles are the scores the game reports.
+    assert sum(
+        2 + (2 * len(s) if len(s) >= 3 else len(s))
+        for i, s in enumerate(state.stacks)
+        if state.holder[i] >= 0 and s
+    ) + sum(state.pile_total) == sum(state.scores())
+
+
+def test_nothing_is_marked_as_scored_while_the_game_goes_on() -> None:
+    state = played("flip HH")
+    assert "scored" not in svg_board(state)

@@ -162,19 +162,48 @@ def status_line(state: CoinAgeState) -> str:
     return f"{who}: {state.slap.text}, {state.matches} match{'es' * (state.matches != 1)}{tail}"
 
 
+def _held(state: CoinAgeState, spaces: tuple[str, ...]) -> list[int]:
+    """How many of these spaces each seat holds (has the top coin of)."""
+    held = [0, 0]
+    for space_id in spaces:
+        top = state.tops[state.game.map.index(space_id)]
+        if top >= 0:
+            held[top >> 2] += 1
+    return held
+
+
 def region_summary(state: CoinAgeState) -> list[tuple[str, int, int, int, str]]:
     """Per region: name, size, spaces Heads holds, spaces Tails holds, and who doubles."""
-    game_map = state.game.map
     out = []
-    for region in game_map.regions:
-        held = [0, 0]
-        for space_id in region.spaces:
-            top = state.tops[game_map.index(space_id)]
-            if top >= 0:
-                held[top >> 2] += 1
+    for region in state.game.map.regions:
+        held = _held(state, region.spaces)
         doubles = "Heads" if held[0] > held[1] else "Tails" if held[1] > held[0] else "-"
         out.append((region.name, len(region.spaces), held[0], held[1], doubles))
     return out
+
+
+def ruled_regions(state: CoinAgeState) -> dict[str, int]:
+    """Once the game is over, the regions a player rules (holds strictly more of their spaces,
+    so their points there double): {region id: seat}. Empty while the game goes on."""
+    if state.current_player != TERMINAL:
+        return {}
+    ruled = {}
+    for region in state.game.map.regions:
+        held = _held(state, region.spaces)
+        if held[0] != held[1]:
+            ruled[region.id] = 0 if held[0] > held[1] else 1
+    return ruled
+
+
+def ruled_note(state: CoinAgeState) -> str:
+    """The regions each player rules at the end, in words ("Silver Vale: ruled by Heads; ...")."""
+    seats = state.game.SEATS
+    ruled = ruled_regions(state)
+    return "; ".join(
+        f"{region.name}: ruled by {seats[ruled[region.id]]}"
+        for region in state.game.map.regions
+        if region.id in ruled
+    )
 
 
 # -- the terminal -----------------------------------------------------------------------------
@@ -281,11 +310,16 @@ def _marked_spaces(last: Action | None) -> tuple[str, ...]:
 
 
 # -- SVG ----------------------------------------------------------------------------------------
-def _svg_territories(game_map: CoinAgeMap) -> list[str]:
+def _svg_territories(game_map: CoinAgeMap, ruled: dict[str, int]) -> list[str]:
+    """Each region's territory; one a player rules at the end is drawn stronger, with the
+    ruler's colour round it (class ``ruled``, ``data-ruler`` its seat)."""
     out = []
     for region in game_map.regions:
+        seat = ruled.get(region.id)
+        mark = "" if seat is None else f' data-ruler="{seat}"'
         parts = [
-            f'<g class="region" data-region="{region.id}" opacity="0.42" fill="{region.colour}" stroke="{region.colour}">'
+            f'<g class="region{" ruled" if seat is not None else ""}" data-region="{region.id}" '
+            f'opacity="{0.42 if seat is None else 0.66}" fill="{region.colour}" stroke="{region.colour}"{mark}>'
         ]
         for a, b in game_map.adjacent:
             if a in region.spaces and b in region.spaces:
@@ -387,7 +421,7 @@ def _svg_map_body(
     parts = [
         f'<rect x="12" y="{MAP_TOP - 46}" width="{WIDTH - 24}" height="{bottom - MAP_TOP + 46}" rx="18" '
         f'fill="#f6efd9" stroke="#8a7450" stroke-width="3"/>',
-        *_svg_territories(game_map),
+        *_svg_territories(game_map, ruled_regions(state) if state is not None else {}),
         _svg_roads(game_map),
     ]
     marked = _marked_spaces(last)
@@ -418,19 +452,31 @@ def _legend(game_map: CoinAgeMap, state: CoinAgeState | None) -> tuple[list[str]
     parts = []
     x, row = 24.0, 0
     summary = region_summary(state) if state is not None else None
+    ruled = ruled_regions(state) if state is not None else {}
     for n, region in enumerate(game_map.regions):
         label = f"{region.name} ({len(region.spaces)})"
         if summary is not None:
             _, _, h, t, doubles = summary[n]
             label += f" {h}-{t}" + (f" x2 {doubles}" if doubles != "-" else "")
-        width = 30 + 6.6 * len(label)
+        seat = ruled.get(region.id)
+        if seat is not None and state is not None:
+            # At the end: the region's ruler in words, beside a token in their colour.
+            label = f"{region.name}: ruled by {state.game.SEATS[seat]} ({h}-{t}, x2)"
+        width = 30 + 6.6 * len(label) + (18 if seat is not None else 0)
         if x + width > WIDTH - 20 and x > 24:
             x, row = 24.0, row + 1
         y = LEGEND_TOP + 20 * row
+        token, shift, extra, bold = "", 0, "", ""
+        if seat is not None:
+            extra, shift, bold = f' ruled" data-ruler="{seat}', 18, ' font-weight="bold"'
+            token = (
+                f'<circle cx="{x + 26:.0f}" cy="{y - 4:.0f}" r="6" fill="{SEAT_FILL[seat]}" '
+                'stroke="#2b2113" stroke-width="1"/>'
+            )
         parts.append(
-            f'<g class="legend" data-region="{region.id}"><rect x="{x:.0f}" y="{y - 11:.0f}" width="14" height="14" rx="3" '
-            f'fill="{region.colour}" stroke="#4a3b22"/><text x="{x + 19:.0f}" y="{y:.0f}" font-size="12" '
-            f'fill="#2b2113">{escape(label)}</text></g>'
+            f'<g class="legend{extra}" data-region="{region.id}"><rect x="{x:.0f}" y="{y - 11:.0f}" width="14" height="14" rx="3" '
+            f'fill="{region.colour}" stroke="#4a3b22"/>{token}<text x="{x + 19 + shift:.0f}" y="{y:.0f}" font-size="12" '
+            f'fill="#2b2113"{bold}>{escape(label)}</text></g>'
         )
         x += width
     return parts, row + 1
@@ -520,7 +566,9 @@ def svg_board(state: State, last: Action | None = None) -> str:
     game_map = st.game.map
     body, bottom = _svg_map_body(game_map, st, last)
     bottom += 6
-    parts = _svg_open(bottom + 170, f"Coin Age on {game_map.title}, turn {st.turn}")
+    title = f"Coin Age on {game_map.title}, turn {st.turn}"
+    note = ruled_note(st)
+    parts = _svg_open(bottom + 170, f"{title}. {note}" if note else title)
     parts.append(
         f'<text x="24" y="34" font-size="22" font-weight="bold" fill="#2b2113">Coin Age · {escape(game_map.title)}</text>'
         f'<text x="24" y="56" font-size="12" fill="#4a3b22">turn {st.turn} of {MAX_TURNS}</text>'

@@ -294,7 +294,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
             )
         elif cell in flipped:
             out.append(
-                f'<path d="M{x + CELL - 30} {y + 6} h22 v22 z" fill="{GOLD}" aria-label="flipped"/>'
+                f'<path d="M{x + CELL - 30} {y + 6} h22 v22 z" fill="{GOLD}"><title>flipped</title></path>'
             )
         out.append("</g>")
     for f in range(n):

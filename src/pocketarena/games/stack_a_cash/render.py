@@ -143,7 +143,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
         )
         out.append(
             f'<g data-place="{cell}" class="cell{" last" if mark else ""}" '
-            f'data-label="{cell}, {words or "empty"}">'
+            f'data-label="{cell}, {words or "empty"}{", protected" if cell == protected else ""}">'
         )
         out.append(
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="#efe6cf" '
@@ -154,7 +154,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
             out.append(_coin_svg(cx, cy, s, face, top=depth == len(coins) - 1))
         if cell == protected:
             out.append(
-                f'<g aria-label="protected"><rect x="{x + 78}" y="{y + 8}" width="14" height="11" '
+                f'<g class="lock"><title>protected</title><rect x="{x + 78}" y="{y + 8}" width="14" height="11" '
                 f'rx="2" fill="#4a3f2c"/><path d="M{x + 81} {y + 8} v-4 a4 4 0 0 1 8 0 v4" '
                 'fill="none" stroke="#4a3f2c" stroke-width="2"/></g>'
             )
@@ -186,10 +186,15 @@ def svg_board(state: State, last: Action | None = None) -> str:
                 f'fill="#4a3f2c">{SIZES[s]}</text>'
             )
             sx += 2 * radius + 12
-    out.append(
-        f'<text x="180" y="428" text-anchor="middle" font-size="13" fill="#4a3f2c">'
-        f"{escape(_status(sac))}</text>"
-    )
+    # The status on one line, or on two (split at " · ") when it would not fit the card.
+    status = _status(sac)
+    rows = [status] if len(status) <= 48 else status.split(" · ", 1)
+    for n, row in enumerate(rows):
+        out.append(
+            f'<text x="180" y="{432 - 13 * (len(rows) - 1 - n) if len(rows) > 1 else 428}" '
+            f'text-anchor="middle" font-size="{12 if len(rows) > 1 else 13}" fill="#4a3f2c">'
+            f"{escape(row)}</text>"
+        )
     out.append("</svg>")
     return "".join(out)
 

@@ -312,14 +312,47 @@ def _scenery(battle_map: BattleMap) -> list[str]:
     return out
 
 
+def scored_locations(board: WalletBattlesState) -> list[tuple[int, int, int]]:
+    """Once the game is over, the locations whose stacks scored: (location, side, points), in
+    map order. Empty while the game goes on."""
+    if board.current_player != TERMINAL:
+        return []
+    return [
+        (loc, holder, board.location_value(loc))
+        for loc, holder in enumerate(board.holder)
+        if holder >= 0 and board.stacks[loc]
+    ]
+
+
+def scored_note(board: WalletBattlesState) -> str:
+    """What each side's stacks scored at the end, in words ("the Union scored Little Round Top
+    5, Culp's Hill 3; the Confederacy scored nothing on the map")."""
+    if board.current_player != TERMINAL:
+        return ""
+    names = board.game.battle_map.locations
+    found = scored_locations(board)
+    parts = []
+    for side in (0, 1):
+        mine = [f"{names[loc].name} {points}" for loc, s, points in found if s == side]
+        parts.append(
+            f"the {SIDES[side]} scored " + (", ".join(mine) if mine else "nothing on the map")
+        )
+    return "; ".join(parts)
+
+
 def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
     place = board.game.battle_map.locations[loc]
     cx, cy = _xy(place.x, place.y)
     holder = board.holder[loc]
     stack = [COINS[c] for c in board.stacks[loc]]
     held = f", held by the {SIDES[holder]}: {' on '.join(reversed(stack))}" if stack else ", empty"
+    # At the end, a stack that scored is ringed in its side's colour and says so.
+    scored = board.current_player == TERMINAL and holder >= 0 and bool(stack)
+    if scored:
+        held += f", scored {board.location_value(loc)} for the {SIDES[holder]}"
+    mark = f' scored" data-scorer="{holder}' if scored else ""
     parts = [
-        f'<g class="location" data-place="{place.id}" data-name="{escape(place.name)}" '
+        f'<g class="location{mark}" data-place="{place.id}" data-name="{escape(place.name)}" '
         f'data-label="{escape(place.name + held)}">'
     ]
     parts.append(f"<title>{escape(place.name)}</title>")
@@ -329,6 +362,11 @@ def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
         parts.append(
             f'<circle cx="{cx}" cy="{cy}" r="{SITE_R + 5}" fill="none" stroke="{SVG_LAST}" '
             'stroke-width="3" class="last-move"/>'
+        )
+    if scored:
+        parts.append(
+            f'<circle class="score-ring" cx="{cx}" cy="{cy}" r="{SITE_R + 6}" fill="none" '
+            f'stroke="{SVG_SIDE[holder]}" stroke-width="3.5" stroke-dasharray="7 3"/>'
         )
     if holder < 0:
         # By the used end a location that has held a coin is drawn solid: it no longer
@@ -422,10 +460,12 @@ def svg_board(state: State, last: Action | None = None) -> str:
     status = _status(board)
     if last is not None and last.verb == "flip":
         status = f"{last.text} → {status}"
+    label = f"Wallet Battles on {game.battle_map.title}"
+    note = scored_note(board)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         'font-family="Georgia, \'Times New Roman\', serif" role="img" '
-        f'aria-label="Wallet Battles on {escape(game.battle_map.title)}">',
+        f'aria-label="{escape(label + (": " + note if note else ""))}">',
         f'<rect x="2" y="2" width="{WIDTH - 4}" height="{HEIGHT - 4}" rx="18" fill="#f3ead2" '
         'stroke="#6b5a3a" stroke-width="3"/>',
         f'<rect x="10" y="{MAP_TOP - 6}" width="{WIDTH - 20}" height="{MAP_HEIGHT + 6}" rx="10" '
