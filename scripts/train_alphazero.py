@@ -109,8 +109,25 @@ def build(env: pv.Env[Any, Any], net: MLP, args: argparse.Namespace) -> dict[str
     """The jitted pieces of one training iteration."""
     optimizer = optax.adam(args.learning_rate)
 
+    def start(key: jax.Array) -> Any:
+        # A new game after up to --random-opening uniformly random plies (never one that ends
+        # the game), so self-play sees more than its own favourite lines.
+        k0, k1, key = jax.random.split(key, 3)
+        plies = jax.random.randint(k1, (), 0, args.random_opening + 1)
+
+        def ply(i: jax.Array, carry: tuple[Any, jax.Array]) -> tuple[Any, jax.Array]:
+            state, key = carry
+            key, pick = jax.random.split(key)
+            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+            moved = env.step(state, jax.random.categorical(pick, logits))
+            keep = (i < plies) & ~moved.terminated
+            return pv.tree_where(keep, moved, state), key
+
+        state, _ = jax.lax.fori_loop(0, args.random_opening, ply, (env.init(k0), key))
+        return state
+
     def reset_finished(state: Any, key: jax.Array) -> Any:
-        return pv.tree_where(state.terminated, env.init(key), state)
+        return pv.tree_where(state.terminated, start(key), state)
 
     @jax.jit
     def selfplay(params: Any, key: jax.Array) -> SelfplayOutput:
@@ -133,7 +150,7 @@ def build(env: pv.Env[Any, Any], net: MLP, args: argparse.Namespace) -> dict[str
             )
 
         k0, key = jax.random.split(key)
-        state = jax.vmap(env.init)(jax.random.split(k0, batch))
+        state = jax.vmap(start)(jax.random.split(k0, batch))
         _, data = jax.lax.scan(step_fn, state, jax.random.split(key, args.max_steps))
         return data
 
@@ -174,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--train-batch", type=int, default=1024)
     p.add_argument("--learning-rate", type=float, default=1e-3)
     p.add_argument("--hidden", type=int, default=256)
+    p.add_argument(
+        "--random-opening", type=int, default=8, help="games start after 0..N random plies"
+    )
     p.add_argument("--checkpoint-every", type=int, default=5)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("runs/az"))
@@ -183,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.checkpoint_every < 1:
         p.error("--checkpoint-every must be at least 1")
+    if args.random_opening < 0:
+        p.error("--random-opening must be 0 or more")
 
     env = pv.make("stack-a-cash", protect="touched")
     net = MLP(num_actions=env.num_actions, hidden=args.hidden)
@@ -199,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
 
     def checkpoint(iteration: int) -> None:
-        meta = {"iteration": iteration, "frames": frames, "hidden": args.hidden}
+        meta = {"iteration": iteration, "frames": frames, "hidden": args.hidden, "seed": args.seed}
         save_params(args.out / f"{iteration:05d}.npz", params["params"], meta)
 
     checkpoint(0)
