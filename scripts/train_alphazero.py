@@ -1,4 +1,5 @@
-"""AlphaZero on Stack-a-Cash (protect="touched"), on the JAX games of ``pocketarena.vector``.
+"""AlphaZero on Stack-a-Cash (protect="touched") or FlipWars (mode="enclosed"), on the JAX games
+of ``pocketarena.vector``.
 
 pgx's AlphaZero recipe (examples/alphazero), sized for a CPU: self-play of a batch of games at
 once on the vector environment, each move chosen by mctx's Gumbel MuZero search guided by the
@@ -64,6 +65,18 @@ class Sample(NamedTuple):
     mask: jax.Array
 
 
+# The games trained on, with the options fixed for each.
+GAMES: dict[str, dict[str, Any]] = {
+    "stack-a-cash": {"protect": "touched"},
+    "flipwars": {"mode": "enclosed"},
+}
+
+
+def turn_sign(player: jax.Array, state: Any) -> jax.Array:
+    """-1 where the turn passed to the other seat (its value is the mover's loss), else 1."""
+    return jnp.where(state.current_player == player, 1.0, -1.0)
+
+
 def search(
     env: pv.Env[Any, Any],
     net: MLP,
@@ -86,7 +99,7 @@ def search(
         logits = jnp.where(state.legal_action_mask, logits, jnp.finfo(logits.dtype).min)
         reward = state.rewards[jnp.arange(state.rewards.shape[0]), player]
         value = jnp.where(state.terminated, 0.0, value)
-        discount = jnp.where(state.terminated, 0.0, -1.0 * jnp.ones_like(value))
+        discount = jnp.where(state.terminated, 0.0, turn_sign(player, state))
         return mctx.RecurrentFnOutput(
             reward=reward, discount=discount, prior_logits=logits, value=value
         ), state
@@ -140,7 +153,7 @@ def build(env: pv.Env[Any, Any], net: MLP, args: argparse.Namespace) -> dict[str
             stepped = jax.vmap(env.step)(state, out.action)
             # Finished games start again (the step's own result gives the rewards and the end).
             nxt = jax.vmap(reset_finished)(stepped, jax.random.split(k2, batch))
-            discount = jnp.where(stepped.terminated, 0.0, -1.0 * jnp.ones(batch))
+            discount = jnp.where(stepped.terminated, 0.0, turn_sign(actor, stepped))
             return nxt, SelfplayOutput(
                 obs=state.observation,
                 action_weights=out.action_weights,
@@ -184,6 +197,7 @@ def build(env: pv.Env[Any, Any], net: MLP, args: argparse.Namespace) -> dict[str
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", choices=sorted(GAMES), default="stack-a-cash")
     p.add_argument("--iterations", type=int, default=60)
     p.add_argument("--batch", type=int, default=256, help="self-play games at once")
     p.add_argument("--simulations", type=int, default=16, help="search simulations a move")
@@ -206,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.random_opening < 0:
         p.error("--random-opening must be 0 or more")
 
-    env = pv.make("stack-a-cash", protect="touched")
+    env = pv.make(args.game, **GAMES[args.game])
     net = MLP(num_actions=env.num_actions, hidden=args.hidden)
     fns = build(env, net, args)
     key = jax.random.PRNGKey(args.seed)
@@ -221,7 +235,14 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
 
     def checkpoint(iteration: int) -> None:
-        meta = {"iteration": iteration, "frames": frames, "hidden": args.hidden, "seed": args.seed}
+        meta = {
+            "game": args.game,
+            "options": GAMES[args.game],
+            "iteration": iteration,
+            "frames": frames,
+            "hidden": args.hidden,
+            "seed": args.seed,
+        }
         save_params(args.out / f"{iteration:05d}.npz", params["params"], meta)
 
     checkpoint(0)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pocketarena.core import Action, Game, State
+from pocketarena.core import Action, Game, State, game_class
 
 from .base import Bot
 
@@ -84,7 +84,8 @@ def shipped_network() -> Network:
 
 
 class AlphaZeroBot(Bot):
-    """Plays the legal action the trained policy prefers (Stack-a-Cash, protect="touched")."""
+    """Plays the legal action the trained policy prefers (by default the shipped network:
+    Stack-a-Cash, protect="touched")."""
 
     name = "alphazero"
 
@@ -97,12 +98,16 @@ class AlphaZeroBot(Bot):
         **budget: Any,
     ) -> None:
         super().__init__(game, seed=seed, **budget)
-        if game.ID != "stack-a-cash" or game.options.get("protect") != "touched":
-            raise ValueError(
-                "the alphazero bot plays only Stack-a-Cash with protect=touched (its network "
-                f"was trained there); this game is {game.ID} with {dict(game.options)}"
-            )
         self.network = network or shipped_network()
+        # A network says what it was trained on; the shipped one predates saying it.
+        trained = str(self.network.meta.get("game", "stack-a-cash"))
+        options = dict(self.network.meta.get("options", {"protect": "touched"}))
+        if trained != game.ID or any(game.options.get(k) != v for k, v in options.items()):
+            said = ", ".join(f"{k}={v}" for k, v in options.items())
+            raise ValueError(
+                f"this alphazero network plays only {game_class(trained).TITLE} with {said} "
+                f"(it was trained there); this game is {game.ID} with {dict(game.options)}"
+            )
 
     def choose(self, state: State) -> Action:
         from pocketarena.observe import observation_tensor
