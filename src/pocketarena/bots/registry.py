@@ -87,6 +87,14 @@ def _expectimax(game: Game, seed: int | str | None, argument: str | None) -> Bot
     return ExpectimaxBot(game, seed=seed, **_budget("expectimax", argument))
 
 
+def _alphazero(game: Game, seed: int | str | None, argument: str | None) -> Bot:
+    if argument is not None:
+        raise ValueError(f"bot 'alphazero' takes no argument (got alphazero:{argument})")
+    from .alphazero import AlphaZeroBot
+
+    return AlphaZeroBot(game, seed=seed)
+
+
 def _level(level: str) -> Factory:
     def make(game: Game, seed: int | str | None, argument: str | None) -> Bot:
         return _level_bot(game, level, seed, argument, reproducible=False)
@@ -123,6 +131,7 @@ FACTORIES: dict[str, Factory] = {
     "medium": _level("medium"),
     "hard": _level("hard"),
     "perfect": _level("perfect"),
+    "alphazero": _alphazero,
 }
 
 

@@ -1,0 +1,196 @@
+"""Grade AlphaZero checkpoints on Stack-a-Cash (protect="touched") against the exact solution.
+
+Positions: every position of ``--games`` games of random play (seeded), distinct ones, of which
+``--positions`` are drawn (seeded). For each checkpoint of a ``train_alphazero.py`` run, and for
+the baselines (a random legal move, in expectation; the ``greedy`` bot), two shares:
+
+- **keeps value**: the chosen move keeps the position's exact value (a win stays a win, a draw
+  a draw; in a lost position every move keeps the value);
+- **converts wins**: of the won positions, the share where the chosen move keeps the win.
+
+The agent is graded twice: its policy's argmax (no search), and its move after a small Gumbel
+MuZero search (``--simulations``, no Gumbel noise, so deterministic). Writes ``grades.json`` in the
+run folder and the curve as a PNG.
+
+    .venv/bin/python scripts/grade_alphazero.py runs/az --png docs/img/research/alphazero-stack-a-cash.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import pocketarena as pa
+import pocketarena.vector as pv
+from pocketarena.bots import make_bot
+from pocketarena.bots.alphazero import Network
+from pocketarena.core import TERMINAL, State
+from pocketarena.observe import observation_tensor
+from pocketarena.solve.stack_a_cash import solve
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_alphazero import MLP, search  # noqa: E402
+
+
+def sample_positions(games: int, count: int, seed: int) -> list[State]:
+    game = pa.load("stack-a-cash", protect="touched")
+    rng = random.Random(seed)
+    seen: dict[str, State] = {}
+    for _ in range(games):
+        state = game.new_initial_state()
+        while state.current_player != TERMINAL:
+            seen.setdefault(str(state), state.clone())
+            state = state.child(rng.choice(state.legal_actions()))
+    pool = list(seen.values())
+    return rng.sample(pool, min(count, len(pool)))
+
+
+def grade(choices: list[int], values: list[dict[int, int]]) -> dict[str, float]:
+    keep = won = converted = 0
+    for choice, vals in zip(choices, values, strict=True):
+        best = max(vals.values())
+        keep += vals[choice] == best
+        if best == 1:
+            won += 1
+            converted += vals[choice] == 1
+    return {"keeps": keep / len(values), "converts": converted / max(won, 1)}
+
+
+def random_grade(values: list[dict[int, int]]) -> dict[str, float]:
+    keep = converted = 0.0
+    won = 0
+    for vals in values:
+        best = max(vals.values())
+        share = sum(v == best for v in vals.values()) / len(vals)
+        keep += share
+        if best == 1:
+            won += 1
+            converted += share
+    return {"keeps": keep / len(values), "converts": converted / max(won, 1)}
+
+
+def searcher(env: pv.Env[Any, Any], hidden: int, simulations: int) -> Any:
+    net = MLP(num_actions=env.num_actions, hidden=hidden)
+
+    @jax.jit
+    def run(params: Any, state: Any) -> jax.Array:
+        key = jax.random.PRNGKey(0)
+        return search(env, net, params, key, state, simulations, gumbel_scale=0.0).action
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("run", type=Path, help="a train_alphazero.py output folder")
+    p.add_argument("--positions", type=int, default=2000)
+    p.add_argument("--games", type=int, default=400, help="random games to draw positions from")
+    p.add_argument("--simulations", type=int, default=16)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--png", type=Path, default=None)
+    args = p.parse_args(argv)
+    checkpoints = sorted(args.run.glob("[0-9]*.npz"))
+    if not checkpoints:
+        p.error(f"no checkpoints (NNNNN.npz) in {args.run}")
+
+    solution = solve("touched", progress=False)
+    positions = sample_positions(args.games, args.positions, args.seed)
+    values = [{a.id: v for a, v, _ in solution.outcomes(s)} for s in positions]
+    obs = np.stack([observation_tensor(s, s.current_player) for s in positions])
+    legal = np.zeros((len(positions), positions[0].game.num_decisions), bool)
+    for i, vals in enumerate(values):
+        legal[i, list(vals)] = True
+    env = pv.make("stack-a-cash", protect="touched")
+    batch = jax.tree.map(lambda *x: jnp.stack(x), *[env.from_engine(s) for s in positions])
+    won = sum(max(v.values()) == 1 for v in values)
+
+    greedy = make_bot("greedy", positions[0].game, seed=args.seed)
+    rows: list[dict[str, Any]] = [
+        {"name": "random legal move (expected)", **random_grade(values)},
+        {"name": "greedy bot", **grade([greedy.choose(s).id for s in positions], values)},
+    ]
+    curve = []
+    run_search = None
+    for path in checkpoints:
+        net = Network.load(path)
+        logits, _ = net.policy_value(obs)
+        policy = grade(list(np.where(legal, logits, -np.inf).argmax(1)), values)
+        if run_search is None:
+            run_search = searcher(env, int(net.meta["hidden"]), args.simulations)
+        params = {"params": jax.tree.map(jnp.asarray, net.params)}
+        searched = grade([int(a) for a in run_search(params, batch)], values)
+        point = {
+            "checkpoint": path.name,
+            "iteration": net.meta["iteration"],
+            "frames": net.meta["frames"],
+            "policy": policy,
+            "search": searched,
+        }
+        curve.append(point)
+        print(json.dumps(point), flush=True)
+    report = {
+        "positions": len(positions),
+        "won_positions": won,
+        "simulations": args.simulations,
+        "baselines": rows,
+        "curve": curve,
+    }
+    (args.run / "grades.json").write_text(json.dumps(report, indent=1))
+    print(f"{len(positions)} positions ({won} won for the side to move)")
+    print("| player | keeps value | converts wins |\n|---|---|---|")
+    for row in rows:
+        print(f"| {row['name']} | {row['keeps']:.1%} | {row['converts']:.1%} |")
+    last = curve[-1]
+    for kind, label in (("policy", "policy argmax"), ("search", f"{args.simulations} sims")):
+        g = last[kind]
+        print(
+            f"| AlphaZero it. {last['iteration']}, {label} | {g['keeps']:.1%} | "
+            f"{g['converts']:.1%} |"
+        )
+    if args.png:
+        plot(report, args.png)
+    return 0
+
+
+def plot(report: dict[str, Any], png: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curve = report["curve"]
+    x = [c["frames"] for c in curve]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for ax, metric, title in zip(
+        axes,
+        ("keeps", "converts"),
+        ("keeps the exact value", "converts won positions"),
+        strict=True,
+    ):
+        ax.plot(x, [c["policy"][metric] for c in curve], "o-", label="policy argmax")
+        sims = report["simulations"]
+        ax.plot(x, [c["search"][metric] for c in curve], "s-", label=f"search, {sims} sims")
+        for row, style in zip(report["baselines"], (":", "--"), strict=True):
+            ax.axhline(row[metric], linestyle=style, color="grey", label=row["name"])
+        ax.set_title(f"Share of moves that {title}")
+        ax.set_xlabel("self-play positions trained on")
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel(f"share of {report['positions']} sampled positions")
+    axes[1].legend(loc="lower right", fontsize=8)
+    fig.suptitle("AlphaZero on Stack-a-Cash (protect=touched), graded by the exact solution")
+    fig.tight_layout()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png, dpi=100)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
