@@ -241,8 +241,12 @@ def _run_on_ray(
             for ref in done:
                 keep(ray.get(ref))
     except KeyboardInterrupt:
-        for ref in running:
-            ray.cancel(ref, force=True)
+        # A Ray instance started here goes with its workers at shutdown; cancelling its tasks
+        # first can race their completion inside Ray (a failed internal check that aborts the
+        # driver), so only the games of a cluster that stays up are cancelled.
+        if not started_here:
+            for ref in running:
+                ray.cancel(ref, force=True)
         raise
     finally:
         if started_here:
