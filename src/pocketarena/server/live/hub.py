@@ -973,11 +973,32 @@ class Hub:
                     seat.rating = await self.db(self.store.rating, seat.player_id, live.game.ID)
         self._after_change(live)
         self._lobby_changed(live)
-        if live.game.ID in EXPLORABLE:  # its blunders feed the puzzles, solved off the loop
+        if live.game.ID in EXPLORABLE:  # its blunders feed the puzzles
             moves = [a.text for a in live.state.history]
-            args = (self.store, live.id, live.game.ID, dict(live.game.options), moves)
-            work = partial(blunder_puzzles.collect_quietly, *args)
-            self._spawn(asyncio.get_running_loop().run_in_executor(blunder_puzzles.EXECUTOR, work))
+            self._spawn(
+                self._blunder_puzzles(live.id, live.game.ID, dict(live.game.options), moves)
+            )
+
+    async def _blunder_puzzles(
+        self, game_id: str, game: str, options: dict[str, Any], moves: list[str]
+    ) -> None:
+        """Find a finished game's blunder puzzles in a bot worker, then store them; a failure
+        is logged, never raised into the game."""
+        try:
+            found = await self.bots.call(
+                blunder_puzzles.find_in_game,
+                game_id,
+                game,
+                options,
+                moves,
+                timeout_s=blunder_puzzles.FIND_LIMIT_S,
+            )
+            count = await self.db(blunder_puzzles.store_found, self.store, game_id, found)
+        except Exception:
+            log.exception("blunder puzzles of game %s failed", game_id)
+            return
+        if count:
+            log.info("game %s gave %d blunder puzzle(s)", game_id, count)
 
     @staticmethod
     def _movers(live: LiveGame, new: State) -> set[int]:
