@@ -42,11 +42,12 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
-def unavailable(reason: str) -> None:
-    """Skip the test with ``reason``, or fail it in CI, where everything must run."""
+def unavailable(reason: str, *, module: bool = False) -> None:
+    """Skip the test (or with ``module``, the calling test module) with ``reason``, or fail it
+    in CI, where everything must run."""
     if in_ci():
         pytest.fail(f"{reason} (in CI every test must run)", pytrace=False)
-    pytest.skip(reason)
+    pytest.skip(reason, allow_module_level=module)
 
 
 # -- PostgreSQL ---------------------------------------------------------------------------------

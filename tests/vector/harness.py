@@ -9,20 +9,18 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import pytest
 
 from pocketarena.core import TERMINAL, Game, State
 from pocketarena.observe import observation_tensor
-from tests.services import in_ci
+from tests.services import unavailable
 
 
 def require_jax() -> None:
     """Skip the calling test module when JAX is absent (fail in CI, where it is installed)."""
     if importlib.util.find_spec("jax") is None:
-        reason = "JAX is not installed (pip install -e '.[jax]'): the vector tests need it"
-        if in_ci():
-            pytest.fail(f"{reason} (in CI every test must run)", pytrace=False)
-        pytest.skip(reason, allow_module_level=True)
+        unavailable(
+            "JAX is not installed (pip install -e '.[jax]'): the vector tests need it", module=True
+        )
 
 
 # A policy gives each legal action a weight: (game index, legal ids, engine state) -> weights.
