@@ -91,17 +91,9 @@ def configured_redis() -> str:
 
 def redis_answers(url: str) -> str | None:
     """None if a Redis server answers PING at ``url``, else why not (one line)."""
-    import redis
+    from pocketarena.cli.serve import redis_unreachable
 
-    try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
-        try:
-            client.ping()
-        finally:
-            client.close()
-    except Exception as e:
-        return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-    return None
+    return redis_unreachable(url)
 
 
 def free_port() -> int:

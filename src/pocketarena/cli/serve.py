@@ -76,13 +76,14 @@ def _settings(database_url: str | None, redis_url: str | None, **more: Any) -> S
             f"cannot open the database {settings.database_url!r}: {type(e).__name__}: {str(e).splitlines()[0]}"
         )
     if settings.redis_url:
-        reason = _redis_fails(settings.redis_url)
+        reason = redis_unreachable(settings.redis_url)
         if reason:
             fail(f"cannot reach Redis at {settings.redis_url!r}: {reason}")
     return settings
 
 
-def _redis_fails(url: str) -> str | None:
+def redis_unreachable(url: str) -> str | None:
+    """None if a Redis server answers PING at ``url`` within 3 s, else why not (one line)."""
     import redis
 
     try:
