@@ -31,7 +31,9 @@ from .. import blunder_puzzles, catalog
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
+from ..schemas import ActionOut, HistoryEntry
 from ..store import ConflictError, Store, aware
+from . import views
 from .bots import BotRunner, bot_seed
 from .bus import GAMES, LOBBY, PLAYERS, SESSIONS, Bus, MemoryBus
 from .clock import Clock
@@ -43,15 +45,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MODES = ("bot", "friend", "seek", "local")
-# A game nobody moved in (or a seek nobody took) for this long leaves the lobby's lists; it
-# stays playable by its link.
-LOBBY_IDLE_S = 30 * 60
 MAX_CLOCK_MS = 3 * 3600 * 1000
 MAX_INCREMENT_MS = 180 * 1000
 # Game ids are checked before they reach the database (ours are 8 letters and digits).
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 HEARTBEAT = "hub"  # the heartbeat row of this server
-LOBBY_SEEKS_PER_SOURCE = 3  # one player or address shows at most this many seeks in the lobby
 RATED_KINDS = ("account", "bot")
 # In a cluster: a heartbeat this recent means the cluster runs (clocks ran on meanwhile).
 CLUSTER_ALIVE_S = 10.0
@@ -112,16 +110,6 @@ class Seat:
     bot: str | None = None
     rating: Rating = field(default_factory=Rating)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "player": self.player_id,
-            "name": self.name,
-            "kind": self.kind,
-            "bot": self.bot,
-            "rating": self.rating.display,
-            "provisional": self.rating.provisional,
-        }
-
 
 @dataclass
 class LiveGame:
@@ -139,7 +127,7 @@ class LiveGame:
     chance: FairChance | None = None
     clock: Clock | None = None
     movers: list[int] = field(default_factory=list)  # who made each action (CHANCE: nobody)
-    entries: list[dict[str, Any]] = field(default_factory=list)  # the move list, described
+    entries: list[HistoryEntry] = field(default_factory=list)  # the move list, described
     events_from: int = 0  # history index where the last change began (for animations)
     winner: int | None = None
     result: str | None = None
@@ -157,7 +145,7 @@ class LiveGame:
     revision: int = 0  # bumps on every broadcast; keys the view cache
     view_cache: dict[tuple[bool, bool], tuple[int, str]] = field(default_factory=dict)
     legal_cache: tuple[int, str] | None = None
-    action_json: dict[int, dict[str, Any]] = field(default_factory=dict)  # by action id
+    action_json: dict[int, ActionOut] = field(default_factory=dict)  # by action id
     sent_len: int = 0  # move-list entries every watcher holds (as of the last broadcast)
     delta_from: int = 0  # where the last broadcast's entries start
     bot_task: asyncio.Task[None] | None = None
@@ -869,14 +857,7 @@ class Hub:
         say = catalog.describe(live.game.ID, action, state)
         state.apply(action)
         live.movers.append(seat)
-        live.entries.append(
-            {
-                "text": action.text,
-                "seat": seat if seat >= 0 else None,
-                "chance": action.chance,
-                "say": say,
-            }
-        )
+        live.entries.append(views.history_entry(seat, action, say))
 
     def _row_state(self, live: LiveGame, new: State) -> dict[str, Any]:
         values: dict[str, Any] = {
@@ -1146,141 +1127,15 @@ class Hub:
     def message(
         self, live: LiveGame, conn: Connection | None, svg: bool, delta: bool = False
     ) -> str:
-        """The state message for one client: the shared view, which seats are theirs, the
-        clocks, and the legal actions when it is theirs to act (nobody else needs them)."""
+        """The state message for one client (see ``views.state_message``)."""
         you = live.seats_of(conn.player_id if conn else None)
-        clock = json.dumps(live.clock.to_json()) if live.clock else "null"
-        to_act = live.status == "active" and live.state.current_player in you
-        legal = self.legal_text(live) if to_act else "[]"
-        game = self.view_json(live, svg, delta)
-        return f'{{"type":"state","you":{json.dumps(you)},"clock":{clock},"legal":{legal},"game":{game}}}'
-
-    def legal_text(self, live: LiveGame) -> str:
-        cached = live.legal_cache
-        if cached is None or cached[0] != live.revision:
-            cached = live.legal_cache = (
-                live.revision,
-                json.dumps(self.legal(live), separators=(",", ":")),
-            )
-        return cached[1]
-
-    def legal(self, live: LiveGame) -> list[dict[str, Any]]:
-        """The legal decisions with their structured fields (each action's once per game)."""
-        if live.status != "active" or live.state.current_player < 0:
-            return []
-        table = live.action_json
-        out = []
-        for action in live.state.legal_actions():
-            entry = table.get(action.id)
-            if entry is None:
-                entry = table[action.id] = catalog.action_json(action)
-            out.append(entry)
-        return out
-
-    def view_json(self, live: LiveGame, svg: bool, delta: bool = False) -> str:
-        key = (svg, delta)
-        cached = live.view_cache.get(key)
-        if cached is not None and cached[0] == live.revision:
-            return cached[1]
-        view = self.view(live, svg, history_from=live.delta_from if delta else 0, legal=False)
-        text = json.dumps(view, separators=(",", ":"))
-        live.view_cache[key] = (live.revision, text)
-        return text
-
-    def view(
-        self, live: LiveGame, svg: bool = True, history_from: int = 0, legal: bool = True
-    ) -> dict[str, Any]:
-        """The game as everyone may see it. The chance seed appears only once the game is over.
-
-        ``history`` holds the move list from ``history_from`` on (0: all of it)."""
-        state = live.state
-        node = (
-            "terminal"
-            if state.is_terminal()
-            else ("chance" if state.is_chance_node() else "decision")
-        )
-        actor = live.actor() if live.status == "active" else None
-        over = live.status in ("finished", "aborted")
-        view: dict[str, Any] = {
-            "id": live.id,
-            "game": live.game.ID,
-            "title": live.game.TITLE,
-            "options": dict(live.game.options),
-            "options_text": catalog.options_text(live.game.ID, live.game.options),
-            "mode": live.mode,
-            "status": live.status,
-            "rated": live.rated,
-            "version": live.version,
-            "seat_names": list(live.game.SEATS),
-            "seats": [s.to_json() if s else None for s in live.seats],
-            "node": node,
-            "to_move": state.current_player
-            if state.current_player >= 0 and live.status == "active"
-            else None,
-            "thrower": actor if node == "chance" else None,
-            "legal": self.legal(live) if legal else [],
-            "history": live.entries[history_from:],
-            "history_from": history_from,
-            "plies": len(live.entries),
-            "events_from": live.events_from,
-            "scores": live.final_scores
-            if live.final_scores is not None
-            else [float(x) for x in state.scores()],
-            "position": state.position(),
-            "winner": live.winner,
-            "result": live.result,
-            "termination": live.termination,
-            "rating_changes": live.rating_changes,
-            "fair": None,
-            "rematch": {
-                "id": live.rematch_id,
-                "offers": sorted(live.rematch_offers),
-                "of": live.rematch_of,
-            },
-            "created_at": live.created_at.isoformat(),
-        }
-        if live.chance is not None:
-            view["fair"] = {
-                "scheme": live.chance.scheme,
-                "commitment": live.chance.commitment,
-                "seed": live.chance.reveal() if live.status == "finished" else None,
-            }
-        if svg:
-            last = state.history[-1] if state.history else None
-            view["svg"] = catalog.svg_board(state, last)
-        if over:
-            view["to_move"] = None
-        return view
+        return views.state_message(live, you, svg, delta)
 
     # -- the lobby -------------------------------------------------------------------------------------
     def lobby_view(self) -> dict[str, Any]:
-        """Open seeks (newest first, at most a few per player and per address, so one source
-        cannot crowd out the others) and the games in progress (liveliest first). In a
-        cluster: every process's games, as they wrote them to the bus."""
-        seeks: list[dict[str, Any]] = []
-        live_games: list[dict[str, Any]] = []
-        sources_of: dict[str, list[str]] = {}
-        for item in self._lobby_items():
-            idle = item["idle_s"]
-            entry = item["entry"]
-            if item["status"] == "waiting" and item["mode"] == "seek":
-                if idle < LOBBY_IDLE_S:  # an old seek's creator has gone
-                    seeks.append(entry)
-                    sources_of[entry["id"]] = item["sources"]
-            elif item["status"] == "active" and idle < LOBBY_IDLE_S:
-                entry = dict(entry, idle_s=round(idle))
-                live_games.append(entry)
-        seeks.sort(key=lambda e: e["created_at"], reverse=True)
-        live_games.sort(key=lambda e: e["idle_s"])  # the liveliest first
-        shown: dict[str, int] = {}
-        fair_seeks = []
-        for entry in seeks:
-            sources = sources_of[entry["id"]]
-            if all(shown.get(src, 0) < LOBBY_SEEKS_PER_SOURCE for src in sources):
-                for src in sources:
-                    shown[src] = shown.get(src, 0) + 1
-                fair_seeks.append(entry)
-        return {"seeks": fair_seeks[:100], "live": live_games[:100]}
+        """The lobby's two lists (see ``views.lobby_lists``). In a cluster: every process's
+        games, as they wrote them to the bus."""
+        return views.lobby_lists(self._lobby_items())
 
     def _lobby_items(self) -> list[dict[str, Any]]:
         """What the lobby chooses from: each game's entry, status, mode, idle time and the
@@ -1299,28 +1154,12 @@ class Hub:
 
     def _lobby_item(self, live: LiveGame, idle_s: float) -> dict[str, Any]:
         return {
-            "entry": self._lobby_entry(live),
+            "entry": views.lobby_entry_data(live),
             "status": live.status,
             "mode": live.mode,
             "idle_s": idle_s,
             "sources": [f"p:{live.creator_id}"]
             + ([f"a:{live.creator_addr}"] if live.creator_addr else []),
-        }
-
-    @staticmethod
-    def _lobby_entry(live: LiveGame) -> dict[str, Any]:
-        return {
-            "id": live.id,
-            "game": live.game.ID,
-            "title": live.game.TITLE,
-            "options": dict(live.game.options),
-            "options_text": catalog.options_text(live.game.ID, live.game.options),
-            "mode": live.mode,
-            "rated": live.rated,
-            "clock": [live.clock.initial_ms, live.clock.increment_ms] if live.clock else None,
-            "seats": [s.to_json() if s else None for s in live.seats],
-            "plies": len(live.state.history),
-            "created_at": live.created_at.isoformat(),
         }
 
     def _lobby_changed(self, live: LiveGame | None = None) -> None:
