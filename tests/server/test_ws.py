@@ -122,6 +122,34 @@ def test_bad_messages_get_an_error_and_the_connection_survives(client: TestClien
         assert me.state(min_version=2)["game"]["history"][-1]["text"] == "place L b2"
 
 
+def test_a_message_that_fits_no_schema_is_refused_with_the_field_named(
+    client: TestClient,
+) -> None:
+    gid, _friend = friend_game(client)
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.watch(gid)
+        cases: list[tuple[dict[str, Any], str]] = [
+            ({"type": "move", "game": gid, "action": "place L b2", "version": "1"}, "'version'"),
+            ({"type": "move", "game": gid, "action": "place L b2", "version": True}, "'version'"),
+            ({"type": "throw", "game": gid}, "'version'"),
+            ({"type": "watch", "game": gid, "svg": "yes"}, "'svg'"),
+            ({"type": "join", "game": gid, "invite": 7}, "'invite'"),
+            ({"type": "resign", "game": ""}, "'game' field"),
+            ({"type": "rematch", "game": ["x"]}, "'game' field"),
+            ({"type": 3}, "unknown message type 3"),
+            ({"game": gid}, "unknown message type None"),
+        ]
+        for n, (msg, words) in enumerate(cases):
+            me.send(**msg, ref=n)
+            err = me.until("error")
+            assert err["code"] == "bad_request" and err["ref"] == n, (msg, err)
+            assert words in err["message"], (msg, err)
+        me.ping()  # the connection survives, and nothing changed
+        me.send(type="move", game=gid, action="place L b2", version=1, ref="ok")
+        assert me.until("ack")["ref"] == "ok"
+
+
 def test_a_duplicate_submission_is_refused_as_stale(client: TestClient) -> None:
     gid = create(client, **SAC, mode="local")["id"]
     with client.websocket_connect("/ws") as ws:
