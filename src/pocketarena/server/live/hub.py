@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -21,36 +20,41 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
-from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State, recorded_options
+from pocketarena.core import Game, IllegalActionError, State, recorded_options
 from pocketarena.explore import EXPLORABLE
 from pocketarena.fair import SCHEME, FairChance
 from pocketarena.ratings import Rating
-from pocketarena.records import result_for
 
 from .. import blunder_puzzles, catalog
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
-from ..schemas import ActionOut, HistoryEntry
+from ..schemas import ActionOut
 from ..store import ConflictError, Store, aware
-from . import views
+from . import session, views
 from .bots import BotRunner, bot_seed
 from .bus import GAMES, LOBBY, PLAYERS, SESSIONS, Bus, MemoryBus
 from .clock import Clock
 from .connection import Connection
 from .jobs import BotQueue
+from .session import (
+    GAME_ID,
+    RATED_KINDS,
+    GameError,
+    Seat,
+    Table,
+    abandoned_values,
+    may_be_rated,
+)
 from .writer import GameWriter
+
+# The names the routes and the app know the live layer by.
+__all__ = ["CLOCK_SWEEP_S", "GameError", "Hub", "LiveGame", "Seat", "abandoned_values"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-MODES = ("bot", "friend", "seek", "local")
-MAX_CLOCK_MS = 3 * 3600 * 1000
-MAX_INCREMENT_MS = 180 * 1000
-# Game ids are checked before they reach the database (ours are 8 letters and digits).
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 HEARTBEAT = "hub"  # the heartbeat row of this server
-RATED_KINDS = ("account", "bot")
 # In a cluster: a heartbeat this recent means the cluster runs (clocks ran on meanwhile).
 CLUSTER_ALIVE_S = 10.0
 CLOCK_SWEEP_S = 1.0  # how often some process looks for clocks that ran out unwatched
@@ -72,74 +76,10 @@ _KEPT_ON_REFRESH = frozenset(
 )
 
 
-class GameError(Exception):
-    """A request about a game that is refused; ``message`` is meant for the person."""
-
-    STATUS = {
-        "unknown_game": 404,
-        "stale": 409,
-        "conflict": 409,
-        "full": 409,
-        "not_your_turn": 403,
-        "not_seated": 403,
-        "forbidden": 403,
-        "illegal": 422,
-        "bad_request": 400,
-        "not_active": 409,
-        "rate_limited": 429,
-        "too_many_games": 429,
-        "unavailable": 503,
-    }
-
-    def __init__(self, code: str, message: str, retry_after: int = 60) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after  # seconds, for a 429
-
-    @property
-    def status(self) -> int:
-        return self.STATUS.get(self.code, 400)
-
-
 @dataclass
-class Seat:
-    player_id: str
-    name: str
-    kind: str  # guest | account | bot
-    bot: str | None = None
-    rating: Rating = field(default_factory=Rating)
+class LiveGame(Table):
+    """A game in play here: its table, and who watches it, its lock, timers and caches."""
 
-
-@dataclass
-class LiveGame:
-    id: str
-    game: Game
-    state: State
-    mode: str
-    rated: bool
-    creator_id: str
-    creator_seat: int
-    seats: list[Seat | None]
-    status: str = "waiting"
-    version: int = 0
-    invite_token: str | None = None
-    chance: FairChance | None = None
-    clock: Clock | None = None
-    movers: list[int] = field(default_factory=list)  # who made each action (CHANCE: nobody)
-    entries: list[HistoryEntry] = field(default_factory=list)  # the move list, described
-    events_from: int = 0  # history index where the last change began (for animations)
-    winner: int | None = None
-    result: str | None = None
-    termination: str | None = None
-    final_scores: list[float] | None = None
-    rating_changes: list[dict[str, Any]] | None = None
-    rematch_of: str | None = None
-    rematch_id: str | None = None
-    rematch_offers: set[int] = field(default_factory=set)
-    created_at: datetime = field(default_factory=utcnow)
-    started_at: datetime | None = None
-    finished_at: datetime | None = None
     subscribers: dict[Connection, bool] = field(default_factory=dict)  # -> wants the SVG
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     revision: int = 0  # bumps on every broadcast; keys the view cache
@@ -150,59 +90,12 @@ class LiveGame:
     delta_from: int = 0  # where the last broadcast's entries start
     bot_task: asyncio.Task[None] | None = None
     flag_timer: asyncio.TimerHandle | None = None
-    throwers: dict[int, int | None] = field(default_factory=dict)
     last_activity: float = field(default_factory=time.monotonic)  # for the lobby's live list
-    creator_addr: str | None = None  # keyed hash of the address it was opened from
-
-    def seats_of(self, player_id: str | None) -> list[int]:
-        if player_id is None:
-            return []
-        return [i for i, s in enumerate(self.seats) if s is not None and s.player_id == player_id]
-
-    def actor(self, state: State | None = None) -> int | None:
-        """The seat expected to act: the decision's seat, or the seat that throws in person."""
-        state = self.state if state is None else state
-        if state.current_player >= 0:
-            return state.current_player
-        if state.current_player == CHANCE:
-            return self.thrower(state)
-        return None
-
-    def thrower(self, state: State) -> int | None:
-        # A game's history only grows, so the position at a ply never changes: cache by ply.
-        ply = len(state.history)
-        if ply not in self.throwers:
-            self.throwers[ply] = catalog.thrower(state)
-        return self.throwers[ply]
-
-    def rated_pair(self, movers: set[int]) -> tuple[str, str] | None:
-        """The players whose ratings this game changes: a rated game between two players who
-        may be rated (see ``may_be_rated``), in which each of them made a move (``movers``:
-        the seats that did; a game given up before then is too short to say anything)."""
-        a, b = self.seats
-        if self.rated and may_be_rated(self.seats) and {0, 1} <= movers:
-            assert a is not None and b is not None
-            return (a.player_id, b.player_id)
-        return None
 
 
-def may_be_rated(seats: list[Seat | None]) -> bool:
-    """Rated play needs two different players, each an account or a bot (not two bots): a
-    guest's games are never rated (anyone can make guests), and nobody rates against
-    themselves."""
-    a, b = seats
-    return (
-        a is not None
-        and b is not None
-        and a.player_id != b.player_id
-        and a.kind in RATED_KINDS
-        and b.kind in RATED_KINDS
-        and not (a.kind == b.kind == "bot")
-    )
-
-
-def _result(winner: int | None) -> str:
-    return result_for(winner)
+def _moment(live: LiveGame) -> float:
+    """Now, as the game's clock counts time."""
+    return live.clock.now() if live.clock is not None else time.monotonic()
 
 
 class Hub:
@@ -433,7 +326,7 @@ class Hub:
             live.chance = FairChance(row.id, seed=row.chance_seed)
         try:
             for text in row.history:
-                self._append(live, live.state, live.state.game.action(text))
+                session.append(live, live.state, live.state.game.action(text))
         except (IllegalActionError, ValueError) as e:
             raise GameError("unavailable", f"game {game_id} no longer replays: {e}") from None
         if row.clock_initial_ms is not None:
@@ -489,7 +382,7 @@ class Hub:
                 raise GameError(
                     "unavailable", "the server is full right now; try again in a minute"
                 )
-        game = self._checked(game_id, options, mode, seat, bot, clock)
+        game = session.check_new_game(game_id, options, mode, seat, bot, clock)
         if creator_addr is not None and (mode in ("seek", "friend") or clock is not None):
             await self._check_open_games(creator_id, creator_addr)
         creator_seat = secrets.randbelow(2) if seat is None else seat
@@ -554,43 +447,6 @@ class Hub:
         self._lobby_changed(live)
         return live
 
-    @staticmethod
-    def _checked(
-        game_id: str,
-        options: dict[str, Any],
-        mode: str,
-        seat: int | None,
-        bot: str | None,
-        clock: tuple[int, int] | None,
-    ) -> Game:
-        """The game asked for, once every part of the request is checked (nothing is written
-        before: a refused request changes nothing)."""
-        if mode not in MODES:
-            raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        try:
-            game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
-        except ValueError as e:
-            raise GameError("bad_request", str(e)) from None
-        if seat not in (None, 0, 1):
-            raise GameError("bad_request", "seat must be 0 (first), 1 (second) or omitted (random)")
-        if clock is not None:
-            initial, increment = clock
-            if not (10_000 <= initial <= MAX_CLOCK_MS and 0 <= increment <= MAX_INCREMENT_MS):
-                raise GameError(
-                    "bad_request",
-                    "a clock needs 10 s to 3 h of initial time and 0 to 180 s increment",
-                )
-        if mode == "bot":
-            if not bot:
-                raise GameError("bad_request", "choose a bot level to play against")
-            levels = catalog.bot_levels(game.ID)
-            if bot not in levels:
-                raise GameError(
-                    "bad_request",
-                    f"no {bot!r} bot for {game.TITLE}; choose one of: {', '.join(levels)}",
-                )
-        return game
-
     async def _seats(
         self, creator: Player, game: Game, mode: str, creator_seat: int, bot: str | None
     ) -> list[Seat | None]:
@@ -628,35 +484,20 @@ class Hub:
     async def _begin(self, live: LiveGame) -> None:
         """First moment with both seats taken: resolve opening chance nodes, start the clock."""
         async with self._locked(live):
-            new = live.state.clone()
-            self._auto_chance(live, new)
-            if len(new.history) != len(live.state.history):
-                await self._commit(live, new)
+            change = session.begin(live, _moment(live), utcnow())
+            if change is not None:
+                await self._carry_out(live, change)
             else:
-                if live.clock is not None:
-                    live.clock.switch(live.actor())
+                session.start_clock(live, _moment(live))
                 self._after_change(live)
 
     async def join(self, player_id: str, game_id: str, invite: str | None = None) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live):
-            if live.status != "waiting":
-                if live.seats_of(player_id):
-                    return live
-                raise GameError("full", "this game already has both players; you can watch it")
-            if live.seats_of(player_id):
-                raise GameError(
-                    "forbidden", "this is your own game: send the invite link to a friend, or wait"
-                )
-            if live.mode == "friend" and (
-                not isinstance(invite, str)
-                or not secrets.compare_digest(invite, live.invite_token or "")
-            ):
-                raise GameError(
-                    "forbidden", "this game is by invitation; ask its creator for the link"
-                )
+            seat = session.joining_seat(live, player_id, invite)
+            if seat is None:
+                return live
             player = await self.db(self.store.ensure_guest, player_id)
-            seat = 1 - live.creator_seat
             seats = list(live.seats)
             seats[seat] = self._seat(
                 player, await self.db(self.store.rating, player.id, live.game.ID)
@@ -702,129 +543,56 @@ class Hub:
         self._broadcast(live)
 
     # -- playing -------------------------------------------------------------------------------
-    def _check_turn(self, live: LiveGame, player_id: str | None, version: Any) -> int:
-        """The seat the player acts for, or a GameError saying why they cannot act now."""
-        if live.status == "waiting":
-            raise GameError("not_active", "the game has not started: it is waiting for an opponent")
-        if live.status != "active":
-            raise GameError("not_active", "the game is over")
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise GameError("bad_request", "a move must say the version of the game it was made on")
-        if version != live.version:
-            raise GameError(
-                "stale",
-                f"this was sent for version {version} of the game, which is now at version "
-                f"{live.version} (already played, or the position changed): here is the current one",
-            )
-        mine = live.seats_of(player_id)
-        if not mine:
-            raise GameError("not_seated", "you are watching this game; only its players can move")
-        actor = live.actor()
-        if actor is None:
-            raise GameError("not_your_turn", "nobody can act now; the coins are being thrown")
-        if actor not in mine:
-            seat = live.seats[actor]
-            name = seat.name if seat else live.game.SEATS[actor]
-            raise GameError(
-                "not_your_turn", f"it is {name}'s turn ({live.game.SEATS[actor]}), not yours"
-            )
-        return actor
-
     async def move(self, player_id: str | None, game_id: str, text: Any, version: Any) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live):
             await self._flag_if_due(live)
-            self._check_turn(live, player_id, version)
-            if live.state.current_player == CHANCE:
-                raise GameError(
-                    "illegal",
-                    "the coins must be thrown first: press the throw button (message 'throw')",
-                )
-            if not isinstance(text, str) or not text.strip() or len(text) > 100:
-                raise GameError(
-                    "bad_request", "a move is notation text, e.g. " + live.game.actions[0].text
-                )
-            try:
-                action = live.game.parse_action(text)
-                new = live.state.child(action)
-            except IllegalActionError as e:
-                raise GameError("illegal", str(e)) from None
-            await self._play(live, new)
+            change = session.move(live, player_id, text, version, _moment(live), utcnow())
+            await self._carry_out(live, change)
         return live
 
     async def throw(self, player_id: str | None, game_id: str, version: Any) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live):
             await self._flag_if_due(live)
-            self._check_turn(live, player_id, version)  # the thrower asked
-            if live.state.current_player != CHANCE or live.chance is None:
-                raise GameError("illegal", "there is nothing to throw now: it is time to move")
-            new = live.state.clone()
-            new.apply(live.chance.outcome(new))
-            await self._play(live, new)
+            change = session.throw(live, player_id, version, _moment(live), utcnow())
+            await self._carry_out(live, change)
         return live
 
     async def resign(self, player_id: str | None, game_id: str) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live):
-            if live.status != "active":
-                raise GameError("not_active", "only a game in progress can be resigned")
-            mine = live.seats_of(player_id)
-            if not mine:
-                raise GameError("not_seated", "only a player of this game can resign it")
-            # Both seats on one screen: the side to act (or seat 0) resigns.
-            actor = live.actor()
-            seat = actor if actor in mine else mine[0]
-            await self._finish(live, live.state, 1 - seat, "resignation")
+            await self._carry_out(live, session.resign(live, player_id, _moment(live), utcnow()))
         return live
 
     async def rematch(self, player_id: str | None, game_id: str) -> LiveGame:
         """Offer a rematch; it starts when the opponent offers too (a bot always agrees)."""
         live = await self.get(game_id)
         async with self._locked(live):
-            if live.status != "finished":
-                raise GameError("not_active", "a rematch can be offered once the game is over")
-            mine = live.seats_of(player_id)
-            if not mine or player_id is None:
-                raise GameError("not_seated", "only the players of this game can ask for a rematch")
-            if live.rematch_id:
+            mine = session.rematch_offer(live, player_id)
+            if live.rematch_id or player_id is None:
                 return live
             live.rematch_offers.update(mine)
             if self.clustered:  # the other player may be on another process
                 live.rematch_offers = await self._offers(live, mine)
                 self._tell(GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)})
-            other = [s for s in (0, 1) if s not in mine]
-            agreed = not other or all(
-                (seat := live.seats[s]) is not None
-                and (seat.kind == "bot" or s in live.rematch_offers)
-                for s in other
-            )
-            if not agreed:
+            if not session.rematch_agreed(live, mine):
                 self._broadcast(live)
                 return live
-            bot = next((s.bot for s in live.seats if s is not None and s.kind == "bot"), None)
-            creator_seat = live.creator_seat if live.mode != "bot" else live.seats_of(player_id)[0]
+            terms = session.rematch_terms(live, player_id)
             new = await self.create(
-                player_id if live.mode == "bot" else live.creator_id,
+                terms.creator_id,
                 live.game.ID,
                 dict(live.game.options),
-                mode="local"
-                if live.mode == "local"
-                else ("bot" if live.mode == "bot" else "friend"),
-                seat=1 - creator_seat,
-                bot=bot,
-                clock=(live.clock.initial_ms, live.clock.increment_ms) if live.clock else None,
-                rated=live.rated,
+                mode=terms.mode,
+                seat=terms.seat,
+                bot=terms.bot,
+                clock=terms.clock,
+                rated=terms.rated,
                 rematch_of=live.id,
             )
-            if live.mode in ("friend", "seek"):
-                # The invited player is the other seat of the old game: seat them directly.
-                opponent = next(
-                    (s for i, s in enumerate(live.seats) if s and s.player_id != live.creator_id),
-                    None,
-                )
-                if opponent is not None:
-                    await self.join(opponent.player_id, new.id, new.invite_token)
+            if terms.opponent_id is not None:
+                await self.join(terms.opponent_id, new.id, new.invite_token)
             await self._save(live, {"rematch_id": new.id, "version": live.version + 1})
             live.rematch_id = new.id
             live.version += 1
@@ -834,41 +602,7 @@ class Hub:
     async def _play(self, live: LiveGame, new: State) -> None:
         """Adopt ``new`` (one action past the live state) after resolving the chance nodes
         nobody throws in person; end the game if it is over."""
-        self._auto_chance(live, new)
-        if new.is_terminal():
-            await self._finish(live, new, new.winner(), "normal")
-        else:
-            await self._commit(live, new)
-
-    def _auto_chance(self, live: LiveGame, new: State) -> None:
-        """Throw for every chance node whose thrower is nobody or a bot (FairChance decides)."""
-        guard = catalog.max_plies(live.game) + 1
-        while new.current_player == CHANCE and guard > 0:
-            seat = live.thrower(new)
-            if seat is not None and (s := live.seats[seat]) is not None and s.kind != "bot":
-                break
-            assert live.chance is not None, "a game with chance nodes always has a FairChance"
-            new.apply(live.chance.outcome(new))
-            guard -= 1
-
-    def _append(self, live: LiveGame, state: State, action: Action) -> None:
-        """Apply ``action`` to ``state`` (the live one while loading) and extend the move list."""
-        seat = state.current_player
-        say = catalog.describe(live.game.ID, action, state)
-        state.apply(action)
-        live.movers.append(seat)
-        live.entries.append(views.history_entry(seat, action, say))
-
-    def _row_state(self, live: LiveGame, new: State) -> dict[str, Any]:
-        values: dict[str, Any] = {
-            "history": [a.text for a in new.history],
-            "version": live.version + 1,
-        }
-        if live.clock is not None:
-            values["clock0_ms"] = max(0, live.clock.left_ms(0))
-            values["clock1_ms"] = max(0, live.clock.left_ms(1))
-            values["clock_since"] = utcnow()  # the running clock (re)started now
-        return values
+        await self._carry_out(live, session.advance(live, new, _moment(live), utcnow()))
 
     async def _save(self, live: LiveGame, values: dict[str, Any]) -> None:
         try:
@@ -882,71 +616,43 @@ class Hub:
             ) from None
 
     async def _commit(self, live: LiveGame, new: State) -> None:
-        clock_before = self._clock_snapshot(live)
-        if live.clock is not None:
-            live.clock.switch(live.actor(new))
-        try:
-            await self._save(live, self._row_state(live, new))
-        except GameError:
-            self._clock_restore(live, clock_before)
-            raise
-        self._adopt(live, new)
-        self._after_change(live)
-
-    def _adopt(self, live: LiveGame, new: State) -> None:
-        start = len(live.state.history)
-        replay = live.state  # extend the live move list with the new actions
-        for action in new.history[start:]:
-            self._append(live, replay, action)
-        live.state = new
-        live.events_from = start
-        live.version += 1
-        live.last_activity = time.monotonic()
+        """The game goes on at ``new``."""
+        await self._carry_out(live, session.step(live, new, _moment(live), utcnow()))
 
     async def _finish(
         self, live: LiveGame, new: State, winner: int | None, termination: str
     ) -> None:
-        clock_before = self._clock_snapshot(live)
-        if live.clock is not None:
-            live.clock.stop()
-        finished_at = utcnow()
-        scores = [float(x) for x in new.scores()]
-        rated = live.rated_pair(self._movers(live, new))
-        values = {
-            **self._row_state(live, new),
-            "status": "finished",
-            "winner": winner,
-            "result": _result(winner),
-            "termination": termination,
-            "scores": scores,
-            "finished_at": finished_at,
-            "rated": rated is not None,
-        }
+        """The game ends at ``new``."""
+        change = session.finish(live, new, winner, termination, _moment(live), utcnow())
+        await self._carry_out(live, change)
+
+    async def _carry_out(self, live: LiveGame, change: session.Change) -> None:
+        """Write ``change`` (naming the version it replaces), then make it and tell everyone;
+        a game that ends has its result and ratings written together."""
+        done = change.finish
+        if done is None:
+            await self._save(live, change.values)
+            session.adopt(live, change)
+            live.last_activity = time.monotonic()
+            self._after_change(live)
+            return
         try:
             changes = await self.db(
                 self.store.finish_game,
                 live.id,
                 live.version,
-                values,
+                change.values,
                 live.game.ID,
-                rated,
-                winner,
+                done.rated,
+                done.winner,
             )
         except ConflictError as e:
-            self._clock_restore(live, clock_before)
             raise GameError("conflict", str(e)) from None
         except Exception:
-            self._clock_restore(live, clock_before)
             log.exception("finishing game %s failed", live.id)
             raise GameError("unavailable", "the result could not be saved; try again") from None
-        self._adopt(live, new)
-        live.status = "finished"
-        live.rated = rated is not None
-        live.winner = winner
-        live.result = _result(winner)
-        live.termination = termination
-        live.final_scores = scores
-        live.finished_at = finished_at
+        session.adopt(live, change)
+        live.last_activity = time.monotonic()
         if changes:
             live.rating_changes = [c.to_json() for c in changes]
             for seat in live.seats:
@@ -980,31 +686,6 @@ class Hub:
             return
         if count:
             log.info("game %s gave %d blunder puzzle(s)", game_id, count)
-
-    @staticmethod
-    def _movers(live: LiveGame, new: State) -> set[int]:
-        """The seats that made a decision in ``new`` (the live state plus what follows)."""
-        seats = {m for m in live.movers if m >= 0}
-        replay = live.state.clone()
-        for action in new.history[len(live.state.history) :]:
-            if replay.current_player >= 0:
-                seats.add(replay.current_player)
-            replay.apply(action)
-        return seats
-
-    def _clock_snapshot(self, live: LiveGame) -> tuple[list[int], int | None, float] | None:
-        c = live.clock
-        return (list(c.remaining), c.running, c.since) if c else None
-
-    def _clock_restore(
-        self, live: LiveGame, snap: tuple[list[int], int | None, float] | None
-    ) -> None:
-        if live.clock is not None and snap is not None:
-            live.clock.remaining, live.clock.running, live.clock.since = (
-                list(snap[0]),
-                snap[1],
-                snap[2],
-            )
 
     # -- after every change: timers, bots, broadcast ----------------------------------------------
     def _after_change(self, live: LiveGame, announce: bool = True) -> None:
@@ -1042,12 +723,9 @@ class Hub:
 
     async def _flag_if_due(self, live: LiveGame) -> None:
         """Lose on time: checked on every action and by a timer set for the exact moment."""
-        if live.status != "active" or live.clock is None:
-            return
-        seat = live.clock.flagged()
-        if seat is not None:
-            live.clock.remaining[seat] = 0
-            await self._finish(live, live.state, 1 - seat, "time forfeit")
+        change = session.flag(live, _moment(live), utcnow())
+        if change is not None:
+            await self._carry_out(live, change)
 
     async def _bot_turn(self, live: LiveGame, version: int, seat: int, spec: str) -> None:
         try:
@@ -1299,7 +977,7 @@ class Hub:
         )
         try:
             for text in row.history[done:]:
-                self._append(fresh, fresh.state, fresh.state.game.action(text))
+                session.append(fresh, fresh.state, fresh.state.game.action(text))
         except (IllegalActionError, ValueError):
             return None
         fresh.version = row.version
@@ -1507,8 +1185,3 @@ class Hub:
             looked += 1
             await self._flag_check(live)
         return looked
-
-
-def abandoned_values(version: int) -> dict[str, Any]:
-    """The write that ends a game nobody joined, replacing ``version``."""
-    return {"status": "aborted", "termination": "abandoned", "version": version + 1}

@@ -17,14 +17,14 @@ from ..schemas import (
     ActionOut,
     FairOut,
     GameView,
-    HistoryEntry,
     LobbyEntry,
     RematchOut,
     SeatOut,
 )
 
 if TYPE_CHECKING:
-    from .hub import LiveGame, Seat
+    from .hub import LiveGame
+    from .session import Seat
 
 COMPACT = (",", ":")
 # A game nobody moved in (or a seek nobody took) for this long leaves the lobby's lists; it
@@ -81,13 +81,6 @@ def legal_text(live: LiveGame) -> str:
         text = json.dumps([a.model_dump(mode="json") for a in legal(live)], separators=COMPACT)
         cached = live.legal_cache = (live.revision, text)
     return cached[1]
-
-
-def history_entry(seat: int, action: Action, say: str) -> HistoryEntry:
-    """One entry of the move list: ``seat`` is who made it (negative: a chance outcome)."""
-    return HistoryEntry(
-        text=action.text, seat=seat if seat >= 0 else None, chance=action.chance, say=say
-    )
 
 
 def _listing(live: LiveGame) -> dict[str, Any]:
