@@ -15,14 +15,14 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
-from pocketarena.core import Game, IllegalActionError, State, recorded_options
+from pocketarena.core import Game, State
 from pocketarena.explore import EXPLORABLE
-from pocketarena.fair import SCHEME, FairChance
+from pocketarena.fair import FairChance
 from pocketarena.ratings import Rating
 
 from .. import blunder_puzzles, catalog
@@ -283,7 +283,6 @@ class Hub:
 
     async def _build(self, row: GameRecord) -> LiveGame:
         """The live game of a stored row (its clock as stored, not running)."""
-        game_id = row.id
         ids = [pid for pid in (row.seat0_id, row.seat1_id) if pid]
         players = await self.db(self.store.get_players, ids)
         seats: list[Seat | None] = []
@@ -293,49 +292,8 @@ class Hub:
             else:
                 rating = await self.db(self.store.rating, pid, row.game)
                 seats.append(self._seat(players[pid], rating))
-        try:
-            # Saved before an option existed: played as games were then.
-            game = catalog.load_game(row.game, recorded_options(row.game, row.options))
-        except ValueError as e:
-            raise GameError("unavailable", f"game {game_id} cannot be loaded: {e}") from None
-        live = LiveGame(
-            id=row.id,
-            game=game,
-            state=game.new_initial_state(),
-            mode=row.mode,
-            rated=row.rated,
-            creator_id=row.creator_id,
-            creator_seat=row.creator_seat if row.creator_seat is not None else 0,
-            seats=seats,
-            status=row.status,
-            version=row.version,
-            invite_token=row.invite_token,
-            winner=row.winner,
-            result=row.result,
-            termination=row.termination,
-            final_scores=row.scores,
-            rating_changes=row.rating_changes,
-            rematch_of=row.rematch_of,
-            rematch_id=row.rematch_id,
-            created_at=row.created_at,
-            started_at=row.started_at,
-            finished_at=row.finished_at,
-            creator_addr=row.creator_addr,
-        )
-        if row.chance_seed:
-            live.chance = FairChance(row.id, seed=row.chance_seed)
-        try:
-            for text in row.history:
-                session.append(live, live.state, live.state.game.action(text))
-        except (IllegalActionError, ValueError) as e:
-            raise GameError("unavailable", f"game {game_id} no longer replays: {e}") from None
-        if row.clock_initial_ms is not None:
-            live.clock = Clock(
-                row.clock_initial_ms,
-                row.clock_increment_ms or 0,
-                [row.clock0_ms or 0, row.clock1_ms or 0],
-            )
-        live.events_from = live.sent_len = len(live.state.history)
+        live = session.from_record(LiveGame, row, seats)
+        live.sent_len = len(live.state.history)
         # Idle since its last stored change, not since it was loaded (abandoned games stay idle).
         live.last_activity -= max(0.0, (utcnow() - aware(row.updated_at)).total_seconds())
         return live
@@ -414,32 +372,7 @@ class Hub:
         if started:
             live.status = "active"
             live.started_at = utcnow()
-        row = GameRecord(
-            id=gid,
-            game=game.ID,
-            options=dict(game.options),
-            mode=mode,
-            status=live.status,
-            rated=rated,
-            creator_id=creator.id,
-            seat0_id=seats[0].player_id if seats[0] else None,
-            seat1_id=seats[1].player_id if seats[1] else None,
-            creator_seat=creator_seat,
-            invite_token=live.invite_token,
-            clock_initial_ms=clock[0] if clock else None,
-            clock_increment_ms=clock[1] if clock else None,
-            clock0_ms=clock[0] if clock else None,
-            clock1_ms=clock[0] if clock else None,
-            history=[],
-            version=0,
-            chance_scheme=SCHEME if live.chance else None,
-            chance_seed=live.chance.reveal() if live.chance else None,
-            chance_commitment=live.chance.commitment if live.chance else None,
-            rematch_of=rematch_of,
-            creator_addr=creator_addr,
-            created_at=live.created_at,
-            started_at=live.started_at,
-        )
+        row = session.new_record(live)
         await self.db(self.store.insert_game, row)
         self.games[gid] = live
         if started:
@@ -958,37 +891,7 @@ class Hub:
             return live.rematch_offers | set(seats)
 
     def _advanced(self, live: LiveGame, row: GameRecord) -> LiveGame | None:
-        """The stored game as ``live`` plus the moves played since (the common case: a game in
-        progress, same players, history extended), without reading the players again or
-        replaying the whole game; None when it is anything else."""
-        if row.status != "active" or live.status != "active":
-            return None
-        if [row.seat0_id, row.seat1_id] != [s.player_id if s else None for s in live.seats]:
-            return None
-        done = len(live.state.history)
-        if row.history[:done] != [a.text for a in live.state.history]:
-            return None
-        fresh = replace(
-            live,
-            state=live.state.clone(),
-            movers=list(live.movers),
-            entries=list(live.entries),
-            throwers=dict(live.throwers),
-        )
-        try:
-            for text in row.history[done:]:
-                session.append(fresh, fresh.state, fresh.state.game.action(text))
-        except (IllegalActionError, ValueError):
-            return None
-        fresh.version = row.version
-        fresh.rated = row.rated
-        if row.clock_initial_ms is not None:
-            fresh.clock = Clock(
-                row.clock_initial_ms,
-                row.clock_increment_ms or 0,
-                [row.clock0_ms or 0, row.clock1_ms or 0],
-            )
-        return fresh
+        return session.advanced(live, row)
 
     def _on_game(self, msg: dict[str, Any]) -> None:
         """Another process changed a game: watchers here get it, anything else forgets it."""

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State
-from pocketarena.fair import FairChance
+from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State, recorded_options
+from pocketarena.fair import SCHEME, FairChance
 from pocketarena.ratings import Rating
 from pocketarena.records import result_for
 
 from .. import catalog
-from ..models import utcnow
+from ..models import GameRecord, utcnow
 from ..schemas import HistoryEntry
 from .clock import Clock
 
@@ -31,6 +31,7 @@ MAX_INCREMENT_MS = 180 * 1000
 # Game ids are checked before they reach the database (ours are 8 letters and digits).
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 RATED_KINDS = ("account", "bot")
+T = TypeVar("T", bound="Table")
 
 
 class GameError(Exception):
@@ -513,4 +514,117 @@ def rematch_terms(table: Table, player_id: str) -> Rematch:
         clock=(table.clock.initial_ms, table.clock.increment_ms) if table.clock else None,
         rated=table.rated,
         opponent_id=opponent,
+    )
+
+
+# -- the stored row -----------------------------------------------------------------------------
+def new_record(table: Table) -> GameRecord:
+    """The row of a game just opened (nothing played yet)."""
+    clock, chance = table.clock, table.chance
+    seat0, seat1 = table.seats
+    return GameRecord(
+        id=table.id,
+        game=table.game.ID,
+        options=dict(table.game.options),
+        mode=table.mode,
+        status=table.status,
+        rated=table.rated,
+        creator_id=table.creator_id,
+        seat0_id=seat0.player_id if seat0 else None,
+        seat1_id=seat1.player_id if seat1 else None,
+        creator_seat=table.creator_seat,
+        invite_token=table.invite_token,
+        clock_initial_ms=clock.initial_ms if clock else None,
+        clock_increment_ms=clock.increment_ms if clock else None,
+        clock0_ms=clock.remaining[0] if clock else None,
+        clock1_ms=clock.remaining[1] if clock else None,
+        history=[],
+        version=0,
+        chance_scheme=SCHEME if chance else None,
+        chance_seed=chance.reveal() if chance else None,
+        chance_commitment=chance.commitment if chance else None,
+        rematch_of=table.rematch_of,
+        creator_addr=table.creator_addr,
+        created_at=table.created_at,
+        started_at=table.started_at,
+    )
+
+
+def from_record(kind: type[T], row: GameRecord, seats: list[Seat | None]) -> T:
+    """The table (of class ``kind``) of a stored row, its history replayed and its clocks as
+    stored (not running)."""
+    try:
+        # Saved before an option existed: played as games were then.
+        game = catalog.load_game(row.game, recorded_options(row.game, row.options))
+    except ValueError as e:
+        raise GameError("unavailable", f"game {row.id} cannot be loaded: {e}") from None
+    table = kind(
+        id=row.id,
+        game=game,
+        state=game.new_initial_state(),
+        mode=row.mode,
+        rated=row.rated,
+        creator_id=row.creator_id,
+        creator_seat=row.creator_seat if row.creator_seat is not None else 0,
+        seats=seats,
+        status=row.status,
+        version=row.version,
+        invite_token=row.invite_token,
+        chance=FairChance(row.id, seed=row.chance_seed) if row.chance_seed else None,
+        clock=_stored_clock(row),
+        winner=row.winner,
+        result=row.result,
+        termination=row.termination,
+        final_scores=row.scores,
+        rating_changes=row.rating_changes,
+        rematch_of=row.rematch_of,
+        rematch_id=row.rematch_id,
+        created_at=row.created_at,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        creator_addr=row.creator_addr,
+    )
+    try:
+        for text in row.history:
+            append(table, table.state, table.state.game.action(text))
+    except (IllegalActionError, ValueError) as e:
+        raise GameError("unavailable", f"game {row.id} no longer replays: {e}") from None
+    table.events_from = len(table.state.history)
+    return table
+
+
+def advanced(table: T, row: GameRecord) -> T | None:
+    """The stored game as ``table`` plus the moves played since (the common case: a game in
+    progress, same players, history extended), without reading the players again or
+    replaying the whole game; None when it is anything else."""
+    if row.status != "active" or table.status != "active":
+        return None
+    if [row.seat0_id, row.seat1_id] != [s.player_id if s else None for s in table.seats]:
+        return None
+    done = len(table.state.history)
+    if row.history[:done] != [a.text for a in table.state.history]:
+        return None
+    fresh = replace(
+        table,
+        state=table.state.clone(),
+        movers=list(table.movers),
+        entries=list(table.entries),
+        throwers=dict(table.throwers),
+    )
+    try:
+        for text in row.history[done:]:
+            append(fresh, fresh.state, fresh.state.game.action(text))
+    except (IllegalActionError, ValueError):
+        return None
+    fresh.version = row.version
+    fresh.rated = row.rated
+    fresh.clock = _stored_clock(row) or fresh.clock
+    return fresh
+
+
+def _stored_clock(row: GameRecord) -> Clock | None:
+    if row.clock_initial_ms is None:
+        return None
+    return Clock(
+        row.clock_initial_ms, row.clock_increment_ms or 0, [row.clock0_ms or 0, row.clock1_ms or 0]
     )
