@@ -31,12 +31,13 @@ from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
 from ..schemas import ActionOut
 from ..store import ConflictError, Store, aware
-from . import session, views
+from . import lobby, session, views
 from .bots import BotRunner, bot_seed
 from .bus import GAMES, LOBBY, PLAYERS, SESSIONS, Bus, MemoryBus
 from .clock import Clock
 from .connection import Connection
 from .jobs import BotQueue
+from .lobby import LobbyBoard
 from .session import (
     GAME_ID,
     RATED_KINDS,
@@ -111,7 +112,8 @@ class Hub:
         self.settings = settings
         self.bots = bots
         self.games: dict[str, LiveGame] = {}
-        self.lobby: set[Connection] = set()
+        self.board = LobbyBoard(self._lobby_items, settings.lobby_updates_per_s)
+        self.lobby = self.board.watchers  # the connections that asked for the lobby
         sqlite = store.engine.dialect.name == "sqlite"
         # SQLite has one writer at a time: one database thread keeps writes in order.
         self._db = ThreadPoolExecutor(max_workers=1 if sqlite else 8, thread_name_prefix="db")
@@ -120,13 +122,6 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self.connections: set[Connection] = set()
-        # The lobby's updates go out together, at most lobby_updates_per_s times a second,
-        # each with only the entries that changed since the one before.
-        self._lobby_timer: asyncio.TimerHandle | None = None
-        self._lobby_flushed = 0.0
-        self._lobby_sent: dict[str, str] = {}  # game id -> its entry as last sent
-        self._lobby_order: dict[str, list[str]] = {"seeks": [], "live": []}
-        self.lobby_messages = 0  # lobby updates sent (for tests and the probes)
         # The cluster (see the section at the end): one process alone uses a MemoryBus and
         # behaves as if there were no bus at all.
         self.bus: Bus = bus or MemoryBus()
@@ -180,8 +175,7 @@ class Hub:
         if self._outbox is not None and not self._outbox.done():
             # Tell the others what changed here last (a moment at most).
             await asyncio.wait([self._outbox], timeout=2.0)
-        if self._lobby_timer is not None:
-            self._lobby_timer.cancel()
+        self.board.close()
         for live in self.games.values():
             if live.flag_timer:
                 live.flag_timer.cancel()
@@ -743,40 +737,29 @@ class Hub:
         return views.state_message(live, you, svg, delta)
 
     # -- the lobby -------------------------------------------------------------------------------------
+    @property
+    def lobby_messages(self) -> int:
+        return self.board.messages
+
     def lobby_view(self) -> dict[str, Any]:
         """The lobby's two lists (see ``views.lobby_lists``). In a cluster: every process's
         games, as they wrote them to the bus."""
-        return views.lobby_lists(self._lobby_items())
+        return self.board.view()
 
     def _lobby_items(self) -> list[dict[str, Any]]:
-        """What the lobby chooses from: each game's entry, status, mode, idle time and the
-        sources (player, address) its seeks count against."""
         if self.clustered:
-            wall = time.time()
-            return [
-                dict(item, idle_s=wall - item["active_at"]) for item in self._lobby_mirror.values()
-            ]
+            return lobby.mirrored(self._lobby_mirror, time.time())
         now = time.monotonic()
         return [
-            self._lobby_item(live, now - live.last_activity)
+            lobby.item(live, now - live.last_activity)
             for live in self.games.values()
             if live.status in ("waiting", "active")
         ]
 
-    def _lobby_item(self, live: LiveGame, idle_s: float) -> dict[str, Any]:
-        return {
-            "entry": views.lobby_entry_data(live),
-            "status": live.status,
-            "mode": live.mode,
-            "idle_s": idle_s,
-            "sources": [f"p:{live.creator_id}"]
-            + ([f"a:{live.creator_addr}"] if live.creator_addr else []),
-        }
-
     def _lobby_changed(self, live: LiveGame | None = None) -> None:
         """Something the lobby shows changed (in ``live``, if given): send the lobby's watchers
-        an update soon (changes that come together share one update). In a cluster every
-        process hears of it and sends its own lobby watchers the update."""
+        an update soon. In a cluster every process hears of it and sends its own lobby
+        watchers the update."""
         if self.clustered:
             if live is not None:
                 self._out_lobby.add(live.id)
@@ -785,36 +768,7 @@ class Hub:
         self._lobby_soon()
 
     def _lobby_soon(self) -> None:
-        if self._lobby_timer is not None or not self.lobby or self._closing:
-            return
-        interval = 1.0 / self.settings.lobby_updates_per_s
-        delay = max(0.0, self._lobby_flushed + interval - time.monotonic())
-        self._lobby_timer = asyncio.get_running_loop().call_later(delay, self._lobby_flush)
-
-    def _lobby_flush(self) -> None:
-        """One lobby update: the entries that changed since the last update, and the order of
-        both lists by id (an id left out has gone)."""
-        self._lobby_timer = None
-        self._lobby_flushed = time.monotonic()
-        if not self.lobby:
-            return
-        view = self.lobby_view()
-        changed, sent = [], {}
-        for entry in view["seeks"] + view["live"]:
-            key = json.dumps({k: v for k, v in entry.items() if k != "idle_s"}, sort_keys=True)
-            sent[entry["id"]] = key
-            if self._lobby_sent.get(entry["id"]) != key:
-                changed.append(entry)
-        order = {name: [e["id"] for e in view[name]] for name in ("seeks", "live")}
-        if not changed and order == self._lobby_order:
-            return
-        self._lobby_sent, self._lobby_order = sent, order
-        text = json.dumps(
-            {"type": "lobby", "delta": True, "entries": changed, **order}, separators=(",", ":")
-        )
-        self.lobby_messages += 1
-        for conn in list(self.lobby):
-            conn.push(text)
+        self.board.soon()
 
     # -- connections ---------------------------------------------------------------------------------
     def connect(self, conn: Connection) -> None:
@@ -965,15 +919,6 @@ class Hub:
             if not self._lobby_stale:
                 return
 
-    def _lobby_record(self, live: LiveGame) -> str | None:
-        """This game's lobby entry as the bus keeps it (None: not in the lobby)."""
-        if live.status not in ("waiting", "active"):
-            return None
-        item = self._lobby_item(live, 0.0)
-        del item["idle_s"]
-        item["active_at"] = time.time() - (time.monotonic() - live.last_activity)
-        return json.dumps(item, separators=(",", ":"))
-
     def _on_sessions(self, msg: dict[str, Any]) -> None:
         ids = msg.get("ids")
         if msg.get("origin") != self.bus.node and isinstance(ids, list):
@@ -997,13 +942,14 @@ class Hub:
         the bots' jobs. Whatever piled up meanwhile goes together."""
         while self._out_games or self._out_lobby or self._out_notices or self._out_jobs:
             games, self._out_games = self._out_games, {}
-            lobby, self._out_lobby = self._out_lobby, set()
+            listed, self._out_lobby = self._out_lobby, set()
             notices, self._out_notices = self._out_notices, []
             jobs, self._out_jobs = self._out_jobs, {}
+            wall, now = time.time(), time.monotonic()
             try:
                 records = {
-                    gid: self._lobby_record(live) if (live := self.games.get(gid)) else None
-                    for gid in lobby
+                    gid: lobby.record(live, wall, now) if (live := self.games.get(gid)) else None
+                    for gid in listed
                 }
                 await self.bus.lobby_put(records)
                 for gid, version in games.items():
