@@ -59,27 +59,12 @@ HEARTBEAT = "hub"  # the heartbeat row of this server
 # In a cluster: a heartbeat this recent means the cluster runs (clocks ran on meanwhile).
 CLUSTER_ALIVE_S = 10.0
 CLOCK_SWEEP_S = 1.0  # how often some process looks for clocks that ran out unwatched
-# What a game keeps when another process's change is read in: its watchers and caches.
-_KEPT_ON_REFRESH = frozenset(
-    {
-        "subscribers",
-        "lock",
-        "revision",
-        "view_cache",
-        "legal_cache",
-        "action_json",
-        "sent_len",
-        "delta_from",
-        "bot_task",
-        "flag_timer",
-        "last_activity",
-    }
-)
 
 
 @dataclass
 class LiveGame(Table):
-    """A game in play here: its table, and who watches it, its lock, timers and caches."""
+    """A game in play here: its table, and who watches it, its lock, timers and caches (what
+    a game keeps when another process's change to its table is read in)."""
 
     subscribers: dict[Connection, bool] = field(default_factory=dict)  # -> wants the SVG
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -824,9 +809,8 @@ class Hub:
         if fresh.status == "finished":
             fresh.rematch_offers = await self._offers(live, [])
         start = len(live.state.history)
-        for f in fields(LiveGame):
-            if f.name not in _KEPT_ON_REFRESH:
-                setattr(live, f.name, getattr(fresh, f.name))
+        for f in fields(Table):  # the table is read in; its watchers, timers and caches stay
+            setattr(live, f.name, getattr(fresh, f.name))
         live.events_from = min(start, len(live.state.history))
         live.last_activity = time.monotonic()
         if live.status == "active" and live.clock is not None:

@@ -1,0 +1,105 @@
+"""The views the browsers read: built as the API's schemas, with the keys the client scripts
+have always been sent (and no others), in every kind of position."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from pocketarena.core import CHANCE
+from pocketarena.fair import FairChance
+from pocketarena.ratings import Rating
+from pocketarena.server import catalog
+from pocketarena.server.live import lobby, session, views
+from pocketarena.server.live.clock import Clock
+from pocketarena.server.live.hub import LiveGame, Seat
+from pocketarena.server.schemas import GameView, LobbyEntry
+
+WALL = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+VIEW_KEYS = [
+    *("id", "game", "title", "options", "options_text", "mode", "status", "rated", "version"),
+    *("seat_names", "seats", "node", "to_move", "thrower", "legal", "history", "history_from"),
+    *("plies", "events_from", "scores", "position", "winner", "result", "termination"),
+    *("rating_changes", "fair", "rematch", "created_at"),
+]
+ENTRY_KEYS = [
+    *("id", "game", "title", "options", "options_text", "mode", "rated", "clock", "seats"),
+    *("plies", "created_at"),
+]
+
+
+def live_game(game: str, timed: bool) -> LiveGame:
+    g = catalog.load_game(game, {})
+    return LiveGame(
+        id="V1",
+        game=g,
+        state=g.new_initial_state(),
+        mode="friend",
+        rated=True,
+        creator_id="ann",
+        creator_seat=0,
+        seats=[Seat("ann", "Ann", "account", None, Rating()), Seat("bob", "Bob", "guest")],
+        status="active",
+        chance=FairChance("V1", seed="c3" * 32) if g.CHANCE else None,
+        clock=Clock(60_000, 0) if timed else None,
+        created_at=WALL,
+    )
+
+
+@pytest.mark.parametrize("game", catalog.game_ids())
+def test_views_keep_their_keys_through_a_whole_game(game: str) -> None:
+    rng = random.Random(game)
+    live = live_game(game, timed=game != "flipwars")
+    start = session.begin(live, 0.0, WALL)
+    if start is not None:
+        session.adopt(live, start)
+    while True:
+        for svg in (False, True):
+            data = views.view_data(live, svg)
+            assert list(data) == VIEW_KEYS + (["svg"] if svg else [])
+            assert GameView.model_validate(data).model_dump(
+                mode="json", exclude={"you", "clock"}
+            ) == (data if svg else {**data, "svg": None})
+        assert [h["text"] for h in data["history"]] == [a.text for a in live.state.history]
+        entry = views.lobby_entry_data(live)
+        assert list(entry) == ENTRY_KEYS and LobbyEntry.model_validate(entry).id == "V1"
+        actor = live.actor()
+        you = [actor] if actor is not None else []
+        message = json.loads(views.state_message(live, you, svg=False))
+        assert list(message) == ["type", "you", "clock", "legal", "game"]
+        to_act = live.status == "active" and live.state.current_player >= 0
+        legal = [a.text for a in live.state.legal_actions()] if to_act else []
+        assert [a["text"] for a in message["legal"]] == legal
+        assert (message["clock"] is None) == (live.clock is None)
+        if live.status != "active":
+            break
+        live.revision += 1  # a broadcast: the cached texts are made again
+        player = "ann" if actor == 0 else "bob"
+        if live.state.current_player == CHANCE:
+            change = session.throw(live, player, live.version, 0.0, WALL)
+        else:
+            action = rng.choice(live.state.legal_actions()).text
+            change = session.move(live, player, action, live.version, 0.0, WALL)
+        session.adopt(live, change)
+    assert data["fair"] is None or data["fair"]["seed"] is not None  # revealed at the end
+    assert data["to_move"] is None and data["legal"] == []
+
+
+def test_the_lobby_lists_seeks_fairly_and_live_games_liveliest_first() -> None:
+    items = []
+    for n in range(5):
+        live = live_game("stack-a-cash", timed=False)
+        live.id, live.mode, live.status = f"S{n}", "seek", "waiting"
+        items.append(lobby.item(live, idle_s=10.0))
+    for n, idle in enumerate((50.0, 5.0, 99_999.0)):
+        live = live_game("stack-a-cash", timed=False)
+        live.id = f"L{n}"
+        items.append(lobby.item(live, idle_s=idle))
+    lists = views.lobby_lists(items)
+    assert len(lists["seeks"]) == views.LOBBY_SEEKS_PER_SOURCE  # one creator: a few seeks
+    assert [e["id"] for e in lists["live"]] == ["L1", "L0"]  # the idle one has left
+    assert [e["idle_s"] for e in lists["live"]] == [5, 50]
+    assert all("idle_s" not in e for e in lists["seeks"])
