@@ -11,42 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pocketarena.core import CHANCE
-from pocketarena.fair import FairChance
-from pocketarena.ratings import Rating
-from pocketarena.server import catalog
 from pocketarena.server.live import session
 from pocketarena.server.live.clock import Clock
-from pocketarena.server.live.session import Change, GameError, Seat, Table
+from pocketarena.server.live.session import Change, GameError, Table
+
+from .tables import seat, table
 
 WALL = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-SEED = "5e" * 32
-
-
-def seat(pid: str, kind: str = "account", bot: str | None = None) -> Seat:
-    return Seat(pid, pid.title(), kind, bot, Rating())
-
-
-def table(
-    game: str = "stack-a-cash",
-    seats: tuple[Seat | None, Seat | None] = (seat("ann"), seat("bob")),
-    status: str = "active",
-    clock: Clock | None = None,
-    **options: Any,
-) -> Table:
-    g = catalog.load_game(game, options)
-    return Table(
-        id="T1",
-        game=g,
-        state=g.new_initial_state(),
-        mode="friend",
-        rated=True,
-        creator_id="ann",
-        creator_seat=0,
-        seats=list(seats),
-        status=status,
-        chance=FairChance("T1", seed=SEED) if g.CHANCE else None,
-        clock=clock,
-    )
 
 
 def play(t: Table, change: Change) -> Table:

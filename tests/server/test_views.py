@@ -10,13 +10,13 @@ from datetime import UTC, datetime
 import pytest
 
 from pocketarena.core import CHANCE
-from pocketarena.fair import FairChance
-from pocketarena.ratings import Rating
 from pocketarena.server import catalog
 from pocketarena.server.live import lobby, session, views
 from pocketarena.server.live.clock import Clock
-from pocketarena.server.live.hub import LiveGame, Seat
+from pocketarena.server.live.hub import LiveGame
 from pocketarena.server.schemas import GameView, LobbyEntry
+
+from .tables import made, seat
 
 WALL = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 VIEW_KEYS = [
@@ -32,21 +32,14 @@ ENTRY_KEYS = [
 
 
 def live_game(game: str, timed: bool) -> LiveGame:
-    g = catalog.load_game(game, {})
-    return LiveGame(
-        id="V1",
-        game=g,
-        state=g.new_initial_state(),
-        mode="friend",
-        rated=True,
-        creator_id="ann",
-        creator_seat=0,
-        seats=[Seat("ann", "Ann", "account", None, Rating()), Seat("bob", "Bob", "guest")],
-        status="active",
-        chance=FairChance("V1", seed="c3" * 32) if g.CHANCE else None,
+    live = made(
+        LiveGame,
+        game,
+        (seat("ann"), seat("bob", "guest")),
         clock=Clock(60_000, 0) if timed else None,
-        created_at=WALL,
     )
+    live.id, live.created_at = "V1", WALL
+    return live
 
 
 @pytest.mark.parametrize("game", catalog.game_ids())
