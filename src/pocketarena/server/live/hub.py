@@ -3,6 +3,10 @@
 A change is made on a copy of the state, written to the database (naming the version it
 replaces), and only then adopted and sent to everyone watching. So a change that is refused,
 illegal or fails to save leaves nothing behind, and every acknowledged move is on disk.
+
+The hub is the asynchronous shell around that: it locks a game, loads and saves it, publishes
+the change, keeps the timers, bots and lobby going. What a request does to a game is decided
+by ``session`` (no I/O), and what watchers are sent is built by ``views``.
 """
 
 from __future__ import annotations
