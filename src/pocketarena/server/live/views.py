@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic import TypeAdapter
+
 from pocketarena.core import Action
 
 from .. import catalog
@@ -35,6 +37,7 @@ LOBBY_LIST_MAX = 100  # entries in each of the lobby's lists
 # Sent over the WebSocket only when asked for (svg) and never in the view itself (the state
 # message carries the caller's seats and the clock beside it).
 _MESSAGE_ONLY = frozenset({"you", "clock"})
+_ACTIONS = TypeAdapter(list[ActionOut])
 
 
 def seat_out(seat: Seat) -> SeatOut:
@@ -78,7 +81,7 @@ def legal_text(live: LiveGame) -> str:
     """The legal decisions as JSON, made once per broadcast."""
     cached = live.legal_cache
     if cached is None or cached[0] != live.revision:
-        text = json.dumps([a.model_dump(mode="json") for a in legal(live)], separators=COMPACT)
+        text = _ACTIONS.dump_json(legal(live)).decode()
         cached = live.legal_cache = (live.revision, text)
     return cached[1]
 
@@ -156,18 +159,22 @@ def view_data(
     """``game_view`` as JSON data, with the keys the browsers have always been sent: no
     ``svg`` unless asked for, and neither ``you`` nor ``clock`` (they are the caller's)."""
     view = game_view(live, svg, history_from, with_legal)
-    exclude = set(_MESSAGE_ONLY) if svg else {*_MESSAGE_ONLY, "svg"}
-    return view.model_dump(mode="json", exclude=exclude)
+    return view.model_dump(mode="json", exclude=_excluded(svg))
+
+
+def _excluded(svg: bool) -> set[str]:
+    return set(_MESSAGE_ONLY) if svg else {*_MESSAGE_ONLY, "svg"}
 
 
 def view_json(live: LiveGame, svg: bool, delta: bool = False) -> str:
-    """The view as JSON text, made once per broadcast for each kind of watcher."""
+    """The view as JSON text, made once per broadcast for each kind of watcher (by pydantic's
+    serializer: compact, and text other than ASCII as UTF-8 rather than escapes)."""
     key = (svg, delta)
     cached = live.view_cache.get(key)
     if cached is not None and cached[0] == live.revision:
         return cached[1]
-    data = view_data(live, svg, history_from=live.delta_from if delta else 0, with_legal=False)
-    text = json.dumps(data, separators=COMPACT)
+    view = game_view(live, svg, history_from=live.delta_from if delta else 0, with_legal=False)
+    text = view.model_dump_json(exclude=_excluded(svg))
     live.view_cache[key] = (live.revision, text)
     return text
 
