@@ -252,6 +252,12 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             # the lobby is the cluster's: a seek opened on hub two shows on hub one
             seek = await two.create("carol", "stack-a-cash", {}, "seek", seat=0)
             await settle(lambda: seek.id in {e["id"] for e in one.lobby_view()["seeks"]})
+            listed = one.lobby_view()
+            playing = {e["id"]: e for e in listed["live"]}  # the friend game, from hub one's record
+            assert gid in playing and playing[gid]["idle_s"] >= 0
+            assert [e for e in listed["seeks"] if e["id"] == seek.id][0]["seats"][0][
+                "player"
+            ] == "carol"
             # a bot game on hub one; the bot's move is a job any hub may take
             bot_game = await one.create("dave", "stack-a-cash", {}, "bot", seat=1, bot="random")
             await settle(lambda: (one.store.load_game(bot_game.id) or bot_game).version >= 1)

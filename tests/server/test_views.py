@@ -14,7 +14,7 @@ from pocketarena.server import catalog
 from pocketarena.server.live import lobby, session, views
 from pocketarena.server.live.clock import Clock
 from pocketarena.server.live.hub import LiveGame
-from pocketarena.server.schemas import GameView, LobbyEntry
+from pocketarena.server.schemas import GameView
 
 from .tables import made, seat
 
@@ -57,8 +57,10 @@ def test_views_keep_their_keys_through_a_whole_game(game: str) -> None:
                 mode="json", exclude={"you", "clock"}
             ) == (data if svg else {**data, "svg": None})
         assert [h["text"] for h in data["history"]] == [a.text for a in live.state.history]
-        entry = views.lobby_entry_data(live)
-        assert list(entry) == ENTRY_KEYS and LobbyEntry.model_validate(entry).id == "V1"
+        record = lobby.record(live, 0.0, live.last_activity)
+        item = lobby.read_record(record or "")
+        assert (item is not None) == (live.status == "active")
+        assert item is None or list(item.entry.model_dump(exclude={"idle_s"})) == ENTRY_KEYS
         actor = live.actor()
         you = [actor] if actor is not None else []
         message = json.loads(views.state_message(live, you, svg=False))
@@ -82,17 +84,26 @@ def test_views_keep_their_keys_through_a_whole_game(game: str) -> None:
 
 
 def test_the_lobby_lists_seeks_fairly_and_live_games_liveliest_first() -> None:
+    wall, now = 1_000_000.0, 500.0
     items = []
     for n in range(5):
         live = live_game("stack-a-cash", timed=False)
-        live.id, live.mode, live.status = f"S{n}", "seek", "waiting"
-        items.append(lobby.item(live, idle_s=10.0))
+        live.id, live.mode, live.status, live.last_activity = f"S{n}", "seek", "waiting", now - 10
+        items.append(lobby.item(live, wall, now))
     for n, idle in enumerate((50.0, 5.0, 99_999.0)):
         live = live_game("stack-a-cash", timed=False)
-        live.id = f"L{n}"
-        items.append(lobby.item(live, idle_s=idle))
-    lists = views.lobby_lists(items)
+        live.id, live.last_activity = f"L{n}", now - idle
+        items.append(lobby.item(live, wall, now))
+    finished = live_game("stack-a-cash", timed=False)
+    finished.status = "finished"
+    assert lobby.record(finished, wall, now) is None
+    # as the other processes of a cluster read them back from the bus
+    texts = [lobby.record(live, wall, now) for live in (live_game("flipwars", timed=True),)]
+    assert all(t is not None and lobby.read_record(t) is not None for t in texts)
+    assert lobby.read_record('{"entry": {}}') is None and lobby.read_record("[") is None
+    lists = views.lobby_lists(items, wall)
     assert len(lists["seeks"]) == views.LOBBY_SEEKS_PER_SOURCE  # one creator: a few seeks
     assert [e["id"] for e in lists["live"]] == ["L1", "L0"]  # the idle one has left
     assert [e["idle_s"] for e in lists["live"]] == [5, 50]
-    assert all("idle_s" not in e for e in lists["seeks"])
+    assert all(list(e) == ENTRY_KEYS for e in lists["seeks"])
+    assert all(list(e) == [*ENTRY_KEYS, "idle_s"] for e in lists["live"])

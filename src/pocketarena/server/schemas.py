@@ -240,6 +240,18 @@ class LobbyEntry(BaseModel):
     idle_s: int | None = Field(None, description="Seconds since the last move (live games)")
 
 
+class LobbyItem(BaseModel):
+    """A game as the lobby chooses from, and as each process of a cluster keeps it on the bus
+    for the others: its entry, status, mode, the sources (player, address) its seeks count
+    against, and when it was last active (seconds since the epoch)."""
+
+    entry: LobbyEntry
+    status: str
+    mode: str
+    sources: list[str]
+    active_at: float
+
+
 class LobbyOut(BaseModel):
     seeks: list[LobbyEntry]
     live: list[LobbyEntry]

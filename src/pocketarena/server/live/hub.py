@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -33,7 +32,7 @@ from .. import blunder_puzzles, catalog
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
-from ..schemas import ActionOut
+from ..schemas import ActionOut, LobbyItem
 from ..store import ConflictError, Store, aware
 from . import lobby, session, views
 from .bots import BotRunner, bot_seed
@@ -116,7 +115,7 @@ class Hub:
         self.bus: Bus = bus or MemoryBus()
         self.clustered = self.bus.shared
         self.jobs = jobs
-        self._lobby_mirror: dict[str, dict[str, Any]] = {}  # every process's lobby entries
+        self._lobby_mirror: dict[str, LobbyItem] = {}  # every process's lobby entries
         self._lobby_fetch: asyncio.Task[None] | None = None
         self._lobby_stale = False
         self._out_games: dict[str, int] = {}  # what the outbox will tell the other processes
@@ -735,15 +734,11 @@ class Hub:
         games, as they wrote them to the bus."""
         return self.board.view()
 
-    def _lobby_items(self) -> list[dict[str, Any]]:
+    def _lobby_items(self) -> list[LobbyItem]:
         if self.clustered:
-            return lobby.mirrored(self._lobby_mirror, time.time())
-        now = time.monotonic()
-        return [
-            lobby.item(live, now - live.last_activity)
-            for live in self.games.values()
-            if live.status in ("waiting", "active")
-        ]
+            return list(self._lobby_mirror.values())
+        wall, now = time.time(), time.monotonic()
+        return [lobby.item(live, wall, now) for live in self.games.values() if lobby.listed(live)]
 
     def _lobby_changed(self, live: LiveGame | None = None) -> None:
         """Something the lobby shows changed (in ``live``, if given): send the lobby's watchers
@@ -898,11 +893,8 @@ class Hub:
             except Exception:
                 log.warning("the lobby could not be read from the bus", exc_info=True)
                 return
-            mirror = {}
-            for gid, text in entries.items():
-                with contextlib.suppress(ValueError, TypeError):
-                    mirror[gid] = json.loads(text)
-            self._lobby_mirror = mirror
+            mirror = {gid: lobby.read_record(text) for gid, text in entries.items()}
+            self._lobby_mirror = {gid: item for gid, item in mirror.items() if item is not None}
             self._lobby_soon()
             if not self._lobby_stale:
                 return

@@ -14,6 +14,9 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
+from ..schemas import LobbyItem
 from . import views
 from .connection import Connection
 
@@ -21,38 +24,41 @@ if TYPE_CHECKING:
     from .hub import LiveGame
 
 
-def item(live: LiveGame, idle_s: float) -> dict[str, Any]:
-    """What the lobby chooses from for one game: its entry, status, mode, idle time and the
-    sources (player, address) its seeks count against."""
-    return {
-        "entry": views.lobby_entry_data(live),
-        "status": live.status,
-        "mode": live.mode,
-        "idle_s": idle_s,
-        "sources": [f"p:{live.creator_id}"]
+def item(live: LiveGame, wall: float, now: float) -> LobbyItem:
+    """What the lobby chooses from for one game; ``wall`` and ``now``: this moment by the
+    wall and by the monotonic clock (its last activity is kept as a wall-clock time)."""
+    return LobbyItem(
+        entry=views.lobby_entry(live),
+        status=live.status,
+        mode=live.mode,
+        sources=[f"p:{live.creator_id}"]
         + ([f"a:{live.creator_addr}"] if live.creator_addr else []),
-    }
+        active_at=wall - (now - live.last_activity),
+    )
+
+
+def listed(live: LiveGame) -> bool:
+    return live.status in ("waiting", "active")
 
 
 def record(live: LiveGame, wall: float, now: float) -> str | None:
-    """This game's lobby item as the bus keeps it for the other processes, its last activity
-    as a wall-clock time (``wall`` and ``now``: the same moment by the wall and by the
-    monotonic clock); None: not in the lobby."""
-    if live.status not in ("waiting", "active"):
+    """This game's lobby item as the bus keeps it for the other processes (None: not in the
+    lobby)."""
+    if not listed(live):
         return None
-    out = item(live, 0.0)
-    del out["idle_s"]
-    out["active_at"] = wall - (now - live.last_activity)
-    return json.dumps(out, separators=views.COMPACT)
+    return item(live, wall, now).model_dump_json(exclude={"entry": {"idle_s"}})
 
 
-def mirrored(records: dict[str, Any], wall: float) -> list[dict[str, Any]]:
-    """The items of the records read from the bus, idle as of ``wall``."""
-    return [dict(r, idle_s=wall - r["active_at"]) for r in records.values()]
+def read_record(text: str) -> LobbyItem | None:
+    """A lobby item from the bus (None: not one; another process's bad record is left out)."""
+    try:
+        return LobbyItem.model_validate_json(text)
+    except ValidationError:
+        return None
 
 
 class LobbyBoard:
-    def __init__(self, items: Callable[[], list[dict[str, Any]]], updates_per_s: float) -> None:
+    def __init__(self, items: Callable[[], list[LobbyItem]], updates_per_s: float) -> None:
         self.items = items
         self.interval = 1.0 / updates_per_s
         self.watchers: set[Connection] = set()
@@ -64,7 +70,7 @@ class LobbyBoard:
         self._order: dict[str, list[str]] = {"seeks": [], "live": []}
 
     def view(self) -> dict[str, Any]:
-        return views.lobby_lists(self.items())
+        return views.lobby_lists(self.items(), time.time())
 
     def soon(self) -> None:
         """Send the watchers an update soon (changes that come together share one)."""

@@ -20,6 +20,7 @@ from ..schemas import (
     FairOut,
     GameView,
     LobbyEntry,
+    LobbyItem,
     RematchOut,
     SeatOut,
 )
@@ -202,36 +203,30 @@ def lobby_entry(live: LiveGame, idle_s: int | None = None) -> LobbyEntry:
     )
 
 
-def lobby_entry_data(live: LiveGame) -> dict[str, Any]:
-    """A game's lobby entry as JSON data; ``idle_s`` is added only for games in progress."""
-    return lobby_entry(live).model_dump(mode="json", exclude={"idle_s"})
-
-
-def lobby_lists(items: list[dict[str, Any]]) -> dict[str, Any]:
+def lobby_lists(items: list[LobbyItem], wall: float) -> dict[str, Any]:
     """Open seeks (newest first, at most a few per player and per address, so one source
-    cannot crowd out the others) and the games in progress (liveliest first), from the
-    lobby's items: each game's entry (``lobby_entry_data``), status, mode, idle time and the
-    sources (player, address) its seeks count against."""
-    seeks: list[dict[str, Any]] = []
-    live_games: list[dict[str, Any]] = []
-    sources_of: dict[str, list[str]] = {}
+    cannot crowd out the others) and the games in progress (liveliest first, with their idle
+    seconds as of ``wall``), as JSON data: a seek's entry has no ``idle_s``."""
+    seeks: list[LobbyItem] = []
+    live_games: list[tuple[float, LobbyItem]] = []
     for item in items:
-        idle = item["idle_s"]
-        entry = item["entry"]
-        if item["status"] == "waiting" and item["mode"] == "seek":
+        idle = wall - item.active_at
+        if item.status == "waiting" and item.mode == "seek":
             if idle < LOBBY_IDLE_S:  # an old seek's creator has gone
-                seeks.append(entry)
-                sources_of[entry["id"]] = item["sources"]
-        elif item["status"] == "active" and idle < LOBBY_IDLE_S:
-            live_games.append(dict(entry, idle_s=round(idle)))
-    seeks.sort(key=lambda e: e["created_at"], reverse=True)
-    live_games.sort(key=lambda e: e["idle_s"])  # the liveliest first
+                seeks.append(item)
+        elif item.status == "active" and idle < LOBBY_IDLE_S:
+            live_games.append((idle, item))
+    seeks.sort(key=lambda i: i.entry.created_at, reverse=True)
     shown: dict[str, int] = {}
     fair_seeks = []
-    for entry in seeks:
-        sources = sources_of[entry["id"]]
-        if all(shown.get(src, 0) < LOBBY_SEEKS_PER_SOURCE for src in sources):
-            for src in sources:
+    for item in seeks:
+        if all(shown.get(src, 0) < LOBBY_SEEKS_PER_SOURCE for src in item.sources):
+            for src in item.sources:
                 shown[src] = shown.get(src, 0) + 1
-            fair_seeks.append(entry)
-    return {"seeks": fair_seeks[:LOBBY_LIST_MAX], "live": live_games[:LOBBY_LIST_MAX]}
+            fair_seeks.append(item.entry.model_dump(mode="json", exclude={"idle_s"}))
+    playing = [
+        item.entry.model_copy(update={"idle_s": round(idle)}).model_dump(mode="json")
+        for idle, item in live_games
+    ]
+    playing.sort(key=lambda e: e["idle_s"])  # the liveliest first
+    return {"seeks": fair_seeks[:LOBBY_LIST_MAX], "live": playing[:LOBBY_LIST_MAX]}
