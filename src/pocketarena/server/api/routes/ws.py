@@ -65,6 +65,8 @@ KNOWN = [
 def _refusal(e: ValidationError) -> str:
     """What is wrong with a message that fits no schema, in a sentence."""
     issue = e.errors(include_url=False, include_input=False)[0]
+    if not issue["loc"]:  # the type itself (the socket answers unknown types before)
+        return f"unknown message type; known types: {', '.join(KNOWN)}"
     where = ".".join(str(part) for part in issue["loc"][1:])  # after the message type
     if where == "game":
         return "this message needs a 'game' field with the game's id"
