@@ -221,3 +221,23 @@ def test_play_through_the_session_is_the_engines_play(game: str, picks: list[int
     assert replay.position() == t.state.position()
     assert replay.is_terminal() == (t.status == "finished")
     assert [e.text for e in t.entries] == written and len(t.movers) == len(written)
+
+
+def test_a_new_game_is_rated_only_if_it_can_be() -> None:
+    ann, gus = seat("ann"), seat("gus", "guest")
+    assert session.rated_at_start(True, [ann, seat("b1", "bot", "easy")], "account")
+    assert not session.rated_at_start(True, [ann, gus], "account")  # a guest sits
+    assert not session.rated_at_start(False, [ann, seat("bob")], "account")  # not asked
+    assert session.rated_at_start(True, [ann, None], "account")  # whoever joins decides
+    assert not session.rated_at_start(True, [gus, None], "guest")  # never, whoever joins
+
+
+def test_a_resumed_game_charges_the_player_to_act_and_names_follow_renames() -> None:
+    t = table(clock=Clock(60_000, 0))
+    stopped = datetime(2026, 12, 1, 11, 59, 50, tzinfo=UTC)
+    session.charge(t, stopped, WALL)  # 10 s used before the server stopped
+    assert t.clock is not None and t.clock.remaining == [50_000, 60_000]
+    session.charge(t, WALL, stopped)  # a heartbeat older than the move: nothing
+    assert t.clock.remaining == [50_000, 60_000]
+    assert session.rename(t, "bob", "Robert") and not session.rename(t, "bob", "Robert")
+    assert t.seats[1] is not None and t.seats[1].name == "Robert"

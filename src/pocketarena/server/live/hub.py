@@ -43,7 +43,6 @@ from .jobs import BotQueue
 from .lobby import LobbyBoard
 from .session import (
     GAME_ID,
-    RATED_KINDS,
     GameError,
     Seat,
     Table,
@@ -283,9 +282,7 @@ class Hub:
     async def _charge_time_before_stop(self, live: LiveGame, since: datetime | None) -> None:
         """A game resumed after the server stopped: the player to act is charged the time
         they had used when it stopped (up to its last heartbeat), not the time it was down."""
-        actor = live.actor()
-        assert live.clock is not None
-        if actor is None or since is None:
+        if live.actor() is None or since is None:
             return
         beat = await self.db(self.store.last_beat, HEARTBEAT)
         if beat is None:
@@ -293,9 +290,7 @@ class Hub:
         now = utcnow()
         if self.clustered and (now - beat).total_seconds() < CLUSTER_ALIVE_S:
             beat = now  # the cluster runs (only one process may have died): time went on
-        used_ms = round((min(beat, now) - aware(since)).total_seconds() * 1000)
-        if used_ms > 0:
-            live.clock.remaining[actor] -= used_ms
+        session.charge(live, aware(since), min(beat, now))
 
     def _seat(self, player: Player, rating: Rating) -> Seat:
         return Seat(player.id, player.name, player.kind, player.bot_spec, rating)
@@ -329,10 +324,7 @@ class Hub:
         creator = await self.db(self.store.ensure_guest, creator_id)
         seats = await self._seats(creator, game, mode, creator_seat, bot)
         started = seats[0] is not None and seats[1] is not None
-        if started:
-            rated = rated and may_be_rated(seats)
-        elif creator.kind not in RATED_KINDS:
-            rated = False  # a guest's game will never be rated, whoever joins
+        rated = session.rated_at_start(rated, seats, creator.kind)
         gid = new_game_id()
         while gid in self.games or await self.db(self.store.load_game, gid) is not None:
             gid = new_game_id()
@@ -771,12 +763,7 @@ class Hub:
         if self.clustered and announce:
             self._tell(PLAYERS, {"player": player_id, "name": name})
         for live in self.games.values():
-            changed = False
-            for seat in live.seats:
-                if seat is not None and seat.player_id == player_id and seat.name != name:
-                    seat.name = name
-                    changed = True
-            if changed:
+            if session.rename(live, player_id, name):
                 self._broadcast(live)
 
     # -- the cluster -------------------------------------------------------------------------------

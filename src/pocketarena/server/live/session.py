@@ -443,6 +443,33 @@ def check_new_game(
     return game
 
 
+def rated_at_start(asked: bool, seats: list[Seat | None], creator_kind: str) -> bool:
+    """Whether a new game is rated: as asked, if its players may be rated (both seated), or
+    may yet be (a guest's game never is, whoever joins)."""
+    if seats[0] is not None and seats[1] is not None:
+        return asked and may_be_rated(seats)
+    return asked and creator_kind in RATED_KINDS
+
+
+def charge(table: Table, since: datetime, until: datetime) -> None:
+    """Charge the player to act the time from ``since`` to ``until`` (a game resumed after
+    the server stopped: the time used before it stopped, not the time it was down)."""
+    actor = table.actor()
+    used_ms = round((until - since).total_seconds() * 1000)
+    if table.clock is not None and actor is not None and used_ms > 0:
+        table.clock.remaining[actor] -= used_ms
+
+
+def rename(table: Table, player_id: str, name: str) -> bool:
+    """Show a player's new name in their seats; whether any changed."""
+    changed = False
+    for seat in table.seats:
+        if seat is not None and seat.player_id == player_id and seat.name != name:
+            seat.name = name
+            changed = True
+    return changed
+
+
 def joining_seat(table: Table, player_id: str, invite: str | None) -> int | None:
     """The seat ``player_id`` takes by joining (None: it is theirs already)."""
     if table.status != "waiting":
