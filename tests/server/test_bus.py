@@ -17,6 +17,7 @@ from pocketarena.server.core.config import Settings
 from pocketarena.server.core.db import make_engine, run_migrations, session_factory
 from pocketarena.server.core.ratelimit import Rate, TokenBucket
 from pocketarena.server.core.redislimit import RedisLimiter
+from pocketarena.server.live import views
 from pocketarena.server.live.bots import BotRunner
 from pocketarena.server.live.bus import GAMES, MemoryBus, RedisBus
 from pocketarena.server.live.connection import Connection
@@ -216,8 +217,8 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             assert alice.states()[-1]["game"]["status"] == "active"  # read after bob joined
             bob.states()
             # alice moves on hub one; bob, watching on hub two, hears of it
-            legal = one.legal(one.games[gid])
-            await one.move("alice", gid, legal[0]["text"], 1)
+            legal = views.legal(one.games[gid])
+            await one.move("alice", gid, legal[0].text, 1)
             await settle(lambda: two.games[gid].version == 2)
             seen = [s["game"]["version"] for s in bob.states()]
             assert seen[-1] == 2
@@ -227,11 +228,11 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             assert theirs.state.history == mine.state.history
             assert theirs.state.position() == mine.state.position()
             # hub two still held version 1 when bob moved? It reads the stored one first.
-            legal = two.legal(two.games[gid])
-            await two.move("bob", gid, legal[0]["text"], 2)
+            legal = views.legal(two.games[gid])
+            await two.move("bob", gid, legal[0].text, 2)
             # the same move again, on the other hub: refused, applied once
             with pytest.raises(GameError) as refused:
-                await one.move("bob", gid, legal[0]["text"], 2)
+                await one.move("bob", gid, legal[0].text, 2)
             assert refused.value.code == "stale"
             row = one.store.load_game(gid)
             assert row is not None and row.version == 3 and len(row.history) == 2
@@ -240,7 +241,7 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             erin = Watcher("erin")
             await two.watch(erin, timed.id, svg=False)
             await asyncio.sleep(0.3)
-            await one.move("erin", timed.id, one.legal(timed)[0]["text"], 0)
+            await one.move("erin", timed.id, views.legal(timed)[0].text, 0)
             await settle(lambda: two.games[timed.id].version == 1)
             here, there = one.games[timed.id].clock, two.games[timed.id].clock
             assert here is not None and there is not None
@@ -251,6 +252,12 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             # the lobby is the cluster's: a seek opened on hub two shows on hub one
             seek = await two.create("carol", "stack-a-cash", {}, "seek", seat=0)
             await settle(lambda: seek.id in {e["id"] for e in one.lobby_view()["seeks"]})
+            listed = one.lobby_view()
+            playing = {e["id"]: e for e in listed["live"]}  # the friend game, from hub one's record
+            assert gid in playing and playing[gid]["idle_s"] >= 0
+            assert [e for e in listed["seeks"] if e["id"] == seek.id][0]["seats"][0][
+                "player"
+            ] == "carol"
             # a bot game on hub one; the bot's move is a job any hub may take
             bot_game = await one.create("dave", "stack-a-cash", {}, "bot", seat=1, bot="random")
             await settle(lambda: (one.store.load_game(bot_game.id) or bot_game).version >= 1)

@@ -10,9 +10,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
 
 import pocketarena as pa
 from pocketarena import fair
+from pocketarena.server.api.routes import ws
 from pocketarena.server.core.config import Settings
 from pocketarena.server.main import create_app
 
@@ -120,6 +124,34 @@ def test_bad_messages_get_an_error_and_the_connection_survives(client: TestClien
         # nothing changed; the connection still plays
         me.send(type="move", game=gid, action="place L b2", version=1)
         assert me.state(min_version=2)["game"]["history"][-1]["text"] == "place L b2"
+
+
+def test_a_message_that_fits_no_schema_is_refused_with_the_field_named(
+    client: TestClient,
+) -> None:
+    gid, _friend = friend_game(client)
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.watch(gid)
+        cases: list[tuple[dict[str, Any], str]] = [
+            ({"type": "move", "game": gid, "action": "place L b2", "version": "1"}, "'version'"),
+            ({"type": "move", "game": gid, "action": "place L b2", "version": True}, "'version'"),
+            ({"type": "throw", "game": gid}, "'version'"),
+            ({"type": "watch", "game": gid, "svg": "yes"}, "'svg'"),
+            ({"type": "join", "game": gid, "invite": 7}, "'invite'"),
+            ({"type": "resign", "game": ""}, "'game' field"),
+            ({"type": "rematch", "game": ["x"]}, "'game' field"),
+            ({"type": 3}, "unknown message type 3"),
+            ({"game": gid}, "unknown message type None"),
+        ]
+        for n, (msg, words) in enumerate(cases):
+            me.send(**msg, ref=n)
+            err = me.until("error")
+            assert err["code"] == "bad_request" and err["ref"] == n, (msg, err)
+            assert words in err["message"], (msg, err)
+        me.ping()  # the connection survives, and nothing changed
+        me.send(type="move", game=gid, action="place L b2", version=1, ref="ok")
+        assert me.until("ack")["ref"] == "ok"
 
 
 def test_a_duplicate_submission_is_refused_as_stale(client: TestClient) -> None:
@@ -252,3 +284,35 @@ def test_wallet_battles_flips_are_thrown_by_the_server(client: TestClient) -> No
             "flip TT",
         )
         assert state["fair"]["seed"] is None  # secret while the game runs
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kind=st.sampled_from([*ws.KNOWN, "dance"]) | JSON_VALUES,
+    fields=st.dictionaries(
+        st.sampled_from(["game", "action", "version", "svg", "invite", "ref", "extra"]),
+        JSON_VALUES,
+        max_size=5,
+    ),
+)
+def test_any_message_is_parsed_or_refused_in_words(kind: Any, fields: dict[str, Any]) -> None:
+    """Whatever a client sends as a JSON object, the schemas either accept it (with fields of
+    the kinds the hub expects) or say what is wrong: no other exception reaches the socket."""
+    try:
+        msg = ws.MESSAGES.validate_python({"type": kind, **fields})
+    except ValidationError as e:
+        assert ws._refusal(e)
+        return
+    assert msg.type == kind
+    game = getattr(msg, "game", "")
+    assert isinstance(game, str) and (game or kind in ("ping", "lobby"))
+    assert isinstance(getattr(msg, "version", 0), int)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StrictBool,
+    StrictInt,
+    field_validator,
+)
 
 MAX_OPTION_DEPTH = 6
 
@@ -231,6 +240,18 @@ class LobbyEntry(BaseModel):
     idle_s: int | None = Field(None, description="Seconds since the last move (live games)")
 
 
+class LobbyItem(BaseModel):
+    """A game as the lobby chooses from, and as each process of a cluster keeps it on the bus
+    for the others: its entry, status, mode, the sources (player, address) its seeks count
+    against, and when it was last active (seconds since the epoch)."""
+
+    entry: LobbyEntry
+    status: str
+    mode: str
+    sources: list[str]
+    active_at: float
+
+
 class LobbyOut(BaseModel):
     seeks: list[LobbyEntry]
     live: list[LobbyEntry]
@@ -316,3 +337,90 @@ class VerifyOut(BaseModel):
     in_progress: bool = False  # the game goes on: its seed is revealed when it ends
     ok: bool
     verdict: str
+
+
+# -- the live connection (WebSocket, client to server) -----------------------------------------
+def _text_as_sent(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("must be text")
+    return value
+
+
+def _game_ref(value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError("must be the game's id")
+    return value
+
+
+# Any text as sent, even one a strict check refuses (a lone surrogate): the hub answers a game
+# id or a move it cannot use in its own words (no such game; an illegal move).
+TextAsSent = Annotated[str, PlainValidator(_text_as_sent)]
+GameRef = Annotated[str, PlainValidator(_game_ref)]
+
+
+class _Message(BaseModel):
+    """Every message may carry ``ref`` (echoed in the reply; checked by the socket, which
+    answers even a message that fits no schema) and fields the server does not read."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    ref: Any = None
+
+
+class _GameMessage(_Message):
+    game: GameRef = Field(description="The game's id")
+
+
+class PingMessage(_Message):
+    type: Literal["ping"]
+
+
+class LobbyMessage(_Message):
+    type: Literal["lobby"]
+
+
+class WatchMessage(_GameMessage):
+    type: Literal["watch"]
+    svg: StrictBool = Field(True, description="Send the board as SVG in each state")
+
+
+class UnwatchMessage(_GameMessage):
+    type: Literal["unwatch"]
+
+
+class MoveMessage(_GameMessage):
+    type: Literal["move"]
+    action: TextAsSent = Field(examples=["place Q b2"])
+    version: StrictInt
+
+
+class ThrowMessage(_GameMessage):
+    type: Literal["throw"]
+    version: StrictInt
+
+
+class ResignMessage(_GameMessage):
+    type: Literal["resign"]
+
+
+class RematchMessage(_GameMessage):
+    type: Literal["rematch"]
+
+
+class JoinMessage(_GameMessage):
+    type: Literal["join"]
+    invite: TextAsSent | None = None
+
+
+ClientMessage = Annotated[
+    PingMessage
+    | LobbyMessage
+    | WatchMessage
+    | UnwatchMessage
+    | MoveMessage
+    | ThrowMessage
+    | ResignMessage
+    | RematchMessage
+    | JoinMessage,
+    Field(discriminator="type"),
+]

@@ -25,32 +25,42 @@ class Clock:
         self.since = 0.0
         self.now = now
 
-    def left_ms(self, seat: int) -> int:
-        """Time left for ``seat`` at this moment (negative once flagged)."""
+    def copy(self) -> Clock:
+        """The same clocks, to change without changing these."""
+        twin = Clock(self.initial_ms, self.increment_ms, self.remaining, self.now)
+        twin.running, twin.since = self.running, self.since
+        return twin
+
+    def left_ms(self, seat: int, at: float | None = None) -> int:
+        """Time left for ``seat`` at the moment ``at`` (a reading of ``now``; None: this
+        moment), negative once flagged."""
         if seat == self.running:
-            return self.remaining[seat] - round((self.now() - self.since) * 1000)
+            at = self.now() if at is None else at
+            return self.remaining[seat] - round((at - self.since) * 1000)
         return self.remaining[seat]
 
-    def flagged(self) -> int | None:
-        """The seat whose time has run out, if any."""
-        if self.running is not None and self.left_ms(self.running) <= 0:
+    def flagged(self, at: float | None = None) -> int | None:
+        """The seat whose time has run out at ``at`` (None: now), if any."""
+        if self.running is not None and self.left_ms(self.running, at) <= 0:
             return self.running
         return None
 
-    def switch(self, to: int | None) -> None:
-        """Stop the running clock (charging the time used) and start ``to``'s, if any."""
+    def switch(self, to: int | None, at: float | None = None) -> None:
+        """Stop the running clock (charging the time used until ``at``; None: now) and start
+        ``to``'s, if any."""
+        at = self.now() if at is None else at
         if self.running is not None:
             seat = self.running
-            self.remaining[seat] = self.left_ms(seat)
+            self.remaining[seat] = self.left_ms(seat, at)
             if to != seat and self.remaining[seat] > 0:
                 self.remaining[seat] += self.increment_ms
         self.running = to
-        self.since = self.now()
+        self.since = at
 
-    def stop(self) -> None:
+    def stop(self, at: float | None = None) -> None:
         if self.running is not None:
             seat = self.running
-            self.remaining[seat] = max(0, self.left_ms(seat))
+            self.remaining[seat] = max(0, self.left_ms(seat, at))
         self.running = None
 
     def to_json(self) -> dict[str, Any]:

@@ -3,218 +3,87 @@
 A change is made on a copy of the state, written to the database (naming the version it
 replaces), and only then adopted and sent to everyone watching. So a change that is refused,
 illegal or fails to save leaves nothing behind, and every acknowledged move is on disk.
+
+The hub is the asynchronous shell around that: it locks a game, loads and saves it, publishes
+the change, keeps the timers, bots and lobby going. What a request does to a game is decided
+by ``session`` (no I/O), and what watchers are sent is built by ``views``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
-from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State, recorded_options
+from pocketarena.core import Game, State
 from pocketarena.explore import EXPLORABLE
-from pocketarena.fair import SCHEME, FairChance
+from pocketarena.fair import FairChance
 from pocketarena.ratings import Rating
-from pocketarena.records import result_for
 
 from .. import blunder_puzzles, catalog
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
+from ..schemas import ActionOut, LobbyItem
 from ..store import ConflictError, Store, aware
+from . import lobby, session, views
 from .bots import BotRunner, bot_seed
 from .bus import GAMES, LOBBY, PLAYERS, SESSIONS, Bus, MemoryBus
 from .clock import Clock
 from .connection import Connection
 from .jobs import BotQueue
+from .lobby import LobbyBoard
+from .session import (
+    GAME_ID,
+    GameError,
+    Seat,
+    Table,
+    abandoned_values,
+    may_be_rated,
+)
 from .writer import GameWriter
+
+# The names the routes and the app know the live layer by.
+__all__ = ["CLOCK_SWEEP_S", "GameError", "Hub", "LiveGame", "Seat", "abandoned_values"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-MODES = ("bot", "friend", "seek", "local")
-# A game nobody moved in (or a seek nobody took) for this long leaves the lobby's lists; it
-# stays playable by its link.
-LOBBY_IDLE_S = 30 * 60
-MAX_CLOCK_MS = 3 * 3600 * 1000
-MAX_INCREMENT_MS = 180 * 1000
-# Game ids are checked before they reach the database (ours are 8 letters and digits).
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 HEARTBEAT = "hub"  # the heartbeat row of this server
-LOBBY_SEEKS_PER_SOURCE = 3  # one player or address shows at most this many seeks in the lobby
-RATED_KINDS = ("account", "bot")
 # In a cluster: a heartbeat this recent means the cluster runs (clocks ran on meanwhile).
 CLUSTER_ALIVE_S = 10.0
 CLOCK_SWEEP_S = 1.0  # how often some process looks for clocks that ran out unwatched
-# What a game keeps when another process's change is read in: its watchers and caches.
-_KEPT_ON_REFRESH = frozenset(
-    {
-        "subscribers",
-        "lock",
-        "revision",
-        "view_cache",
-        "legal_cache",
-        "action_json",
-        "sent_len",
-        "delta_from",
-        "bot_task",
-        "flag_timer",
-        "last_activity",
-    }
-)
-
-
-class GameError(Exception):
-    """A request about a game that is refused; ``message`` is meant for the person."""
-
-    STATUS = {
-        "unknown_game": 404,
-        "stale": 409,
-        "conflict": 409,
-        "full": 409,
-        "not_your_turn": 403,
-        "not_seated": 403,
-        "forbidden": 403,
-        "illegal": 422,
-        "bad_request": 400,
-        "not_active": 409,
-        "rate_limited": 429,
-        "too_many_games": 429,
-        "unavailable": 503,
-    }
-
-    def __init__(self, code: str, message: str, retry_after: int = 60) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after  # seconds, for a 429
-
-    @property
-    def status(self) -> int:
-        return self.STATUS.get(self.code, 400)
 
 
 @dataclass
-class Seat:
-    player_id: str
-    name: str
-    kind: str  # guest | account | bot
-    bot: str | None = None
-    rating: Rating = field(default_factory=Rating)
+class LiveGame(Table):
+    """A game in play here: its table, and who watches it, its lock, timers and caches (what
+    a game keeps when another process's change to its table is read in)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "player": self.player_id,
-            "name": self.name,
-            "kind": self.kind,
-            "bot": self.bot,
-            "rating": self.rating.display,
-            "provisional": self.rating.provisional,
-        }
-
-
-@dataclass
-class LiveGame:
-    id: str
-    game: Game
-    state: State
-    mode: str
-    rated: bool
-    creator_id: str
-    creator_seat: int
-    seats: list[Seat | None]
-    status: str = "waiting"
-    version: int = 0
-    invite_token: str | None = None
-    chance: FairChance | None = None
-    clock: Clock | None = None
-    movers: list[int] = field(default_factory=list)  # who made each action (CHANCE: nobody)
-    entries: list[dict[str, Any]] = field(default_factory=list)  # the move list, described
-    events_from: int = 0  # history index where the last change began (for animations)
-    winner: int | None = None
-    result: str | None = None
-    termination: str | None = None
-    final_scores: list[float] | None = None
-    rating_changes: list[dict[str, Any]] | None = None
-    rematch_of: str | None = None
-    rematch_id: str | None = None
-    rematch_offers: set[int] = field(default_factory=set)
-    created_at: datetime = field(default_factory=utcnow)
-    started_at: datetime | None = None
-    finished_at: datetime | None = None
     subscribers: dict[Connection, bool] = field(default_factory=dict)  # -> wants the SVG
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     revision: int = 0  # bumps on every broadcast; keys the view cache
     view_cache: dict[tuple[bool, bool], tuple[int, str]] = field(default_factory=dict)
     legal_cache: tuple[int, str] | None = None
-    action_json: dict[int, dict[str, Any]] = field(default_factory=dict)  # by action id
+    action_json: dict[int, ActionOut] = field(default_factory=dict)  # by action id
     sent_len: int = 0  # move-list entries every watcher holds (as of the last broadcast)
     delta_from: int = 0  # where the last broadcast's entries start
     bot_task: asyncio.Task[None] | None = None
     flag_timer: asyncio.TimerHandle | None = None
-    throwers: dict[int, int | None] = field(default_factory=dict)
     last_activity: float = field(default_factory=time.monotonic)  # for the lobby's live list
-    creator_addr: str | None = None  # keyed hash of the address it was opened from
-
-    def seats_of(self, player_id: str | None) -> list[int]:
-        if player_id is None:
-            return []
-        return [i for i, s in enumerate(self.seats) if s is not None and s.player_id == player_id]
-
-    def actor(self, state: State | None = None) -> int | None:
-        """The seat expected to act: the decision's seat, or the seat that throws in person."""
-        state = self.state if state is None else state
-        if state.current_player >= 0:
-            return state.current_player
-        if state.current_player == CHANCE:
-            return self.thrower(state)
-        return None
-
-    def thrower(self, state: State) -> int | None:
-        # A game's history only grows, so the position at a ply never changes: cache by ply.
-        ply = len(state.history)
-        if ply not in self.throwers:
-            self.throwers[ply] = catalog.thrower(state)
-        return self.throwers[ply]
-
-    def rated_pair(self, movers: set[int]) -> tuple[str, str] | None:
-        """The players whose ratings this game changes: a rated game between two players who
-        may be rated (see ``may_be_rated``), in which each of them made a move (``movers``:
-        the seats that did; a game given up before then is too short to say anything)."""
-        a, b = self.seats
-        if self.rated and may_be_rated(self.seats) and {0, 1} <= movers:
-            assert a is not None and b is not None
-            return (a.player_id, b.player_id)
-        return None
 
 
-def may_be_rated(seats: list[Seat | None]) -> bool:
-    """Rated play needs two different players, each an account or a bot (not two bots): a
-    guest's games are never rated (anyone can make guests), and nobody rates against
-    themselves."""
-    a, b = seats
-    return (
-        a is not None
-        and b is not None
-        and a.player_id != b.player_id
-        and a.kind in RATED_KINDS
-        and b.kind in RATED_KINDS
-        and not (a.kind == b.kind == "bot")
-    )
-
-
-def _result(winner: int | None) -> str:
-    return result_for(winner)
+def _moment(live: LiveGame) -> float:
+    """Now, as the game's clock counts time."""
+    return live.clock.now() if live.clock is not None else time.monotonic()
 
 
 class Hub:
@@ -230,7 +99,8 @@ class Hub:
         self.settings = settings
         self.bots = bots
         self.games: dict[str, LiveGame] = {}
-        self.lobby: set[Connection] = set()
+        self.board = LobbyBoard(self._lobby_items, settings.lobby_updates_per_s)
+        self.lobby = self.board.watchers  # the connections that asked for the lobby
         sqlite = store.engine.dialect.name == "sqlite"
         # SQLite has one writer at a time: one database thread keeps writes in order.
         self._db = ThreadPoolExecutor(max_workers=1 if sqlite else 8, thread_name_prefix="db")
@@ -239,19 +109,12 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self.connections: set[Connection] = set()
-        # The lobby's updates go out together, at most lobby_updates_per_s times a second,
-        # each with only the entries that changed since the one before.
-        self._lobby_timer: asyncio.TimerHandle | None = None
-        self._lobby_flushed = 0.0
-        self._lobby_sent: dict[str, str] = {}  # game id -> its entry as last sent
-        self._lobby_order: dict[str, list[str]] = {"seeks": [], "live": []}
-        self.lobby_messages = 0  # lobby updates sent (for tests and the probes)
         # The cluster (see the section at the end): one process alone uses a MemoryBus and
         # behaves as if there were no bus at all.
         self.bus: Bus = bus or MemoryBus()
         self.clustered = self.bus.shared
         self.jobs = jobs
-        self._lobby_mirror: dict[str, dict[str, Any]] = {}  # every process's lobby entries
+        self._lobby_mirror: dict[str, LobbyItem] = {}  # every process's lobby entries
         self._lobby_fetch: asyncio.Task[None] | None = None
         self._lobby_stale = False
         self._out_games: dict[str, int] = {}  # what the outbox will tell the other processes
@@ -299,8 +162,7 @@ class Hub:
         if self._outbox is not None and not self._outbox.done():
             # Tell the others what changed here last (a moment at most).
             await asyncio.wait([self._outbox], timeout=2.0)
-        if self._lobby_timer is not None:
-            self._lobby_timer.cancel()
+        self.board.close()
         for live in self.games.values():
             if live.flag_timer:
                 live.flag_timer.cancel()
@@ -402,7 +264,6 @@ class Hub:
 
     async def _build(self, row: GameRecord) -> LiveGame:
         """The live game of a stored row (its clock as stored, not running)."""
-        game_id = row.id
         ids = [pid for pid in (row.seat0_id, row.seat1_id) if pid]
         players = await self.db(self.store.get_players, ids)
         seats: list[Seat | None] = []
@@ -412,49 +273,8 @@ class Hub:
             else:
                 rating = await self.db(self.store.rating, pid, row.game)
                 seats.append(self._seat(players[pid], rating))
-        try:
-            # Saved before an option existed: played as games were then.
-            game = catalog.load_game(row.game, recorded_options(row.game, row.options))
-        except ValueError as e:
-            raise GameError("unavailable", f"game {game_id} cannot be loaded: {e}") from None
-        live = LiveGame(
-            id=row.id,
-            game=game,
-            state=game.new_initial_state(),
-            mode=row.mode,
-            rated=row.rated,
-            creator_id=row.creator_id,
-            creator_seat=row.creator_seat if row.creator_seat is not None else 0,
-            seats=seats,
-            status=row.status,
-            version=row.version,
-            invite_token=row.invite_token,
-            winner=row.winner,
-            result=row.result,
-            termination=row.termination,
-            final_scores=row.scores,
-            rating_changes=row.rating_changes,
-            rematch_of=row.rematch_of,
-            rematch_id=row.rematch_id,
-            created_at=row.created_at,
-            started_at=row.started_at,
-            finished_at=row.finished_at,
-            creator_addr=row.creator_addr,
-        )
-        if row.chance_seed:
-            live.chance = FairChance(row.id, seed=row.chance_seed)
-        try:
-            for text in row.history:
-                self._append(live, live.state, live.state.game.action(text))
-        except (IllegalActionError, ValueError) as e:
-            raise GameError("unavailable", f"game {game_id} no longer replays: {e}") from None
-        if row.clock_initial_ms is not None:
-            live.clock = Clock(
-                row.clock_initial_ms,
-                row.clock_increment_ms or 0,
-                [row.clock0_ms or 0, row.clock1_ms or 0],
-            )
-        live.events_from = live.sent_len = len(live.state.history)
+        live = session.from_record(LiveGame, row, seats)
+        live.sent_len = len(live.state.history)
         # Idle since its last stored change, not since it was loaded (abandoned games stay idle).
         live.last_activity -= max(0.0, (utcnow() - aware(row.updated_at)).total_seconds())
         return live
@@ -462,9 +282,7 @@ class Hub:
     async def _charge_time_before_stop(self, live: LiveGame, since: datetime | None) -> None:
         """A game resumed after the server stopped: the player to act is charged the time
         they had used when it stopped (up to its last heartbeat), not the time it was down."""
-        actor = live.actor()
-        assert live.clock is not None
-        if actor is None or since is None:
+        if live.actor() is None or since is None:
             return
         beat = await self.db(self.store.last_beat, HEARTBEAT)
         if beat is None:
@@ -472,9 +290,7 @@ class Hub:
         now = utcnow()
         if self.clustered and (now - beat).total_seconds() < CLUSTER_ALIVE_S:
             beat = now  # the cluster runs (only one process may have died): time went on
-        used_ms = round((min(beat, now) - aware(since)).total_seconds() * 1000)
-        if used_ms > 0:
-            live.clock.remaining[actor] -= used_ms
+        session.charge(live, aware(since), min(beat, now))
 
     def _seat(self, player: Player, rating: Rating) -> Seat:
         return Seat(player.id, player.name, player.kind, player.bot_spec, rating)
@@ -501,17 +317,14 @@ class Hub:
                 raise GameError(
                     "unavailable", "the server is full right now; try again in a minute"
                 )
-        game = self._checked(game_id, options, mode, seat, bot, clock)
+        game = session.check_new_game(game_id, options, mode, seat, bot, clock)
         if creator_addr is not None and (mode in ("seek", "friend") or clock is not None):
             await self._check_open_games(creator_id, creator_addr)
         creator_seat = secrets.randbelow(2) if seat is None else seat
         creator = await self.db(self.store.ensure_guest, creator_id)
         seats = await self._seats(creator, game, mode, creator_seat, bot)
         started = seats[0] is not None and seats[1] is not None
-        if started:
-            rated = rated and may_be_rated(seats)
-        elif creator.kind not in RATED_KINDS:
-            rated = False  # a guest's game will never be rated, whoever joins
+        rated = session.rated_at_start(rated, seats, creator.kind)
         gid = new_game_id()
         while gid in self.games or await self.db(self.store.load_game, gid) is not None:
             gid = new_game_id()
@@ -533,75 +346,13 @@ class Hub:
         if started:
             live.status = "active"
             live.started_at = utcnow()
-        row = GameRecord(
-            id=gid,
-            game=game.ID,
-            options=dict(game.options),
-            mode=mode,
-            status=live.status,
-            rated=rated,
-            creator_id=creator.id,
-            seat0_id=seats[0].player_id if seats[0] else None,
-            seat1_id=seats[1].player_id if seats[1] else None,
-            creator_seat=creator_seat,
-            invite_token=live.invite_token,
-            clock_initial_ms=clock[0] if clock else None,
-            clock_increment_ms=clock[1] if clock else None,
-            clock0_ms=clock[0] if clock else None,
-            clock1_ms=clock[0] if clock else None,
-            history=[],
-            version=0,
-            chance_scheme=SCHEME if live.chance else None,
-            chance_seed=live.chance.reveal() if live.chance else None,
-            chance_commitment=live.chance.commitment if live.chance else None,
-            rematch_of=rematch_of,
-            creator_addr=creator_addr,
-            created_at=live.created_at,
-            started_at=live.started_at,
-        )
+        row = session.new_record(live)
         await self.db(self.store.insert_game, row)
         self.games[gid] = live
         if started:
             await self._begin(live)
         self._lobby_changed(live)
         return live
-
-    @staticmethod
-    def _checked(
-        game_id: str,
-        options: dict[str, Any],
-        mode: str,
-        seat: int | None,
-        bot: str | None,
-        clock: tuple[int, int] | None,
-    ) -> Game:
-        """The game asked for, once every part of the request is checked (nothing is written
-        before: a refused request changes nothing)."""
-        if mode not in MODES:
-            raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        try:
-            game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
-        except ValueError as e:
-            raise GameError("bad_request", str(e)) from None
-        if seat not in (None, 0, 1):
-            raise GameError("bad_request", "seat must be 0 (first), 1 (second) or omitted (random)")
-        if clock is not None:
-            initial, increment = clock
-            if not (10_000 <= initial <= MAX_CLOCK_MS and 0 <= increment <= MAX_INCREMENT_MS):
-                raise GameError(
-                    "bad_request",
-                    "a clock needs 10 s to 3 h of initial time and 0 to 180 s increment",
-                )
-        if mode == "bot":
-            if not bot:
-                raise GameError("bad_request", "choose a bot level to play against")
-            levels = catalog.bot_levels(game.ID)
-            if bot not in levels:
-                raise GameError(
-                    "bad_request",
-                    f"no {bot!r} bot for {game.TITLE}; choose one of: {', '.join(levels)}",
-                )
-        return game
 
     async def _seats(
         self, creator: Player, game: Game, mode: str, creator_seat: int, bot: str | None
@@ -640,35 +391,20 @@ class Hub:
     async def _begin(self, live: LiveGame) -> None:
         """First moment with both seats taken: resolve opening chance nodes, start the clock."""
         async with self._locked(live):
-            new = live.state.clone()
-            self._auto_chance(live, new)
-            if len(new.history) != len(live.state.history):
-                await self._commit(live, new)
+            change = session.begin(live, _moment(live), utcnow())
+            if change is not None:
+                await self._carry_out(live, change)
             else:
-                if live.clock is not None:
-                    live.clock.switch(live.actor())
+                session.start_clock(live, _moment(live))
                 self._after_change(live)
 
     async def join(self, player_id: str, game_id: str, invite: str | None = None) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live):
-            if live.status != "waiting":
-                if live.seats_of(player_id):
-                    return live
-                raise GameError("full", "this game already has both players; you can watch it")
-            if live.seats_of(player_id):
-                raise GameError(
-                    "forbidden", "this is your own game: send the invite link to a friend, or wait"
-                )
-            if live.mode == "friend" and (
-                not isinstance(invite, str)
-                or not secrets.compare_digest(invite, live.invite_token or "")
-            ):
-                raise GameError(
-                    "forbidden", "this game is by invitation; ask its creator for the link"
-                )
+            seat = session.joining_seat(live, player_id, invite)
+            if seat is None:
+                return live
             player = await self.db(self.store.ensure_guest, player_id)
-            seat = 1 - live.creator_seat
             seats = list(live.seats)
             seats[seat] = self._seat(
                 player, await self.db(self.store.rating, player.id, live.game.ID)
@@ -714,129 +450,56 @@ class Hub:
         self._broadcast(live)
 
     # -- playing -------------------------------------------------------------------------------
-    def _check_turn(self, live: LiveGame, player_id: str | None, version: Any) -> int:
-        """The seat the player acts for, or a GameError saying why they cannot act now."""
-        if live.status == "waiting":
-            raise GameError("not_active", "the game has not started: it is waiting for an opponent")
-        if live.status != "active":
-            raise GameError("not_active", "the game is over")
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise GameError("bad_request", "a move must say the version of the game it was made on")
-        if version != live.version:
-            raise GameError(
-                "stale",
-                f"this was sent for version {version} of the game, which is now at version "
-                f"{live.version} (already played, or the position changed): here is the current one",
-            )
-        mine = live.seats_of(player_id)
-        if not mine:
-            raise GameError("not_seated", "you are watching this game; only its players can move")
-        actor = live.actor()
-        if actor is None:
-            raise GameError("not_your_turn", "nobody can act now; the coins are being thrown")
-        if actor not in mine:
-            seat = live.seats[actor]
-            name = seat.name if seat else live.game.SEATS[actor]
-            raise GameError(
-                "not_your_turn", f"it is {name}'s turn ({live.game.SEATS[actor]}), not yours"
-            )
-        return actor
-
     async def move(self, player_id: str | None, game_id: str, text: Any, version: Any) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live):
             await self._flag_if_due(live)
-            self._check_turn(live, player_id, version)
-            if live.state.current_player == CHANCE:
-                raise GameError(
-                    "illegal",
-                    "the coins must be thrown first: press the throw button (message 'throw')",
-                )
-            if not isinstance(text, str) or not text.strip() or len(text) > 100:
-                raise GameError(
-                    "bad_request", "a move is notation text, e.g. " + live.game.actions[0].text
-                )
-            try:
-                action = live.game.parse_action(text)
-                new = live.state.child(action)
-            except IllegalActionError as e:
-                raise GameError("illegal", str(e)) from None
-            await self._play(live, new)
+            change = session.move(live, player_id, text, version, _moment(live), utcnow())
+            await self._carry_out(live, change)
         return live
 
     async def throw(self, player_id: str | None, game_id: str, version: Any) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live):
             await self._flag_if_due(live)
-            self._check_turn(live, player_id, version)  # the thrower asked
-            if live.state.current_player != CHANCE or live.chance is None:
-                raise GameError("illegal", "there is nothing to throw now: it is time to move")
-            new = live.state.clone()
-            new.apply(live.chance.outcome(new))
-            await self._play(live, new)
+            change = session.throw(live, player_id, version, _moment(live), utcnow())
+            await self._carry_out(live, change)
         return live
 
     async def resign(self, player_id: str | None, game_id: str) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live):
-            if live.status != "active":
-                raise GameError("not_active", "only a game in progress can be resigned")
-            mine = live.seats_of(player_id)
-            if not mine:
-                raise GameError("not_seated", "only a player of this game can resign it")
-            # Both seats on one screen: the side to act (or seat 0) resigns.
-            actor = live.actor()
-            seat = actor if actor in mine else mine[0]
-            await self._finish(live, live.state, 1 - seat, "resignation")
+            await self._carry_out(live, session.resign(live, player_id, _moment(live), utcnow()))
         return live
 
     async def rematch(self, player_id: str | None, game_id: str) -> LiveGame:
         """Offer a rematch; it starts when the opponent offers too (a bot always agrees)."""
         live = await self.get(game_id)
         async with self._locked(live):
-            if live.status != "finished":
-                raise GameError("not_active", "a rematch can be offered once the game is over")
-            mine = live.seats_of(player_id)
-            if not mine or player_id is None:
-                raise GameError("not_seated", "only the players of this game can ask for a rematch")
-            if live.rematch_id:
+            mine = session.rematch_offer(live, player_id)
+            if live.rematch_id or player_id is None:
                 return live
             live.rematch_offers.update(mine)
             if self.clustered:  # the other player may be on another process
                 live.rematch_offers = await self._offers(live, mine)
                 self._tell(GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)})
-            other = [s for s in (0, 1) if s not in mine]
-            agreed = not other or all(
-                (seat := live.seats[s]) is not None
-                and (seat.kind == "bot" or s in live.rematch_offers)
-                for s in other
-            )
-            if not agreed:
+            if not session.rematch_agreed(live, mine):
                 self._broadcast(live)
                 return live
-            bot = next((s.bot for s in live.seats if s is not None and s.kind == "bot"), None)
-            creator_seat = live.creator_seat if live.mode != "bot" else live.seats_of(player_id)[0]
+            terms = session.rematch_terms(live, player_id)
             new = await self.create(
-                player_id if live.mode == "bot" else live.creator_id,
+                terms.creator_id,
                 live.game.ID,
                 dict(live.game.options),
-                mode="local"
-                if live.mode == "local"
-                else ("bot" if live.mode == "bot" else "friend"),
-                seat=1 - creator_seat,
-                bot=bot,
-                clock=(live.clock.initial_ms, live.clock.increment_ms) if live.clock else None,
-                rated=live.rated,
+                mode=terms.mode,
+                seat=terms.seat,
+                bot=terms.bot,
+                clock=terms.clock,
+                rated=terms.rated,
                 rematch_of=live.id,
             )
-            if live.mode in ("friend", "seek"):
-                # The invited player is the other seat of the old game: seat them directly.
-                opponent = next(
-                    (s for i, s in enumerate(live.seats) if s and s.player_id != live.creator_id),
-                    None,
-                )
-                if opponent is not None:
-                    await self.join(opponent.player_id, new.id, new.invite_token)
+            if terms.opponent_id is not None:
+                await self.join(terms.opponent_id, new.id, new.invite_token)
             await self._save(live, {"rematch_id": new.id, "version": live.version + 1})
             live.rematch_id = new.id
             live.version += 1
@@ -846,48 +509,7 @@ class Hub:
     async def _play(self, live: LiveGame, new: State) -> None:
         """Adopt ``new`` (one action past the live state) after resolving the chance nodes
         nobody throws in person; end the game if it is over."""
-        self._auto_chance(live, new)
-        if new.is_terminal():
-            await self._finish(live, new, new.winner(), "normal")
-        else:
-            await self._commit(live, new)
-
-    def _auto_chance(self, live: LiveGame, new: State) -> None:
-        """Throw for every chance node whose thrower is nobody or a bot (FairChance decides)."""
-        guard = catalog.max_plies(live.game) + 1
-        while new.current_player == CHANCE and guard > 0:
-            seat = live.thrower(new)
-            if seat is not None and (s := live.seats[seat]) is not None and s.kind != "bot":
-                break
-            assert live.chance is not None, "a game with chance nodes always has a FairChance"
-            new.apply(live.chance.outcome(new))
-            guard -= 1
-
-    def _append(self, live: LiveGame, state: State, action: Action) -> None:
-        """Apply ``action`` to ``state`` (the live one while loading) and extend the move list."""
-        seat = state.current_player
-        say = catalog.describe(live.game.ID, action, state)
-        state.apply(action)
-        live.movers.append(seat)
-        live.entries.append(
-            {
-                "text": action.text,
-                "seat": seat if seat >= 0 else None,
-                "chance": action.chance,
-                "say": say,
-            }
-        )
-
-    def _row_state(self, live: LiveGame, new: State) -> dict[str, Any]:
-        values: dict[str, Any] = {
-            "history": [a.text for a in new.history],
-            "version": live.version + 1,
-        }
-        if live.clock is not None:
-            values["clock0_ms"] = max(0, live.clock.left_ms(0))
-            values["clock1_ms"] = max(0, live.clock.left_ms(1))
-            values["clock_since"] = utcnow()  # the running clock (re)started now
-        return values
+        await self._carry_out(live, session.advance(live, new, _moment(live), utcnow()))
 
     async def _save(self, live: LiveGame, values: dict[str, Any]) -> None:
         try:
@@ -901,71 +523,43 @@ class Hub:
             ) from None
 
     async def _commit(self, live: LiveGame, new: State) -> None:
-        clock_before = self._clock_snapshot(live)
-        if live.clock is not None:
-            live.clock.switch(live.actor(new))
-        try:
-            await self._save(live, self._row_state(live, new))
-        except GameError:
-            self._clock_restore(live, clock_before)
-            raise
-        self._adopt(live, new)
-        self._after_change(live)
-
-    def _adopt(self, live: LiveGame, new: State) -> None:
-        start = len(live.state.history)
-        replay = live.state  # extend the live move list with the new actions
-        for action in new.history[start:]:
-            self._append(live, replay, action)
-        live.state = new
-        live.events_from = start
-        live.version += 1
-        live.last_activity = time.monotonic()
+        """The game goes on at ``new``."""
+        await self._carry_out(live, session.step(live, new, _moment(live), utcnow()))
 
     async def _finish(
         self, live: LiveGame, new: State, winner: int | None, termination: str
     ) -> None:
-        clock_before = self._clock_snapshot(live)
-        if live.clock is not None:
-            live.clock.stop()
-        finished_at = utcnow()
-        scores = [float(x) for x in new.scores()]
-        rated = live.rated_pair(self._movers(live, new))
-        values = {
-            **self._row_state(live, new),
-            "status": "finished",
-            "winner": winner,
-            "result": _result(winner),
-            "termination": termination,
-            "scores": scores,
-            "finished_at": finished_at,
-            "rated": rated is not None,
-        }
+        """The game ends at ``new``."""
+        change = session.finish(live, new, winner, termination, _moment(live), utcnow())
+        await self._carry_out(live, change)
+
+    async def _carry_out(self, live: LiveGame, change: session.Change) -> None:
+        """Write ``change`` (naming the version it replaces), then make it and tell everyone;
+        a game that ends has its result and ratings written together."""
+        done = change.finish
+        if done is None:
+            await self._save(live, change.values)
+            session.adopt(live, change)
+            live.last_activity = time.monotonic()
+            self._after_change(live)
+            return
         try:
             changes = await self.db(
                 self.store.finish_game,
                 live.id,
                 live.version,
-                values,
+                change.values,
                 live.game.ID,
-                rated,
-                winner,
+                done.rated,
+                done.winner,
             )
         except ConflictError as e:
-            self._clock_restore(live, clock_before)
             raise GameError("conflict", str(e)) from None
         except Exception:
-            self._clock_restore(live, clock_before)
             log.exception("finishing game %s failed", live.id)
             raise GameError("unavailable", "the result could not be saved; try again") from None
-        self._adopt(live, new)
-        live.status = "finished"
-        live.rated = rated is not None
-        live.winner = winner
-        live.result = _result(winner)
-        live.termination = termination
-        live.final_scores = scores
-        live.finished_at = finished_at
+        session.adopt(live, change)
+        live.last_activity = time.monotonic()
         if changes:
             live.rating_changes = [c.to_json() for c in changes]
             for seat in live.seats:
@@ -999,31 +593,6 @@ class Hub:
             return
         if count:
             log.info("game %s gave %d blunder puzzle(s)", game_id, count)
-
-    @staticmethod
-    def _movers(live: LiveGame, new: State) -> set[int]:
-        """The seats that made a decision in ``new`` (the live state plus what follows)."""
-        seats = {m for m in live.movers if m >= 0}
-        replay = live.state.clone()
-        for action in new.history[len(live.state.history) :]:
-            if replay.current_player >= 0:
-                seats.add(replay.current_player)
-            replay.apply(action)
-        return seats
-
-    def _clock_snapshot(self, live: LiveGame) -> tuple[list[int], int | None, float] | None:
-        c = live.clock
-        return (list(c.remaining), c.running, c.since) if c else None
-
-    def _clock_restore(
-        self, live: LiveGame, snap: tuple[list[int], int | None, float] | None
-    ) -> None:
-        if live.clock is not None and snap is not None:
-            live.clock.remaining, live.clock.running, live.clock.since = (
-                list(snap[0]),
-                snap[1],
-                snap[2],
-            )
 
     # -- after every change: timers, bots, broadcast ----------------------------------------------
     def _after_change(self, live: LiveGame, announce: bool = True) -> None:
@@ -1061,12 +630,9 @@ class Hub:
 
     async def _flag_if_due(self, live: LiveGame) -> None:
         """Lose on time: checked on every action and by a timer set for the exact moment."""
-        if live.status != "active" or live.clock is None:
-            return
-        seat = live.clock.flagged()
-        if seat is not None:
-            live.clock.remaining[seat] = 0
-            await self._finish(live, live.state, 1 - seat, "time forfeit")
+        change = session.flag(live, _moment(live), utcnow())
+        if change is not None:
+            await self._carry_out(live, change)
 
     async def _bot_turn(self, live: LiveGame, version: int, seat: int, spec: str) -> None:
         try:
@@ -1146,187 +712,30 @@ class Hub:
     def message(
         self, live: LiveGame, conn: Connection | None, svg: bool, delta: bool = False
     ) -> str:
-        """The state message for one client: the shared view, which seats are theirs, the
-        clocks, and the legal actions when it is theirs to act (nobody else needs them)."""
+        """The state message for one client (see ``views.state_message``)."""
         you = live.seats_of(conn.player_id if conn else None)
-        clock = json.dumps(live.clock.to_json()) if live.clock else "null"
-        to_act = live.status == "active" and live.state.current_player in you
-        legal = self.legal_text(live) if to_act else "[]"
-        game = self.view_json(live, svg, delta)
-        return f'{{"type":"state","you":{json.dumps(you)},"clock":{clock},"legal":{legal},"game":{game}}}'
-
-    def legal_text(self, live: LiveGame) -> str:
-        cached = live.legal_cache
-        if cached is None or cached[0] != live.revision:
-            cached = live.legal_cache = (
-                live.revision,
-                json.dumps(self.legal(live), separators=(",", ":")),
-            )
-        return cached[1]
-
-    def legal(self, live: LiveGame) -> list[dict[str, Any]]:
-        """The legal decisions with their structured fields (each action's once per game)."""
-        if live.status != "active" or live.state.current_player < 0:
-            return []
-        table = live.action_json
-        out = []
-        for action in live.state.legal_actions():
-            entry = table.get(action.id)
-            if entry is None:
-                entry = table[action.id] = catalog.action_json(action)
-            out.append(entry)
-        return out
-
-    def view_json(self, live: LiveGame, svg: bool, delta: bool = False) -> str:
-        key = (svg, delta)
-        cached = live.view_cache.get(key)
-        if cached is not None and cached[0] == live.revision:
-            return cached[1]
-        view = self.view(live, svg, history_from=live.delta_from if delta else 0, legal=False)
-        text = json.dumps(view, separators=(",", ":"))
-        live.view_cache[key] = (live.revision, text)
-        return text
-
-    def view(
-        self, live: LiveGame, svg: bool = True, history_from: int = 0, legal: bool = True
-    ) -> dict[str, Any]:
-        """The game as everyone may see it. The chance seed appears only once the game is over.
-
-        ``history`` holds the move list from ``history_from`` on (0: all of it)."""
-        state = live.state
-        node = (
-            "terminal"
-            if state.is_terminal()
-            else ("chance" if state.is_chance_node() else "decision")
-        )
-        actor = live.actor() if live.status == "active" else None
-        over = live.status in ("finished", "aborted")
-        view: dict[str, Any] = {
-            "id": live.id,
-            "game": live.game.ID,
-            "title": live.game.TITLE,
-            "options": dict(live.game.options),
-            "options_text": catalog.options_text(live.game.ID, live.game.options),
-            "mode": live.mode,
-            "status": live.status,
-            "rated": live.rated,
-            "version": live.version,
-            "seat_names": list(live.game.SEATS),
-            "seats": [s.to_json() if s else None for s in live.seats],
-            "node": node,
-            "to_move": state.current_player
-            if state.current_player >= 0 and live.status == "active"
-            else None,
-            "thrower": actor if node == "chance" else None,
-            "legal": self.legal(live) if legal else [],
-            "history": live.entries[history_from:],
-            "history_from": history_from,
-            "plies": len(live.entries),
-            "events_from": live.events_from,
-            "scores": live.final_scores
-            if live.final_scores is not None
-            else [float(x) for x in state.scores()],
-            "position": state.position(),
-            "winner": live.winner,
-            "result": live.result,
-            "termination": live.termination,
-            "rating_changes": live.rating_changes,
-            "fair": None,
-            "rematch": {
-                "id": live.rematch_id,
-                "offers": sorted(live.rematch_offers),
-                "of": live.rematch_of,
-            },
-            "created_at": live.created_at.isoformat(),
-        }
-        if live.chance is not None:
-            view["fair"] = {
-                "scheme": live.chance.scheme,
-                "commitment": live.chance.commitment,
-                "seed": live.chance.reveal() if live.status == "finished" else None,
-            }
-        if svg:
-            last = state.history[-1] if state.history else None
-            view["svg"] = catalog.svg_board(state, last)
-        if over:
-            view["to_move"] = None
-        return view
+        return views.state_message(live, you, svg, delta)
 
     # -- the lobby -------------------------------------------------------------------------------------
+    @property
+    def lobby_messages(self) -> int:
+        return self.board.messages
+
     def lobby_view(self) -> dict[str, Any]:
-        """Open seeks (newest first, at most a few per player and per address, so one source
-        cannot crowd out the others) and the games in progress (liveliest first). In a
-        cluster: every process's games, as they wrote them to the bus."""
-        seeks: list[dict[str, Any]] = []
-        live_games: list[dict[str, Any]] = []
-        sources_of: dict[str, list[str]] = {}
-        for item in self._lobby_items():
-            idle = item["idle_s"]
-            entry = item["entry"]
-            if item["status"] == "waiting" and item["mode"] == "seek":
-                if idle < LOBBY_IDLE_S:  # an old seek's creator has gone
-                    seeks.append(entry)
-                    sources_of[entry["id"]] = item["sources"]
-            elif item["status"] == "active" and idle < LOBBY_IDLE_S:
-                entry = dict(entry, idle_s=round(idle))
-                live_games.append(entry)
-        seeks.sort(key=lambda e: e["created_at"], reverse=True)
-        live_games.sort(key=lambda e: e["idle_s"])  # the liveliest first
-        shown: dict[str, int] = {}
-        fair_seeks = []
-        for entry in seeks:
-            sources = sources_of[entry["id"]]
-            if all(shown.get(src, 0) < LOBBY_SEEKS_PER_SOURCE for src in sources):
-                for src in sources:
-                    shown[src] = shown.get(src, 0) + 1
-                fair_seeks.append(entry)
-        return {"seeks": fair_seeks[:100], "live": live_games[:100]}
+        """The lobby's two lists (see ``views.lobby_lists``). In a cluster: every process's
+        games, as they wrote them to the bus."""
+        return self.board.view()
 
-    def _lobby_items(self) -> list[dict[str, Any]]:
-        """What the lobby chooses from: each game's entry, status, mode, idle time and the
-        sources (player, address) its seeks count against."""
+    def _lobby_items(self) -> list[LobbyItem]:
         if self.clustered:
-            wall = time.time()
-            return [
-                dict(item, idle_s=wall - item["active_at"]) for item in self._lobby_mirror.values()
-            ]
-        now = time.monotonic()
-        return [
-            self._lobby_item(live, now - live.last_activity)
-            for live in self.games.values()
-            if live.status in ("waiting", "active")
-        ]
-
-    def _lobby_item(self, live: LiveGame, idle_s: float) -> dict[str, Any]:
-        return {
-            "entry": self._lobby_entry(live),
-            "status": live.status,
-            "mode": live.mode,
-            "idle_s": idle_s,
-            "sources": [f"p:{live.creator_id}"]
-            + ([f"a:{live.creator_addr}"] if live.creator_addr else []),
-        }
-
-    @staticmethod
-    def _lobby_entry(live: LiveGame) -> dict[str, Any]:
-        return {
-            "id": live.id,
-            "game": live.game.ID,
-            "title": live.game.TITLE,
-            "options": dict(live.game.options),
-            "options_text": catalog.options_text(live.game.ID, live.game.options),
-            "mode": live.mode,
-            "rated": live.rated,
-            "clock": [live.clock.initial_ms, live.clock.increment_ms] if live.clock else None,
-            "seats": [s.to_json() if s else None for s in live.seats],
-            "plies": len(live.state.history),
-            "created_at": live.created_at.isoformat(),
-        }
+            return list(self._lobby_mirror.values())
+        wall, now = time.time(), time.monotonic()
+        return [lobby.item(live, wall, now) for live in self.games.values() if lobby.listed(live)]
 
     def _lobby_changed(self, live: LiveGame | None = None) -> None:
         """Something the lobby shows changed (in ``live``, if given): send the lobby's watchers
-        an update soon (changes that come together share one update). In a cluster every
-        process hears of it and sends its own lobby watchers the update."""
+        an update soon. In a cluster every process hears of it and sends its own lobby
+        watchers the update."""
         if self.clustered:
             if live is not None:
                 self._out_lobby.add(live.id)
@@ -1335,36 +744,7 @@ class Hub:
         self._lobby_soon()
 
     def _lobby_soon(self) -> None:
-        if self._lobby_timer is not None or not self.lobby or self._closing:
-            return
-        interval = 1.0 / self.settings.lobby_updates_per_s
-        delay = max(0.0, self._lobby_flushed + interval - time.monotonic())
-        self._lobby_timer = asyncio.get_running_loop().call_later(delay, self._lobby_flush)
-
-    def _lobby_flush(self) -> None:
-        """One lobby update: the entries that changed since the last update, and the order of
-        both lists by id (an id left out has gone)."""
-        self._lobby_timer = None
-        self._lobby_flushed = time.monotonic()
-        if not self.lobby:
-            return
-        view = self.lobby_view()
-        changed, sent = [], {}
-        for entry in view["seeks"] + view["live"]:
-            key = json.dumps({k: v for k, v in entry.items() if k != "idle_s"}, sort_keys=True)
-            sent[entry["id"]] = key
-            if self._lobby_sent.get(entry["id"]) != key:
-                changed.append(entry)
-        order = {name: [e["id"] for e in view[name]] for name in ("seeks", "live")}
-        if not changed and order == self._lobby_order:
-            return
-        self._lobby_sent, self._lobby_order = sent, order
-        text = json.dumps(
-            {"type": "lobby", "delta": True, "entries": changed, **order}, separators=(",", ":")
-        )
-        self.lobby_messages += 1
-        for conn in list(self.lobby):
-            conn.push(text)
+        self.board.soon()
 
     # -- connections ---------------------------------------------------------------------------------
     def connect(self, conn: Connection) -> None:
@@ -1383,12 +763,7 @@ class Hub:
         if self.clustered and announce:
             self._tell(PLAYERS, {"player": player_id, "name": name})
         for live in self.games.values():
-            changed = False
-            for seat in live.seats:
-                if seat is not None and seat.player_id == player_id and seat.name != name:
-                    seat.name = name
-                    changed = True
-            if changed:
+            if session.rename(live, player_id, name):
                 self._broadcast(live)
 
     # -- the cluster -------------------------------------------------------------------------------
@@ -1420,9 +795,8 @@ class Hub:
         if fresh.status == "finished":
             fresh.rematch_offers = await self._offers(live, [])
         start = len(live.state.history)
-        for f in fields(LiveGame):
-            if f.name not in _KEPT_ON_REFRESH:
-                setattr(live, f.name, getattr(fresh, f.name))
+        for f in fields(Table):  # the table is read in; its watchers, timers and caches stay
+            setattr(live, f.name, getattr(fresh, f.name))
         live.events_from = min(start, len(live.state.history))
         live.last_activity = time.monotonic()
         if live.status == "active" and live.clock is not None:
@@ -1441,37 +815,7 @@ class Hub:
             return live.rematch_offers | set(seats)
 
     def _advanced(self, live: LiveGame, row: GameRecord) -> LiveGame | None:
-        """The stored game as ``live`` plus the moves played since (the common case: a game in
-        progress, same players, history extended), without reading the players again or
-        replaying the whole game; None when it is anything else."""
-        if row.status != "active" or live.status != "active":
-            return None
-        if [row.seat0_id, row.seat1_id] != [s.player_id if s else None for s in live.seats]:
-            return None
-        done = len(live.state.history)
-        if row.history[:done] != [a.text for a in live.state.history]:
-            return None
-        fresh = replace(
-            live,
-            state=live.state.clone(),
-            movers=list(live.movers),
-            entries=list(live.entries),
-            throwers=dict(live.throwers),
-        )
-        try:
-            for text in row.history[done:]:
-                self._append(fresh, fresh.state, fresh.state.game.action(text))
-        except (IllegalActionError, ValueError):
-            return None
-        fresh.version = row.version
-        fresh.rated = row.rated
-        if row.clock_initial_ms is not None:
-            fresh.clock = Clock(
-                row.clock_initial_ms,
-                row.clock_increment_ms or 0,
-                [row.clock0_ms or 0, row.clock1_ms or 0],
-            )
-        return fresh
+        return session.advanced(live, row)
 
     def _on_game(self, msg: dict[str, Any]) -> None:
         """Another process changed a game: watchers here get it, anything else forgets it."""
@@ -1536,23 +880,11 @@ class Hub:
             except Exception:
                 log.warning("the lobby could not be read from the bus", exc_info=True)
                 return
-            mirror = {}
-            for gid, text in entries.items():
-                with contextlib.suppress(ValueError, TypeError):
-                    mirror[gid] = json.loads(text)
-            self._lobby_mirror = mirror
+            mirror = {gid: lobby.read_record(text) for gid, text in entries.items()}
+            self._lobby_mirror = {gid: item for gid, item in mirror.items() if item is not None}
             self._lobby_soon()
             if not self._lobby_stale:
                 return
-
-    def _lobby_record(self, live: LiveGame) -> str | None:
-        """This game's lobby entry as the bus keeps it (None: not in the lobby)."""
-        if live.status not in ("waiting", "active"):
-            return None
-        item = self._lobby_item(live, 0.0)
-        del item["idle_s"]
-        item["active_at"] = time.time() - (time.monotonic() - live.last_activity)
-        return json.dumps(item, separators=(",", ":"))
 
     def _on_sessions(self, msg: dict[str, Any]) -> None:
         ids = msg.get("ids")
@@ -1577,13 +909,14 @@ class Hub:
         the bots' jobs. Whatever piled up meanwhile goes together."""
         while self._out_games or self._out_lobby or self._out_notices or self._out_jobs:
             games, self._out_games = self._out_games, {}
-            lobby, self._out_lobby = self._out_lobby, set()
+            listed, self._out_lobby = self._out_lobby, set()
             notices, self._out_notices = self._out_notices, []
             jobs, self._out_jobs = self._out_jobs, {}
+            wall, now = time.time(), time.monotonic()
             try:
                 records = {
-                    gid: self._lobby_record(live) if (live := self.games.get(gid)) else None
-                    for gid in lobby
+                    gid: lobby.record(live, wall, now) if (live := self.games.get(gid)) else None
+                    for gid in listed
                 }
                 await self.bus.lobby_put(records)
                 for gid, version in games.items():
@@ -1668,8 +1001,3 @@ class Hub:
             looked += 1
             await self._flag_check(live)
         return looked
-
-
-def abandoned_values(version: int) -> dict[str, Any]:
-    """The write that ends a game nobody joined, replacing ``version``."""
-    return {"status": "aborted", "termination": "abandoned", "version": version + 1}

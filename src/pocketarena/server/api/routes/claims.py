@@ -36,4 +36,4 @@ async def claim_win(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str,
     """Win a game whose opponent has left (termination "abandoned"); refused with the reason
     (and the seconds still to wait) otherwise."""
     live = await abandon.claim_win(hub, player, game_id)
-    return view_for(hub, live, player)
+    return view_for(live, player)

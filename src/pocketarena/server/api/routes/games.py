@@ -13,7 +13,8 @@ from pocketarena.core import IllegalActionError
 
 from ... import catalog
 from ...core.security import address_hash
-from ...live.hub import GameError, Hub, LiveGame
+from ...live import views
+from ...live.hub import GameError, LiveGame
 from ...schemas import (
     ErrorOut,
     GameCreate,
@@ -34,8 +35,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def view_for(hub: Hub, live: LiveGame, player_id: str | None, svg: bool = True) -> dict[str, Any]:
-    view = hub.view(live, svg)
+def view_for(live: LiveGame, player_id: str | None, svg: bool = True) -> dict[str, Any]:
+    """The game as this player sees it: the shared view, their seats and the clocks."""
+    view = views.view_data(live, svg)
     view["you"] = live.seats_of(player_id)
     view["clock"] = live.clock.to_json() if live.clock else None
     return view
@@ -74,7 +76,7 @@ async def create_game(
         "id": live.id,
         "url": f"{base}/g/{live.id}",
         "invite_url": invite,
-        "game": view_for(hub, live, player),
+        "game": view_for(live, player),
     }
 
 
@@ -88,7 +90,7 @@ async def get_game(
     svg: bool = Query(True, description="Include the SVG board"),
 ) -> dict[str, Any]:
     live = await hub.get(game_id, fresh=True)
-    return view_for(hub, live, player, svg)
+    return view_for(live, player, svg)
 
 
 @router.post(
@@ -97,7 +99,7 @@ async def get_game(
 async def join_game(game_id: str, body: JoinIn, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Take the free seat of an open seek, or of a friend's game with its invite token."""
     live = await hub.join(player, game_id, body.invite)
-    return view_for(hub, live, player)
+    return view_for(live, player)
 
 
 @router.post(
@@ -106,7 +108,7 @@ async def join_game(game_id: str, body: JoinIn, hub: HubDep, player: PlayerIdDep
 async def make_move(game_id: str, body: MoveIn, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Play a move in notation, made on ``version`` of the game (a stale version is refused)."""
     live = await hub.move(player, game_id, body.action, body.version)
-    return view_for(hub, live, player)
+    return view_for(live, player)
 
 
 @router.post(
@@ -117,7 +119,7 @@ async def throw_coins(
 ) -> dict[str, Any]:
     """Throw the coins when it is your slap (the outcome comes from the committed seed)."""
     live = await hub.throw(player, game_id, body.version)
-    return view_for(hub, live, player)
+    return view_for(live, player)
 
 
 @router.post(
@@ -125,7 +127,7 @@ async def throw_coins(
 )
 async def resign(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     live = await hub.resign(player, game_id)
-    return view_for(hub, live, player)
+    return view_for(live, player)
 
 
 @router.post(
@@ -134,14 +136,14 @@ async def resign(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, An
 async def rematch(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Offer a rematch (seats swapped); when both players offer, ``rematch.id`` names the new game."""
     live = await hub.rematch(player, game_id)
-    return view_for(hub, live, player)
+    return view_for(live, player)
 
 
 @router.delete("/{game_id}", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit])
 async def cancel_game(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Cancel a game still waiting for its opponent (its creator only)."""
     live = await hub.cancel(player, game_id)
-    return view_for(hub, live, player)
+    return view_for(live, player)
 
 
 @router.get(

@@ -168,7 +168,7 @@ async def game_page(
         live = await hub.get(game_id)
     except GameError as e:
         return await error_page(request, e.status, e.message)
-    data: dict[str, Any] = {"game": view_for(hub, live, player), "invite": invite}
+    data: dict[str, Any] = {"game": view_for(live, player), "invite": invite}
     if live.status == "waiting" and live.creator_id == player and live.invite_token:
         base = str(request.base_url).rstrip("/")
         data["invite_url"] = f"{base}/g/{live.id}?invite={live.invite_token}"
@@ -185,7 +185,7 @@ async def replay_page(
         live = await hub.get(game_id)
     except GameError as e:
         return await error_page(request, e.status, e.message)
-    view = view_for(hub, live, player, svg=False)
+    view = view_for(live, player, svg=False)
     return await page(
         request, ctx, "replay.html", {"game": view}, title=f"Replay · {live.game.TITLE}", live=live
     )

@@ -19,15 +19,28 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, get_args
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import TypeAdapter, ValidationError
 
 from ...context import AppContext
 from ...core.ratelimit import TokenBucket
 from ...live.connection import Connection
 from ...live.hub import GameError, Hub
+from ...schemas import (
+    ClientMessage,
+    JoinMessage,
+    LobbyMessage,
+    MoveMessage,
+    PingMessage,
+    RematchMessage,
+    ResignMessage,
+    ThrowMessage,
+    UnwatchMessage,
+    WatchMessage,
+)
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -42,72 +55,58 @@ def _error(code: str, message: str, ref: Any = None, game: Any = None) -> str:
     return json.dumps(out)
 
 
-def _game_id(msg: dict[str, Any]) -> str:
-    gid = msg.get("game")
-    if not isinstance(gid, str) or not gid:
-        raise GameError("bad_request", "this message needs a 'game' field with the game's id")
-    return gid
+MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+# The message types, in the union's order (for the reply to an unknown one).
+KNOWN = [
+    get_args(m.model_fields["type"].annotation)[0] for m in get_args(get_args(ClientMessage)[0])
+]
 
 
-Handler = Callable[[Hub, Connection, dict[str, Any]], Awaitable[dict[str, Any] | None]]
+def _refusal(e: ValidationError) -> str:
+    """What is wrong with a message that fits no schema, in a sentence."""
+    issue = e.errors(include_url=False, include_input=False)[0]
+    if not issue["loc"]:  # the type itself (the socket answers unknown types before)
+        return f"unknown message type; known types: {', '.join(KNOWN)}"
+    where = ".".join(str(part) for part in issue["loc"][1:])  # after the message type
+    if where == "game":
+        return "this message needs a 'game' field with the game's id"
+    return f"bad {issue['loc'][0]!s} message: field {where!r}: {issue['msg']}"
 
 
-async def _watch(hub: Hub, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-    await hub.watch(conn, _game_id(msg), svg=msg.get("svg", True) is not False)
-    return None
-
-
-async def _unwatch(hub: Hub, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-    hub.unwatch(conn, _game_id(msg))
-    return {}
-
-
-async def _move(hub: Hub, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-    live = await hub.move(conn.player_id, _game_id(msg), msg.get("action"), msg.get("version"))
-    return {"version": live.version}
-
-
-async def _throw(hub: Hub, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-    live = await hub.throw(conn.player_id, _game_id(msg), msg.get("version"))
-    return {"version": live.version}
-
-
-async def _resign(hub: Hub, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-    live = await hub.resign(conn.player_id, _game_id(msg))
-    return {"version": live.version}
-
-
-async def _rematch(hub: Hub, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-    live = await hub.rematch(conn.player_id, _game_id(msg))
-    return {"rematch": live.rematch_id}
-
-
-async def _join(hub: Hub, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-    if conn.player_id is None:
-        raise GameError("forbidden", "load the page first: playing needs the session cookie")
-    invite = msg.get("invite")
-    live = await hub.join(
-        conn.player_id, _game_id(msg), invite if isinstance(invite, str) else None
-    )
-    return {"version": live.version}
-
-
-async def _lobby(hub: Hub, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-    hub.lobby.add(conn)
-    conn.push(json.dumps({"type": "lobby", **hub.lobby_view()}, separators=(",", ":")))
-    return None
-
-
-HANDLERS: dict[str, Handler] = {
-    "watch": _watch,
-    "unwatch": _unwatch,
-    "move": _move,
-    "throw": _throw,
-    "resign": _resign,
-    "rematch": _rematch,
-    "join": _join,
-    "lobby": _lobby,
-}
+async def _reply(hub: Hub, conn: Connection, msg: ClientMessage) -> dict[str, Any] | None:
+    """Carry out one message; the ack's fields (None: no ack, the reply is the state)."""
+    match msg:
+        case PingMessage():
+            raise AssertionError("answered by the socket")
+        case LobbyMessage():
+            hub.lobby.add(conn)
+            conn.push(json.dumps({"type": "lobby", **hub.lobby_view()}, separators=(",", ":")))
+            return None
+        case WatchMessage():
+            await hub.watch(conn, msg.game, svg=msg.svg)
+            return None
+        case UnwatchMessage():
+            hub.unwatch(conn, msg.game)
+            return {}
+        case MoveMessage():
+            live = await hub.move(conn.player_id, msg.game, msg.action, msg.version)
+            return {"version": live.version}
+        case ThrowMessage():
+            live = await hub.throw(conn.player_id, msg.game, msg.version)
+            return {"version": live.version}
+        case ResignMessage():
+            live = await hub.resign(conn.player_id, msg.game)
+            return {"version": live.version}
+        case RematchMessage():
+            live = await hub.rematch(conn.player_id, msg.game)
+            return {"rematch": live.rematch_id}
+        case JoinMessage():
+            if conn.player_id is None:
+                raise GameError(
+                    "forbidden", "load the page first: playing needs the session cookie"
+                )
+            live = await hub.join(conn.player_id, msg.game, msg.invite)
+            return {"version": live.version}
 
 
 SOCKETS = "sockets"  # the limiter's count of open sockets per address
@@ -201,18 +200,25 @@ async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any], limit:
     if ref is not None and not (isinstance(ref, (int, str)) and len(str(ref)) <= 64):
         ref = None
     kind = msg.get("type")
-    if kind == "ping":
-        conn.push(json.dumps({"type": "pong", "ref": ref}))
-        return
-    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        known = ", ".join(["ping", *HANDLERS])
+    if kind not in KNOWN:
         conn.push(
-            _error("bad_request", f"unknown message type {kind!r}; known types: {known}", ref)
+            _error(
+                "bad_request",
+                f"unknown message type {kind!r}; known types: {', '.join(KNOWN)}",
+                ref,
+            )
         )
         return
     try:
-        result = await handler(hub, conn, msg)
+        parsed = MESSAGES.validate_python(msg)
+    except ValidationError as e:
+        conn.push(_error("bad_request", _refusal(e), ref, msg.get("game")))
+        return
+    if isinstance(parsed, PingMessage):
+        conn.push(json.dumps({"type": "pong", "ref": ref}))
+        return
+    try:
+        result = await _reply(hub, conn, parsed)
     except GameError as e:
         conn.push(_error(e.code, e.message, ref, msg.get("game")))
         if e.code in ("stale", "conflict") and isinstance(msg.get("game"), str):

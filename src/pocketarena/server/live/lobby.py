@@ -1,0 +1,109 @@
+"""The lobby's watchers and the updates they are sent.
+
+Updates go out together, at most ``updates_per_s`` times a second, each with only the
+entries that changed since the one before and the order of both lists (an id left out has
+gone). What the lobby shows comes from ``items`` (this process's games, or in a cluster every
+process's entries as the bus keeps them); how an entry looks is ``views``' business.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from ..schemas import LobbyItem
+from . import views
+from .connection import Connection
+
+if TYPE_CHECKING:
+    from .hub import LiveGame
+
+
+def item(live: LiveGame, wall: float, now: float) -> LobbyItem:
+    """What the lobby chooses from for one game; ``wall`` and ``now``: this moment by the
+    wall and by the monotonic clock (its last activity is kept as a wall-clock time)."""
+    return LobbyItem(
+        entry=views.lobby_entry(live),
+        status=live.status,
+        mode=live.mode,
+        sources=[f"p:{live.creator_id}"]
+        + ([f"a:{live.creator_addr}"] if live.creator_addr else []),
+        active_at=wall - (now - live.last_activity),
+    )
+
+
+def listed(live: LiveGame) -> bool:
+    return live.status in ("waiting", "active")
+
+
+def record(live: LiveGame, wall: float, now: float) -> str | None:
+    """This game's lobby item as the bus keeps it for the other processes (None: not in the
+    lobby)."""
+    if not listed(live):
+        return None
+    return item(live, wall, now).model_dump_json(exclude={"entry": {"idle_s"}})
+
+
+def read_record(text: str) -> LobbyItem | None:
+    """A lobby item from the bus (None: not one; another process's bad record is left out)."""
+    try:
+        return LobbyItem.model_validate_json(text)
+    except ValidationError:
+        return None
+
+
+class LobbyBoard:
+    def __init__(self, items: Callable[[], list[LobbyItem]], updates_per_s: float) -> None:
+        self.items = items
+        self.interval = 1.0 / updates_per_s
+        self.watchers: set[Connection] = set()
+        self.messages = 0  # updates sent (for tests and the probes)
+        self.closed = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._flushed = 0.0
+        self._sent: dict[str, str] = {}  # game id -> its entry as last sent
+        self._order: dict[str, list[str]] = {"seeks": [], "live": []}
+
+    def view(self) -> dict[str, Any]:
+        return views.lobby_lists(self.items(), time.time())
+
+    def soon(self) -> None:
+        """Send the watchers an update soon (changes that come together share one)."""
+        if self._timer is not None or not self.watchers or self.closed:
+            return
+        delay = max(0.0, self._flushed + self.interval - time.monotonic())
+        self._timer = asyncio.get_running_loop().call_later(delay, self.flush)
+
+    def flush(self) -> None:
+        """One update: the entries that changed since the last, and both lists' order."""
+        self._timer = None
+        self._flushed = time.monotonic()
+        if not self.watchers:
+            return
+        view = self.view()
+        changed, sent = [], {}
+        for entry in view["seeks"] + view["live"]:
+            key = json.dumps({k: v for k, v in entry.items() if k != "idle_s"}, sort_keys=True)
+            sent[entry["id"]] = key
+            if self._sent.get(entry["id"]) != key:
+                changed.append(entry)
+        order = {name: [e["id"] for e in view[name]] for name in ("seeks", "live")}
+        if not changed and order == self._order:
+            return
+        self._sent, self._order = sent, order
+        text = json.dumps(
+            {"type": "lobby", "delta": True, "entries": changed, **order}, separators=views.COMPACT
+        )
+        self.messages += 1
+        for conn in list(self.watchers):
+            conn.push(text)
+
+    def close(self) -> None:
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()

@@ -1,0 +1,657 @@
+"""One live game as a state machine: who may act, what an action does, how a game ends.
+
+Nothing here waits, reads a clock or touches the database: the moment (``now``, a reading
+of the game clock's time source, and ``wall``, the date) is passed in, and each request is
+answered with a ``Change`` that says what to write and what the game becomes. The hub
+writes it (naming the version it replaces) and only then ``adopt``s it, so a change that is
+refused, illegal or fails to save leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, TypeVar
+
+from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State, recorded_options
+from pocketarena.fair import SCHEME, FairChance
+from pocketarena.ratings import Rating
+from pocketarena.records import result_for
+
+from .. import catalog
+from ..models import GameRecord, utcnow
+from ..schemas import HistoryEntry
+from .clock import Clock
+
+MODES = ("bot", "friend", "seek", "local")
+MAX_CLOCK_MS = 3 * 3600 * 1000
+MAX_INCREMENT_MS = 180 * 1000
+# Game ids are checked before they reach the database (ours are 8 letters and digits).
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+RATED_KINDS = ("account", "bot")
+T = TypeVar("T", bound="Table")
+
+
+class GameError(Exception):
+    """A request about a game that is refused; ``message`` is meant for the person."""
+
+    STATUS = {
+        "unknown_game": 404,
+        "stale": 409,
+        "conflict": 409,
+        "full": 409,
+        "not_your_turn": 403,
+        "not_seated": 403,
+        "forbidden": 403,
+        "illegal": 422,
+        "bad_request": 400,
+        "not_active": 409,
+        "rate_limited": 429,
+        "too_many_games": 429,
+        "unavailable": 503,
+    }
+
+    def __init__(self, code: str, message: str, retry_after: int = 60) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after  # seconds, for a 429
+
+    @property
+    def status(self) -> int:
+        return self.STATUS.get(self.code, 400)
+
+
+@dataclass
+class Seat:
+    player_id: str
+    name: str
+    kind: str  # guest | account | bot
+    bot: str | None = None
+    rating: Rating = field(default_factory=Rating)
+
+
+@dataclass
+class Table:
+    """A game at its table: the players' seats, the position, the clocks and the result."""
+
+    id: str
+    game: Game
+    state: State
+    mode: str
+    rated: bool
+    creator_id: str
+    creator_seat: int
+    seats: list[Seat | None]
+    status: str = "waiting"
+    version: int = 0
+    invite_token: str | None = None
+    chance: FairChance | None = None
+    clock: Clock | None = None
+    movers: list[int] = field(default_factory=list)  # who made each action (CHANCE: nobody)
+    entries: list[HistoryEntry] = field(default_factory=list)  # the move list, described
+    events_from: int = 0  # history index where the last change began (for animations)
+    winner: int | None = None
+    result: str | None = None
+    termination: str | None = None
+    final_scores: list[float] | None = None
+    rating_changes: list[dict[str, Any]] | None = None
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    rematch_offers: set[int] = field(default_factory=set)
+    created_at: datetime = field(default_factory=utcnow)
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    throwers: dict[int, int | None] = field(default_factory=dict)
+    creator_addr: str | None = None  # keyed hash of the address it was opened from
+
+    def seats_of(self, player_id: str | None) -> list[int]:
+        if player_id is None:
+            return []
+        return [i for i, s in enumerate(self.seats) if s is not None and s.player_id == player_id]
+
+    def actor(self, state: State | None = None) -> int | None:
+        """The seat expected to act: the decision's seat, or the seat that throws in person."""
+        state = self.state if state is None else state
+        if state.current_player >= 0:
+            return state.current_player
+        if state.current_player == CHANCE:
+            return self.thrower(state)
+        return None
+
+    def thrower(self, state: State) -> int | None:
+        # A game's history only grows, so the position at a ply never changes: cache by ply.
+        ply = len(state.history)
+        if ply not in self.throwers:
+            self.throwers[ply] = catalog.thrower(state)
+        return self.throwers[ply]
+
+    def rated_pair(self, movers: set[int]) -> tuple[str, str] | None:
+        """The players whose ratings this game changes: a rated game between two players who
+        may be rated (see ``may_be_rated``), in which each of them made a move (``movers``:
+        the seats that did; a game given up before then is too short to say anything)."""
+        a, b = self.seats
+        if self.rated and may_be_rated(self.seats) and {0, 1} <= movers:
+            assert a is not None and b is not None
+            return (a.player_id, b.player_id)
+        return None
+
+
+def may_be_rated(seats: list[Seat | None]) -> bool:
+    """Rated play needs two different players, each an account or a bot (not two bots): a
+    guest's games are never rated (anyone can make guests), and nobody rates against
+    themselves."""
+    a, b = seats
+    return (
+        a is not None
+        and b is not None
+        and a.player_id != b.player_id
+        and a.kind in RATED_KINDS
+        and b.kind in RATED_KINDS
+        and not (a.kind == b.kind == "bot")
+    )
+
+
+@dataclass(frozen=True)
+class Finish:
+    """How a game ends: the result to record, and whose ratings change (None: nobody's)."""
+
+    winner: int | None
+    termination: str
+    scores: list[float]
+    at: datetime
+    rated: tuple[str, str] | None
+
+    @property
+    def result(self) -> str:
+        return result_for(self.winner)
+
+
+@dataclass
+class Change:
+    """An accepted request, not yet made: the row's new values (``values``, written naming
+    the table's version), the position and clocks the table then has, and how it ended."""
+
+    state: State
+    values: dict[str, Any]
+    clock: Clock | None
+    finish: Finish | None = None
+
+
+# -- the move list ------------------------------------------------------------------------------
+def append(table: Table, state: State, action: Action) -> None:
+    """Apply ``action`` to ``state`` (the table's own while loading) and extend the move
+    list."""
+    seat = state.current_player
+    say = catalog.describe(table.game.ID, action, state)
+    state.apply(action)
+    table.movers.append(seat)
+    table.entries.append(
+        HistoryEntry(
+            text=action.text, seat=seat if seat >= 0 else None, chance=action.chance, say=say
+        )
+    )
+
+
+def movers(table: Table, new: State) -> set[int]:
+    """The seats that made a decision in ``new`` (the table's position plus what follows)."""
+    seats = {m for m in table.movers if m >= 0}
+    replay = table.state.clone()
+    for action in new.history[len(table.state.history) :]:
+        if replay.current_player >= 0:
+            seats.add(replay.current_player)
+        replay.apply(action)
+    return seats
+
+
+def auto_chance(table: Table, new: State) -> None:
+    """Throw for every chance node whose thrower is nobody or a bot (FairChance decides)."""
+    guard = catalog.max_plies(table.game) + 1
+    while new.current_player == CHANCE and guard > 0:
+        seat = table.thrower(new)
+        if seat is not None and (s := table.seats[seat]) is not None and s.kind != "bot":
+            break
+        assert table.chance is not None, "a game with chance nodes always has a FairChance"
+        new.apply(table.chance.outcome(new))
+        guard -= 1
+
+
+# -- requests -----------------------------------------------------------------------------------
+def check_turn(table: Table, player_id: str | None, version: Any) -> int:
+    """The seat the player acts for, or a GameError saying why they cannot act now."""
+    if table.status == "waiting":
+        raise GameError("not_active", "the game has not started: it is waiting for an opponent")
+    if table.status != "active":
+        raise GameError("not_active", "the game is over")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise GameError("bad_request", "a move must say the version of the game it was made on")
+    if version != table.version:
+        raise GameError(
+            "stale",
+            f"this was sent for version {version} of the game, which is now at version "
+            f"{table.version} (already played, or the position changed): here is the current one",
+        )
+    mine = table.seats_of(player_id)
+    if not mine:
+        raise GameError("not_seated", "you are watching this game; only its players can move")
+    actor = table.actor()
+    if actor is None:
+        raise GameError("not_your_turn", "nobody can act now; the coins are being thrown")
+    if actor not in mine:
+        seat = table.seats[actor]
+        name = seat.name if seat else table.game.SEATS[actor]
+        raise GameError(
+            "not_your_turn", f"it is {name}'s turn ({table.game.SEATS[actor]}), not yours"
+        )
+    return actor
+
+
+def move(
+    table: Table, player_id: str | None, text: Any, version: Any, now: float, wall: datetime
+) -> Change:
+    """A decision in notation, made by ``player_id`` on ``version``."""
+    check_turn(table, player_id, version)
+    if table.state.current_player == CHANCE:
+        raise GameError(
+            "illegal", "the coins must be thrown first: press the throw button (message 'throw')"
+        )
+    if not isinstance(text, str) or not text.strip() or len(text) > 100:
+        raise GameError(
+            "bad_request", "a move is notation text, e.g. " + table.game.actions[0].text
+        )
+    try:
+        new = table.state.child(table.game.parse_action(text))
+    except IllegalActionError as e:
+        raise GameError("illegal", str(e)) from None
+    return advance(table, new, now, wall)
+
+
+def throw(table: Table, player_id: str | None, version: Any, now: float, wall: datetime) -> Change:
+    """The coins thrown in person by the seat whose throw it is (FairChance decides how they
+    fall)."""
+    check_turn(table, player_id, version)
+    if table.state.current_player != CHANCE or table.chance is None:
+        raise GameError("illegal", "there is nothing to throw now: it is time to move")
+    new = table.state.clone()
+    new.apply(table.chance.outcome(new))
+    return advance(table, new, now, wall)
+
+
+def resign(table: Table, player_id: str | None, now: float, wall: datetime) -> Change:
+    if table.status != "active":
+        raise GameError("not_active", "only a game in progress can be resigned")
+    mine = table.seats_of(player_id)
+    if not mine:
+        raise GameError("not_seated", "only a player of this game can resign it")
+    # Both seats on one screen: the side to act (or seat 0) resigns.
+    actor = table.actor()
+    seat = actor if actor in mine else mine[0]
+    return finish(table, table.state, 1 - seat, "resignation", now, wall)
+
+
+def flag(table: Table, now: float, wall: datetime) -> Change | None:
+    """Lose on time, if the running clock has run out at ``now``."""
+    if table.status != "active" or table.clock is None:
+        return None
+    seat = table.clock.flagged(now)
+    if seat is None:
+        return None
+    clock = table.clock.copy()
+    clock.remaining[seat] = 0
+    return finish(table, table.state, 1 - seat, "time forfeit", now, wall, clock)
+
+
+def begin(table: Table, now: float, wall: datetime) -> Change | None:
+    """Both seats are taken: the opening chance nodes nobody throws in person (None: there
+    are none, the clock just starts; see ``start_clock``)."""
+    new = table.state.clone()
+    auto_chance(table, new)
+    if len(new.history) == len(table.state.history):
+        return None
+    return step(table, new, now, wall)
+
+
+def start_clock(table: Table, now: float) -> None:
+    if table.clock is not None:
+        table.clock.switch(table.actor(), now)
+
+
+def advance(table: Table, new: State, now: float, wall: datetime) -> Change:
+    """``new`` (one action past the table's position) after the chance nodes nobody throws
+    in person; the end of the game if it is over."""
+    auto_chance(table, new)
+    if new.is_terminal():
+        return finish(table, new, new.winner(), "normal", now, wall)
+    return step(table, new, now, wall)
+
+
+def step(table: Table, new: State, now: float, wall: datetime) -> Change:
+    """The game goes on at ``new``: the clock passes to whoever acts there."""
+    clock = table.clock.copy() if table.clock is not None else None
+    if clock is not None:
+        clock.switch(table.actor(new), now)
+    return Change(new, _row_values(table, new, clock, now, wall), clock)
+
+
+def finish(
+    table: Table,
+    new: State,
+    winner: int | None,
+    termination: str,
+    now: float,
+    wall: datetime,
+    clock: Clock | None = None,
+) -> Change:
+    """The game ends at ``new``. It is rated only if both players moved (see
+    ``Table.rated_pair``). ``clock``: the clocks as they end (default: the table's)."""
+    if clock is None and table.clock is not None:
+        clock = table.clock.copy()
+    if clock is not None:
+        clock.stop(now)
+    done = Finish(
+        winner=winner,
+        termination=termination,
+        scores=[float(x) for x in new.scores()],
+        at=wall,
+        rated=table.rated_pair(movers(table, new)),
+    )
+    values = {
+        **_row_values(table, new, clock, now, wall),
+        "status": "finished",
+        "winner": winner,
+        "result": done.result,
+        "termination": termination,
+        "scores": done.scores,
+        "finished_at": wall,
+        "rated": done.rated is not None,
+    }
+    return Change(new, values, clock, done)
+
+
+def _row_values(
+    table: Table, new: State, clock: Clock | None, now: float, wall: datetime
+) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "history": [a.text for a in new.history],
+        "version": table.version + 1,
+    }
+    if clock is not None:
+        values["clock0_ms"] = max(0, clock.left_ms(0, now))
+        values["clock1_ms"] = max(0, clock.left_ms(1, now))
+        values["clock_since"] = wall  # the running clock (re)started now
+    return values
+
+
+def adopt(table: Table, change: Change) -> None:
+    """Make the change, once it is written."""
+    start = len(table.state.history)
+    replay = table.state  # extend the move list with the new actions
+    for action in change.state.history[start:]:
+        append(table, replay, action)
+    table.state = change.state
+    table.clock = change.clock
+    table.events_from = start
+    table.version += 1
+    done = change.finish
+    if done is not None:
+        table.status = "finished"
+        table.rated = done.rated is not None
+        table.winner = done.winner
+        table.result = done.result
+        table.termination = done.termination
+        table.final_scores = done.scores
+        table.finished_at = done.at
+
+
+# -- before and after play ----------------------------------------------------------------------
+def check_new_game(
+    game_id: str,
+    options: dict[str, Any],
+    mode: str,
+    seat: int | None,
+    bot: str | None,
+    clock: tuple[int, int] | None,
+) -> Game:
+    """The game asked for, once every part of the request is checked (nothing is written
+    before: a refused request changes nothing)."""
+    if mode not in MODES:
+        raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    try:
+        game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
+    except ValueError as e:
+        raise GameError("bad_request", str(e)) from None
+    if seat not in (None, 0, 1):
+        raise GameError("bad_request", "seat must be 0 (first), 1 (second) or omitted (random)")
+    if clock is not None:
+        initial, increment = clock
+        if not (10_000 <= initial <= MAX_CLOCK_MS and 0 <= increment <= MAX_INCREMENT_MS):
+            raise GameError(
+                "bad_request",
+                "a clock needs 10 s to 3 h of initial time and 0 to 180 s increment",
+            )
+    if mode == "bot":
+        if not bot:
+            raise GameError("bad_request", "choose a bot level to play against")
+        levels = catalog.bot_levels(game.ID)
+        if bot not in levels:
+            raise GameError(
+                "bad_request",
+                f"no {bot!r} bot for {game.TITLE}; choose one of: {', '.join(levels)}",
+            )
+    return game
+
+
+def rated_at_start(asked: bool, seats: list[Seat | None], creator_kind: str) -> bool:
+    """Whether a new game is rated: as asked, if its players may be rated (both seated), or
+    may yet be (a guest's game never is, whoever joins)."""
+    if seats[0] is not None and seats[1] is not None:
+        return asked and may_be_rated(seats)
+    return asked and creator_kind in RATED_KINDS
+
+
+def charge(table: Table, since: datetime, until: datetime) -> None:
+    """Charge the player to act the time from ``since`` to ``until`` (a game resumed after
+    the server stopped: the time used before it stopped, not the time it was down)."""
+    actor = table.actor()
+    used_ms = round((until - since).total_seconds() * 1000)
+    if table.clock is not None and actor is not None and used_ms > 0:
+        table.clock.remaining[actor] -= used_ms
+
+
+def rename(table: Table, player_id: str, name: str) -> bool:
+    """Show a player's new name in their seats; whether any changed."""
+    changed = False
+    for seat in table.seats:
+        if seat is not None and seat.player_id == player_id and seat.name != name:
+            seat.name = name
+            changed = True
+    return changed
+
+
+def joining_seat(table: Table, player_id: str, invite: str | None) -> int | None:
+    """The seat ``player_id`` takes by joining (None: it is theirs already)."""
+    if table.status != "waiting":
+        if table.seats_of(player_id):
+            return None
+        raise GameError("full", "this game already has both players; you can watch it")
+    if table.seats_of(player_id):
+        raise GameError(
+            "forbidden", "this is your own game: send the invite link to a friend, or wait"
+        )
+    if table.mode == "friend" and (
+        not isinstance(invite, str) or not secrets.compare_digest(invite, table.invite_token or "")
+    ):
+        raise GameError("forbidden", "this game is by invitation; ask its creator for the link")
+    return 1 - table.creator_seat
+
+
+def abandoned_values(version: int) -> dict[str, Any]:
+    """The write that ends a game nobody joined, replacing ``version``."""
+    return {"status": "aborted", "termination": "abandoned", "version": version + 1}
+
+
+def rematch_offer(table: Table, player_id: str | None) -> list[int]:
+    """The seats ``player_id`` offers a rematch for (their seats in the finished game)."""
+    if table.status != "finished":
+        raise GameError("not_active", "a rematch can be offered once the game is over")
+    mine = table.seats_of(player_id)
+    if not mine or player_id is None:
+        raise GameError("not_seated", "only the players of this game can ask for a rematch")
+    return mine
+
+
+def rematch_agreed(table: Table, mine: list[int]) -> bool:
+    """Whether every other seat offered a rematch too (a bot always agrees)."""
+    return all(
+        (seat := table.seats[s]) is not None and (seat.kind == "bot" or s in table.rematch_offers)
+        for s in (0, 1)
+        if s not in mine
+    )
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """The new game a rematch opens: seats swapped, the same game, options and clock."""
+
+    creator_id: str
+    mode: str
+    seat: int
+    bot: str | None
+    clock: tuple[int, int] | None
+    rated: bool
+    opponent_id: str | None  # seated at once, without the invite (friend and seek games)
+
+
+def rematch_terms(table: Table, player_id: str) -> Rematch:
+    bot = next((s.bot for s in table.seats if s is not None and s.kind == "bot"), None)
+    creator_seat = table.creator_seat if table.mode != "bot" else table.seats_of(player_id)[0]
+    opponent = None
+    if table.mode in ("friend", "seek"):
+        # The invited player is the other seat of the old game.
+        opponent = next(
+            (s.player_id for s in table.seats if s and s.player_id != table.creator_id), None
+        )
+    return Rematch(
+        creator_id=player_id if table.mode == "bot" else table.creator_id,
+        mode="local" if table.mode == "local" else ("bot" if table.mode == "bot" else "friend"),
+        seat=1 - creator_seat,
+        bot=bot,
+        clock=(table.clock.initial_ms, table.clock.increment_ms) if table.clock else None,
+        rated=table.rated,
+        opponent_id=opponent,
+    )
+
+
+# -- the stored row -----------------------------------------------------------------------------
+def new_record(table: Table) -> GameRecord:
+    """The row of a game just opened (nothing played yet)."""
+    clock, chance = table.clock, table.chance
+    seat0, seat1 = table.seats
+    return GameRecord(
+        id=table.id,
+        game=table.game.ID,
+        options=dict(table.game.options),
+        mode=table.mode,
+        status=table.status,
+        rated=table.rated,
+        creator_id=table.creator_id,
+        seat0_id=seat0.player_id if seat0 else None,
+        seat1_id=seat1.player_id if seat1 else None,
+        creator_seat=table.creator_seat,
+        invite_token=table.invite_token,
+        clock_initial_ms=clock.initial_ms if clock else None,
+        clock_increment_ms=clock.increment_ms if clock else None,
+        clock0_ms=clock.remaining[0] if clock else None,
+        clock1_ms=clock.remaining[1] if clock else None,
+        history=[],
+        version=0,
+        chance_scheme=SCHEME if chance else None,
+        chance_seed=chance.reveal() if chance else None,
+        chance_commitment=chance.commitment if chance else None,
+        rematch_of=table.rematch_of,
+        creator_addr=table.creator_addr,
+        created_at=table.created_at,
+        started_at=table.started_at,
+    )
+
+
+def from_record(kind: type[T], row: GameRecord, seats: list[Seat | None]) -> T:
+    """The table (of class ``kind``) of a stored row, its history replayed and its clocks as
+    stored (not running)."""
+    try:
+        # Saved before an option existed: played as games were then.
+        game = catalog.load_game(row.game, recorded_options(row.game, row.options))
+    except ValueError as e:
+        raise GameError("unavailable", f"game {row.id} cannot be loaded: {e}") from None
+    table = kind(
+        id=row.id,
+        game=game,
+        state=game.new_initial_state(),
+        mode=row.mode,
+        rated=row.rated,
+        creator_id=row.creator_id,
+        creator_seat=row.creator_seat if row.creator_seat is not None else 0,
+        seats=seats,
+        status=row.status,
+        version=row.version,
+        invite_token=row.invite_token,
+        chance=FairChance(row.id, seed=row.chance_seed) if row.chance_seed else None,
+        clock=_stored_clock(row),
+        winner=row.winner,
+        result=row.result,
+        termination=row.termination,
+        final_scores=row.scores,
+        rating_changes=row.rating_changes,
+        rematch_of=row.rematch_of,
+        rematch_id=row.rematch_id,
+        created_at=row.created_at,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        creator_addr=row.creator_addr,
+    )
+    try:
+        for text in row.history:
+            append(table, table.state, table.state.game.action(text))
+    except (IllegalActionError, ValueError) as e:
+        raise GameError("unavailable", f"game {row.id} no longer replays: {e}") from None
+    table.events_from = len(table.state.history)
+    return table
+
+
+def advanced(table: T, row: GameRecord) -> T | None:
+    """The stored game as ``table`` plus the moves played since (the common case: a game in
+    progress, same players, history extended), without reading the players again or
+    replaying the whole game; None when it is anything else."""
+    if row.status != "active" or table.status != "active":
+        return None
+    if [row.seat0_id, row.seat1_id] != [s.player_id if s else None for s in table.seats]:
+        return None
+    done = len(table.state.history)
+    if row.history[:done] != [a.text for a in table.state.history]:
+        return None
+    fresh = replace(
+        table,
+        state=table.state.clone(),
+        movers=list(table.movers),
+        entries=list(table.entries),
+        throwers=dict(table.throwers),
+    )
+    try:
+        for text in row.history[done:]:
+            append(fresh, fresh.state, fresh.state.game.action(text))
+    except (IllegalActionError, ValueError):
+        return None
+    fresh.version = row.version
+    fresh.rated = row.rated
+    fresh.clock = _stored_clock(row) or fresh.clock
+    return fresh
+
+
+def _stored_clock(row: GameRecord) -> Clock | None:
+    if row.clock_initial_ms is None:
+        return None
+    return Clock(
+        row.clock_initial_ms, row.clock_increment_ms or 0, [row.clock0_ms or 0, row.clock1_ms or 0]
+    )

@@ -1,0 +1,232 @@
+"""What a live game and the lobby look like to a browser, as the pydantic schemas.
+
+Every view is built as a model of ``server.schemas`` and only then turned into JSON, so the
+messages the browsers read and the API's documented bodies cannot drift apart. Nothing here
+changes a game: the hub calls these after each change.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import TypeAdapter
+
+from pocketarena.core import Action
+
+from .. import catalog
+from ..schemas import (
+    ActionOut,
+    FairOut,
+    GameView,
+    LobbyEntry,
+    LobbyItem,
+    RematchOut,
+    SeatOut,
+)
+
+if TYPE_CHECKING:
+    from .hub import LiveGame
+    from .session import Seat
+
+COMPACT = (",", ":")
+# A game nobody moved in (or a seek nobody took) for this long leaves the lobby's lists; it
+# stays playable by its link.
+LOBBY_IDLE_S = 30 * 60
+LOBBY_SEEKS_PER_SOURCE = 3  # one player or address shows at most this many seeks in the lobby
+LOBBY_LIST_MAX = 100  # entries in each of the lobby's lists
+# Sent over the WebSocket only when asked for (svg) and never in the view itself (the state
+# message carries the caller's seats and the clock beside it).
+_MESSAGE_ONLY = frozenset({"you", "clock"})
+_ACTIONS = TypeAdapter(list[ActionOut])
+
+
+def seat_out(seat: Seat) -> SeatOut:
+    return SeatOut(
+        player=seat.player_id,
+        name=seat.name,
+        kind=seat.kind,  # type: ignore[arg-type]  # guest | account | bot, as stored
+        bot=seat.bot,
+        rating=seat.rating.display,
+        provisional=seat.rating.provisional,
+    )
+
+
+def seats_out(live: LiveGame) -> list[SeatOut | None]:
+    return [seat_out(s) if s else None for s in live.seats]
+
+
+def action_out(action: Action) -> ActionOut:
+    """An action with the fields the click-to-play client builds choices from: ``verb`` and
+    ``tokens`` (the words after the verb, in notation order)."""
+    return ActionOut(
+        id=action.id, text=action.text, verb=action.verb, tokens=action.text.split()[1:]
+    )
+
+
+def legal(live: LiveGame) -> list[ActionOut]:
+    """The legal decisions (each action's model is made once per game)."""
+    if live.status != "active" or live.state.current_player < 0:
+        return []
+    table = live.action_json
+    out = []
+    for action in live.state.legal_actions():
+        entry = table.get(action.id)
+        if entry is None:
+            entry = table[action.id] = action_out(action)
+        out.append(entry)
+    return out
+
+
+def legal_text(live: LiveGame) -> str:
+    """The legal decisions as JSON, made once per broadcast."""
+    cached = live.legal_cache
+    if cached is None or cached[0] != live.revision:
+        text = _ACTIONS.dump_json(legal(live)).decode()
+        cached = live.legal_cache = (live.revision, text)
+    return cached[1]
+
+
+def _listing(live: LiveGame) -> dict[str, Any]:
+    """The fields the game's view and its lobby entry share."""
+    return {
+        "id": live.id,
+        "game": live.game.ID,
+        "title": live.game.TITLE,
+        "options": dict(live.game.options),
+        "options_text": catalog.options_text(live.game.ID, live.game.options),
+        "mode": live.mode,
+        "rated": live.rated,
+        "created_at": live.created_at.isoformat(),
+    }
+
+
+def game_view(
+    live: LiveGame, svg: bool = True, history_from: int = 0, with_legal: bool = True
+) -> GameView:
+    """The game as everyone may see it. The chance seed appears only once the game is over.
+
+    ``history`` holds the move list from ``history_from`` on (0: all of it)."""
+    state = live.state
+    node: Literal["decision", "chance", "terminal"] = "decision"
+    if state.is_terminal():
+        node = "terminal"
+    elif state.is_chance_node():
+        node = "chance"
+    active = live.status == "active"
+    fair = None
+    if live.chance is not None:
+        fair = FairOut(
+            scheme=live.chance.scheme,
+            commitment=live.chance.commitment,
+            seed=live.chance.reveal() if live.status == "finished" else None,
+        )
+    board = None
+    if svg:
+        board = catalog.svg_board(state, state.history[-1] if state.history else None)
+    return GameView(
+        **_listing(live),
+        status=live.status,  # type: ignore[arg-type]  # one of the four, as stored
+        version=live.version,
+        seat_names=list(live.game.SEATS),
+        seats=seats_out(live),
+        node=node,
+        to_move=state.current_player if state.current_player >= 0 and active else None,
+        thrower=live.actor() if active and node == "chance" else None,
+        legal=legal(live) if with_legal else [],
+        history=live.entries[history_from:],
+        history_from=history_from,
+        plies=len(live.entries),
+        events_from=live.events_from,
+        scores=live.final_scores
+        if live.final_scores is not None
+        else [float(x) for x in state.scores()],
+        position=state.position(),
+        winner=live.winner,
+        result=live.result,
+        termination=live.termination,
+        rating_changes=live.rating_changes,
+        fair=fair,
+        rematch=RematchOut(
+            id=live.rematch_id, offers=sorted(live.rematch_offers), of=live.rematch_of
+        ),
+        svg=board,
+    )
+
+
+def view_data(
+    live: LiveGame, svg: bool = True, history_from: int = 0, with_legal: bool = True
+) -> dict[str, Any]:
+    """``game_view`` as JSON data, with the keys the browsers have always been sent: no
+    ``svg`` unless asked for, and neither ``you`` nor ``clock`` (they are the caller's)."""
+    view = game_view(live, svg, history_from, with_legal)
+    return view.model_dump(mode="json", exclude=_excluded(svg))
+
+
+def _excluded(svg: bool) -> set[str]:
+    return set(_MESSAGE_ONLY) if svg else {*_MESSAGE_ONLY, "svg"}
+
+
+def view_json(live: LiveGame, svg: bool, delta: bool = False) -> str:
+    """The view as JSON text, made once per broadcast for each kind of watcher (by pydantic's
+    serializer: compact, and text other than ASCII as UTF-8 rather than escapes)."""
+    key = (svg, delta)
+    cached = live.view_cache.get(key)
+    if cached is not None and cached[0] == live.revision:
+        return cached[1]
+    view = game_view(live, svg, history_from=live.delta_from if delta else 0, with_legal=False)
+    text = view.model_dump_json(exclude=_excluded(svg))
+    live.view_cache[key] = (live.revision, text)
+    return text
+
+
+def state_message(live: LiveGame, you: list[int], svg: bool, delta: bool = False) -> str:
+    """The state message for one client: the shared view, which seats are theirs (``you``),
+    the clocks, and the legal actions when it is theirs to act (nobody else needs them). Put
+    together from the texts cached per broadcast, so each watcher costs no new JSON."""
+    clock = json.dumps(live.clock.to_json()) if live.clock else "null"
+    to_act = live.status == "active" and live.state.current_player in you
+    moves = legal_text(live) if to_act else "[]"
+    game = view_json(live, svg, delta)
+    return (
+        f'{{"type":"state","you":{json.dumps(you)},"clock":{clock},"legal":{moves},"game":{game}}}'
+    )
+
+
+def lobby_entry(live: LiveGame, idle_s: int | None = None) -> LobbyEntry:
+    return LobbyEntry(
+        **_listing(live),
+        clock=[live.clock.initial_ms, live.clock.increment_ms] if live.clock else None,
+        seats=seats_out(live),
+        plies=len(live.state.history),
+        idle_s=idle_s,
+    )
+
+
+def lobby_lists(items: list[LobbyItem], wall: float) -> dict[str, Any]:
+    """Open seeks (newest first, at most a few per player and per address, so one source
+    cannot crowd out the others) and the games in progress (liveliest first, with their idle
+    seconds as of ``wall``), as JSON data: a seek's entry has no ``idle_s``."""
+    seeks: list[LobbyItem] = []
+    live_games: list[tuple[float, LobbyItem]] = []
+    for item in items:
+        idle = wall - item.active_at
+        if item.status == "waiting" and item.mode == "seek":
+            if idle < LOBBY_IDLE_S:  # an old seek's creator has gone
+                seeks.append(item)
+        elif item.status == "active" and idle < LOBBY_IDLE_S:
+            live_games.append((idle, item))
+    seeks.sort(key=lambda i: i.entry.created_at, reverse=True)
+    shown: dict[str, int] = {}
+    fair_seeks = []
+    for item in seeks:
+        if all(shown.get(src, 0) < LOBBY_SEEKS_PER_SOURCE for src in item.sources):
+            for src in item.sources:
+                shown[src] = shown.get(src, 0) + 1
+            fair_seeks.append(item.entry.model_dump(mode="json", exclude={"idle_s"}))
+    playing = [
+        item.entry.model_copy(update={"idle_s": round(idle)}).model_dump(mode="json")
+        for idle, item in live_games
+    ]
+    playing.sort(key=lambda e: e["idle_s"])  # the liveliest first
+    return {"seeks": fair_seeks[:LOBBY_LIST_MAX], "live": playing[:LOBBY_LIST_MAX]}
