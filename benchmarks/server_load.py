@@ -490,6 +490,26 @@ def section(result: dict[str, Any], command: str, database: str) -> str:
     )
 
 
+def counted(result: dict[str, Any]) -> str:
+    """The server's own count of its database work per move (``--count``), as a sentence."""
+    c = result["db_counts"]
+    if not c:
+        return ""
+    statements = ", ".join(
+        f"{v:.3f} {k.removeprefix('statement ')}"
+        for k, v in sorted(c.items(), key=lambda kv: -kv[1])
+        if k.startswith("statement ") and v >= 0.001
+    )
+    return (
+        f"Counted in the server (`--count`), per move: {c.get('statements', 0):.2f} statements "
+        f"({statements}), {c.get('round_trips', 0):.2f} round trips, "
+        f"{c.get('transactions', 0):.3f} transactions with BEGIN, "
+        f"{c.get('statement_s', 0) * 1000:.1f} ms in statements, "
+        f"{c.get('pool_wait_s', 0) * 1000:.2f} ms waiting for a pooled connection, "
+        f"{c.get('statements_on_event_loop', 0):.0f} statements on the event loop's thread. "
+    )
+
+
 def db_section(sqlite: dict[str, Any], pg: dict[str, Any], runs: int, command: str) -> str:
     """The PostgreSQL figures beside SQLite's, measured alternately in the same run."""
 
@@ -523,7 +543,7 @@ def db_section(sqlite: dict[str, Any], pg: dict[str, Any], runs: int, command: s
             row("PostgreSQL", pg),
             "",
             f"PostgreSQL p99 / SQLite p99: {pg['p99_ms'] / sqlite['p99_ms']:.2f}. "
-            f"PostgreSQL's own counters: {per}. "
+            f"PostgreSQL's own counters: {per}. {counted(pg)}"
             f"Goal (200 games, p99 under 100 ms on PostgreSQL): **{goal}**.",
             DB_END,
         ]
