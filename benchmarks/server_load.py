@@ -16,6 +16,13 @@ outside it. Prints moves per second and p50/p99 latency beside the echo's, and w
 
     python benchmarks/server_load.py                     # 200 games, 20 s, every game
     python benchmarks/server_load.py --games 50 --seconds 10 --game stack-a-cash
+    python benchmarks/server_load.py --database-url postgresql+psycopg://postgres@127.0.0.1:5432/DB \
+        --sqlite-anchor --runs 3 --count --write   # PostgreSQL beside SQLite, work per move counted
+
+The measurement starts once every game's two players are connected (their guests and sessions
+made), then ``--warmup`` seconds later: it holds moves and games ending and starting again, not
+the start. ``--count`` runs the server under ``db_counts.py`` (beside this script), which counts
+its database statements, transactions, round trips and pool waits; they are reported per move.
 """
 
 from __future__ import annotations
