@@ -16,6 +16,13 @@ outside it. Prints moves per second and p50/p99 latency beside the echo's, and w
 
     python benchmarks/server_load.py                     # 200 games, 20 s, every game
     python benchmarks/server_load.py --games 50 --seconds 10 --game stack-a-cash
+    python benchmarks/server_load.py --database-url postgresql+psycopg://postgres@127.0.0.1:5432/DB \
+        --sqlite-anchor --runs 3 --count --write   # PostgreSQL beside SQLite, work per move counted
+
+The measurement starts once every game's two players are connected (their guests and sessions
+made), then ``--warmup`` seconds later: it holds moves and games ending and starting again, not
+the start. ``--count`` runs the server under ``db_counts.py`` (beside this script), which counts
+its database statements, transactions, round trips and pool waits; they are reported per move.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import json
 import os
 import platform
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -172,11 +180,13 @@ async def game_slot(
     stop: asyncio.Event,
     stats: Stats,
     state: dict[str, bool],
+    ready: asyncio.Semaphore,
 ) -> None:
     rng = random.Random(seed)
     a, b = Player(base), Player(base)
     await a.connect(ws_url)
     await b.connect(ws_url)
+    ready.release()
     try:
         while not stop.is_set():
             gid = await start_game(a, b, games[seed % len(games)])
@@ -243,6 +253,23 @@ def pg_counters(url: str | None) -> dict[str, int]:
     return dict(zip(names, row, strict=True))
 
 
+def db_counts(args: argparse.Namespace, pid: int | None) -> dict[str, float]:
+    """With ``--count``: the server's database work so far, as ``db_counts.py`` counted it
+    (asked for with SIGUSR1, which also starts or stops its profiler). Empty otherwise."""
+    path = getattr(args, "counts_file", None)
+    if path is None or pid is None:
+        return {}
+    path.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR1)
+    deadline = time.monotonic() + 10
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise SystemExit("the server did not report its database counts")
+        time.sleep(0.05)
+    counts: dict[str, float] = json.loads(path.read_text())
+    return counts
+
+
 def rss_mb(pid: int | None) -> float:
     """Resident memory of the server process (MiB), from /proc; nan when unknown."""
     try:
@@ -276,12 +303,17 @@ async def run(
     stats = Stats()
     stop = asyncio.Event()
     state = {"record": False}
+    ready = asyncio.Semaphore(0)  # released by each slot once its two players are connected
     slots = [
         asyncio.create_task(
-            game_slot(base, ws_url, args.game, args.svg, args.think, i, stop, stats, state)
+            game_slot(base, ws_url, args.game, args.svg, args.think, i, stop, stats, state, ready)
         )
         for i in range(args.games)
     ]
+    # Every slot's players connected (the guests and sessions made) before the warm-up: on a
+    # busy machine that takes longer than the warm-up, and the window would count it as moves'.
+    for _ in slots:
+        await asyncio.wait_for(ready.acquire(), timeout=300)
     await asyncio.sleep(args.warmup)  # games get going before the clock starts
     lags: list[float] = []
 
@@ -296,12 +328,14 @@ async def run(
     started = time.perf_counter()
     cpu0 = (cpu_seconds(server_pid), cpu_seconds(None))
     pg0 = await asyncio.to_thread(pg_counters, args.database_url)
+    db0 = await asyncio.to_thread(db_counts, args, server_pid)
     await asyncio.sleep(args.seconds)
     state["record"] = False
     monitor.cancel()
     elapsed = time.perf_counter() - started
     cpu1 = (cpu_seconds(server_pid), cpu_seconds(None))
     rss_games = rss_mb(server_pid)  # with 2 sockets and 1 live game per game slot
+    db1 = await asyncio.to_thread(db_counts, args, server_pid)
     # PostgreSQL publishes its counters when a backend's transaction ends (at most every
     # half second): wait that out so the window's last writes are counted.
     await asyncio.sleep(1.0 if args.database_url else 0)
@@ -336,6 +370,12 @@ async def run(
         "rss_idle_mb": rss_idle,
         "rss_games_mb": rss_games,
         **{f"pg_{k}_per_move": (pg1[k] - pg0[k]) / max(1, stats.moves) for k in pg0},
+        # --count: the server's own statements, transactions and round trips
+        "db_counts": {
+            k: (db1[k] - db0.get(k, 0)) / max(1, stats.moves)
+            for k in sorted(db1)
+            if db1[k] != db0.get(k, 0)
+        },
         # the second reading's own connection is not the server's
         **(
             {
@@ -374,10 +414,14 @@ def start_server(args: argparse.Namespace, port: int, data_dir: str) -> subproce
             )
         },
     }
+    if args.counts_file is not None:  # the same server, its database work counted
+        profile = ["--profile", str(args.profile)] if args.profile else []
+        run = [sys.executable, str(ROOT / "benchmarks" / "db_counts.py"), str(args.counts_file)]
+        run += [*profile, "--"]
+    else:
+        run = [sys.executable, "-m", "pocketarena"]
     cmd = [
-        sys.executable,
-        "-m",
-        "pocketarena",
+        *run,
         "serve",
         "--port",
         str(port),
@@ -453,6 +497,26 @@ def section(result: dict[str, Any], command: str, database: str) -> str:
     )
 
 
+def counted(result: dict[str, Any]) -> str:
+    """The server's own count of its database work per move (``--count``), as a sentence."""
+    c = result["db_counts"]
+    if not c:
+        return ""
+    statements = ", ".join(
+        f"{v:.3f} {k.removeprefix('statement ')}"
+        for k, v in sorted(c.items(), key=lambda kv: -kv[1])
+        if k.startswith("statement ") and v >= 0.001
+    )
+    return (
+        f"Counted in the server (`--count`), per move: {c.get('statements', 0):.2f} statements "
+        f"({statements}), {c.get('round_trips', 0):.2f} round trips, "
+        f"{c.get('transactions', 0):.3f} transactions with BEGIN, "
+        f"{c.get('statement_s', 0) * 1000:.1f} ms in statements, "
+        f"{c.get('pool_wait_s', 0) * 1000:.2f} ms waiting for a pooled connection, "
+        f"{c.get('statements_on_event_loop', 0):.0f} statements on the event loop's thread. "
+    )
+
+
 def db_section(sqlite: dict[str, Any], pg: dict[str, Any], runs: int, command: str) -> str:
     """The PostgreSQL figures beside SQLite's, measured alternately in the same run."""
 
@@ -486,7 +550,7 @@ def db_section(sqlite: dict[str, Any], pg: dict[str, Any], runs: int, command: s
             row("PostgreSQL", pg),
             "",
             f"PostgreSQL p99 / SQLite p99: {pg['p99_ms'] / sqlite['p99_ms']:.2f}. "
-            f"PostgreSQL's own counters: {per}. "
+            f"PostgreSQL's own counters: {per}. {counted(pg)}"
             f"Goal (200 games, p99 under 100 ms on PostgreSQL): **{goal}**.",
             DB_END,
         ]
@@ -526,6 +590,17 @@ def main(argv: list[str] | None = None) -> int:
         "--write", action="store_true", help=f"write the figures into {DOCS.relative_to(ROOT)}"
     )
     parser.add_argument(
+        "--count",
+        action="store_true",
+        help="count the server's statements, transactions and round trips per move "
+        "(benchmarks/db_counts.py; a little slower)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="with --count: cProfile the server's event loop during the measurement into this file",
+    )
+    parser.add_argument(
         "--runs", type=int, default=1, help="measure this many times and report medians (default 1)"
     )
     parser.add_argument(
@@ -539,6 +614,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--runs must be at least 1")
     if args.sqlite_anchor and not args.database_url:
         parser.error("--sqlite-anchor compares with --database-url; give one")
+    if args.profile and not args.count:
+        parser.error("--profile needs --count")
+    if args.count and args.url:
+        parser.error("--count counts a server this script starts; leave out --url")
     try:
         import uvloop
 
@@ -591,6 +670,9 @@ def measure(args: argparse.Namespace, database_url: str | None) -> dict[str, Any
     port = free_port()
     base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
     with tempfile.TemporaryDirectory() as data_dir:
+        args.counts_file = Path(data_dir) / "db_counts.json" if args.count else None
+        if args.profile:  # one profile per database
+            args.profile = Path(f"{args.profile}.{'postgresql' if database_url else 'sqlite'}")
         proc = start_server(args, port, data_dir)
         try:
             wait_ready(base, proc)
@@ -608,6 +690,10 @@ def median_result(results: list[dict[str, Any]]) -> dict[str, Any]:
     for key, value in results[0].items():
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             out[key] = statistics.median(r[key] for r in results)
+    out["db_counts"] = {
+        k: statistics.median(r["db_counts"].get(k, 0.0) for r in results)
+        for k in results[0]["db_counts"]
+    }
     out["p99_runs_ms"] = [r["p99_ms"] for r in results]
     out["p50_runs_ms"] = [r["p50_ms"] for r in results]
     return out
@@ -632,6 +718,11 @@ def report(result: dict[str, Any]) -> None:
         k.removesuffix("_per_move"): v for k, v in result.items() if k.endswith("_per_move")
     }
     print("per move: " + ", ".join(f"{k} {v:.2f}" for k, v in per_move.items()))
+    if result["db_counts"]:
+        print(
+            "database work per move (counted in the server): "
+            + ", ".join(f"{k} {v:.3f}" for k, v in result["db_counts"].items())
+        )
     print(f"mean message size {result['message_bytes']:.0f} bytes of JSON")
     print(
         f"server memory: {result['rss_idle_mb']:.0f} MiB idle, {result['rss_games_mb']:.0f} MiB "

@@ -209,3 +209,83 @@ def test_the_pool_size_is_checked(tmp_path) -> None:  # type: ignore[no-untyped-
     with pytest.raises(ValueError, match="DATABASE_POOL_SIZE"):
         Settings(data_dir=tmp_path, database_pool_size=0)
     assert Settings.from_env({"POCKETARENA_DATABASE_POOL_SIZE": "7"}).database_pool_size == 7
+
+
+def test_finishing_an_unrated_game_is_one_versioned_write(store: Store) -> None:
+    creator = store.ensure_guest("c" * 32).id
+    store.insert_game(game_row("U1", creator, status="active"))
+    finished_at = store.now()
+    values = {
+        "history": ["place L b2"],
+        "version": 1,
+        "status": "finished",
+        "winner": None,
+        "result": "½-½",
+        "scores": [0.5, 0.5],
+        "finished_at": finished_at,
+        "rated": False,
+    }
+    assert store.finish_game("U1", 0, values, "stack-a-cash", None, None) == []
+    with pytest.raises(ConflictError):  # a second finish on the old version writes nothing
+        store.finish_game("U1", 0, {**values, "result": "1-0"}, "stack-a-cash", None, 0)
+    row = store.load_game("U1")
+    assert row is not None and (row.version, row.status, row.result) == (1, "finished", "½-½")
+    assert row.history == ["place L b2"] and row.scores == [0.5, 0.5] and row.winner is None
+    assert (
+        row.finished_at is not None
+        and abs(row.finished_at.timestamp() - finished_at.timestamp()) < 1e-3
+    )
+    assert row.rating_changes is None
+    assert store.rating(creator, "stack-a-cash").games == 0
+
+
+def test_postgresql_reads_open_no_transaction(
+    tmp_path: Path, postgres_url: str, pg_schema: str
+) -> None:
+    """A read is one statement, one round trip: no BEGIN before it, no ROLLBACK after it. A
+    write of several statements (a rated game's end) still runs in one transaction."""
+    from datetime import timedelta
+
+    from sqlalchemy import event
+
+    from pocketarena.server.models import SessionRow
+
+    engine = make_engine(
+        make_settings(tmp_path, database_url=postgres_url, database_schema=pg_schema)
+    )
+    run_migrations(engine)
+    store = Store(engine, session_factory(engine))
+    transactions: list[bool] = []  # one per BEGIN sent (autocommit connections send none)
+
+    def began(conn: object) -> None:
+        if not conn.connection.dbapi_connection.autocommit:  # type: ignore[attr-defined]
+            transactions.append(True)
+
+    try:
+        a = store.ensure_guest("a" * 32).id
+        b = store.ensure_guest("b" * 32).id
+        store.insert_game(game_row("R1", a, seat1_id=b, status="active"))
+        now = store.now()
+        store.add_session(
+            SessionRow(
+                id="s" * 64,
+                player_id=a,
+                created_at=now,
+                last_seen_at=now,
+                expires_at=now + timedelta(hours=1),
+            )
+        )
+        event.listen(engine, "begin", began)
+        assert store.get_player(a) is not None and store.ensure_guest(b).id == b
+        assert store.load_game("R1") is not None and store.game_version("R1") == 0
+        assert store.rating(a, "stack-a-cash").games == 0
+        assert store.open_games(player_id=a) == 0
+        found = store.find_session("s" * 64, now, timedelta(hours=1), timedelta(days=1))
+        assert found is not None and found.player_id == a
+        assert store.save_games([("R1", 0, {"history": ["place L b2"], "version": 1})]) == [True]
+        assert transactions == []
+        store.finish_game("R1", 1, {"status": "finished", "version": 2}, "stack-a-cash", (a, b), 0)
+        assert transactions == [True]
+        assert store.rating(a, "stack-a-cash").games == 1
+    finally:
+        engine.dispose()

@@ -17,16 +17,12 @@ from typing import Any
 
 from sqlalchemy import (
     Engine,
-    Integer,
     Table,
-    Update,
     and_,
     delete,
     func,
-    literal,
     or_,
     select,
-    union_all,
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -142,16 +138,30 @@ class Store:
     def __init__(self, engine: Engine, sessions: sessionmaker[Session]) -> None:
         self.engine = engine
         self.sessions = sessions
+        # Reads and single-statement writes need no transaction of their own. On PostgreSQL
+        # they run in autocommit mode: one round trip per statement, where a transaction
+        # adds a BEGIN and a COMMIT or ROLLBACK (three round trips for one read, each waiting
+        # for the database process to be scheduled). Each statement is still atomic and sees
+        # a consistent snapshot, as in a READ COMMITTED transaction. SQLite keeps its
+        # ordinary sessions.
+        self._binds: dict[str, Any] = {}  # games column -> its bind processor (or None)
+        if engine.dialect.name == "postgresql":
+            self.autocommit_engine: Engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+            kw = {k: v for k, v in sessions.kw.items() if k != "bind"}
+            self.single: sessionmaker[Session] = sessionmaker(self.autocommit_engine, **kw)
+        else:
+            self.autocommit_engine = engine
+            self.single = sessions
 
     # -- players ---------------------------------------------------------------------------
     def get_player(self, player_id: str) -> Player | None:
-        with self.sessions() as s:
+        with self.single() as s:
             return s.get(Player, player_id)
 
     def get_players(self, ids: Sequence[str]) -> dict[str, Player]:
         if not ids:
             return {}
-        with self.sessions() as s:
+        with self.single() as s:
             rows = s.scalars(select(Player).where(Player.id.in_(list(set(ids))))).all()
             return {p.id: p for p in rows}
 
@@ -168,7 +178,7 @@ class Store:
         )
 
     def _get_or_create(self, new: Player) -> Player:
-        with self.sessions() as s:
+        with self.single() as s:
             player = s.get(Player, new.id)
             if player is not None:
                 return player
@@ -245,12 +255,12 @@ class Store:
 
     # -- games -----------------------------------------------------------------------------
     def insert_game(self, row: GameRecord) -> None:
-        with self.sessions() as s:
+        with self.single() as s:
             s.add(row)
             s.commit()
 
     def load_game(self, game_id: str) -> GameRecord | None:
-        with self.sessions() as s:
+        with self.single() as s:
             return s.get(GameRecord, game_id)
 
     def save_game(self, game_id: str, expected_version: int, values: dict[str, Any]) -> None:
@@ -270,43 +280,75 @@ class Store:
         connection the database dropped is thrown away and the batch retried once on a
         fresh one."""
         now = utcnow()
-        statements = [
-            update(_GAMES)
-            .where(_GAMES.c.id == game_id, _GAMES.c.version == expected)
-            .values(**values, updated_at=now)
-            for game_id, expected, values in writes
-        ]
         at_once = self.engine.dialect.name == "postgresql" and len({w[0] for w in writes}) == len(
             writes
         )
         for attempt in (1, 2):
             try:
                 if at_once:
-                    return self._save_games_at_once(statements)
+                    return self._save_games_at_once(writes, now)
                 with self.engine.begin() as conn:
-                    return [conn.execute(st).rowcount == 1 for st in statements]
+                    return [
+                        conn.execute(
+                            update(_GAMES)
+                            .where(_GAMES.c.id == game_id, _GAMES.c.version == expected)
+                            .values(**values, updated_at=now)
+                        ).rowcount
+                        == 1
+                        for game_id, expected, values in writes
+                    ]
             except DBAPIError as e:
                 if attempt == 2 or not e.connection_invalidated:
                     raise
         raise AssertionError("unreachable")
 
-    def _save_games_at_once(self, statements: Sequence[Update]) -> list[bool]:
+    def _save_games_at_once(
+        self, writes: Sequence[tuple[str, int, dict[str, Any]]], now: datetime
+    ) -> list[bool]:
         """PostgreSQL: every UPDATE of the batch as a data-modifying CTE of one statement, run
         in autocommit mode: one round trip to the server, which commits it as one transaction
         (all or nothing). A transaction of k UPDATEs would take k + 2 round trips (BEGIN, each
         UPDATE, COMMIT), and every round trip waits for the database process to be scheduled:
         on a busy machine that wait, not the work, made the slowest moves slow. The games of
-        one batch are all different (a statement must not update a row twice)."""
-        ctes = [
-            st.returning(literal(i, Integer).label("i")).cte(f"w{i}")
-            for i, st in enumerate(statements)
-        ]
-        query = (
-            union_all(*(select(cte.c.i) for cte in ctes)) if len(ctes) > 1 else select(ctes[0].c.i)
+        one batch are all different (a statement must not update a row twice).
+
+        The statement's text is written here, not compiled by SQLAlchemy: its shape changes
+        with nearly every batch (how many games, which columns), so SQLAlchemy's statement
+        cache missed and compiling it took a fifth of the server's CPU at 200 games (py-spy),
+        on worker threads that hold the interpreter lock the event loop needs. The values go
+        through the columns' own bind processors (JSON as SQLAlchemy writes it)."""
+        quote = self.engine.dialect.identifier_preparer.quote
+        table = quote(_GAMES.name)
+        parts: list[str] = []
+        params: list[Any] = []
+        for i, (game_id, expected, values) in enumerate(writes):
+            sets: list[str] = []
+            for name, value in {**values, "updated_at": now}.items():
+                sets.append(f"{quote(name)} = %s")
+                params.append(self._bind(name, value))
+            params += [game_id, expected]
+            parts.append(
+                f"w{i} AS (UPDATE {table} SET {', '.join(sets)} "
+                f"WHERE id = %s AND version = %s RETURNING {i} AS i)"
+            )
+        query = "WITH {} {}".format(
+            ", ".join(parts), " UNION ALL ".join(f"SELECT i FROM w{i}" for i in range(len(parts)))
         )
-        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            saved = set(conn.execute(query).scalars())
-        return [i in saved for i in range(len(statements))]
+        with self.autocommit_engine.connect() as conn:
+            saved = {row[0] for row in conn.exec_driver_sql(query, tuple(params))}
+        return [i in saved for i in range(len(writes))]
+
+    def _bind(self, column: str, value: Any) -> Any:
+        """``value`` as the driver takes it for ``column`` of the games table."""
+        try:
+            process = self._binds[column]
+        except KeyError:
+            if column not in _GAMES.c:
+                raise ValueError(f"the games table has no column {column!r}") from None
+            dialect = self.engine.dialect
+            process = _GAMES.c[column].type.dialect_impl(dialect).bind_processor(dialect)
+            self._binds[column] = process
+        return process(value) if process is not None else value
 
     def finish_game(
         self,
@@ -318,6 +360,9 @@ class Store:
         winner: int | None,
     ) -> list[RatingChange]:
         """Save the final state and, for a rated game, both players' new ratings, at once."""
+        if rated_seats is None:  # one UPDATE: written as a move is (one round trip)
+            self.save_game(game_id, expected_version, values)
+            return []
         values = {**values, "updated_at": utcnow()}
         with self.sessions() as s, s.begin():
             changes: list[RatingChange] = []
@@ -353,7 +398,7 @@ class Store:
         return row
 
     def games_by_status(self, statuses: Sequence[str], limit: int = 50) -> list[GameRecord]:
-        with self.sessions() as s:
+        with self.single() as s:
             return list(
                 s.scalars(
                     select(GameRecord)
@@ -364,7 +409,7 @@ class Store:
             )
 
     def open_seeks(self, limit: int = 50) -> list[GameRecord]:
-        with self.sessions() as s:
+        with self.single() as s:
             return list(
                 s.scalars(
                     select(GameRecord)
@@ -375,7 +420,7 @@ class Store:
             )
 
     def player_games(self, player_id: str, limit: int = 100, offset: int = 0) -> list[GameRecord]:
-        with self.sessions() as s:
+        with self.single() as s:
             return list(
                 s.scalars(
                     select(GameRecord)
@@ -393,7 +438,7 @@ class Store:
         """Finished games, wins, losses and draws of a player, over every game."""
         seat0 = and_(GameRecord.seat0_id == player_id)
         seat1 = and_(GameRecord.seat1_id == player_id)
-        with self.sessions() as s:
+        with self.single() as s:
             base = (
                 select(func.count()).select_from(GameRecord).where(GameRecord.status == "finished")
             )
@@ -412,12 +457,12 @@ class Store:
         return {"played": played, "wins": wins, "draws": draws, "losses": played - wins - draws}
 
     def ratings_of(self, player_id: str) -> dict[str, Rating]:
-        with self.sessions() as s:
+        with self.single() as s:
             rows = s.scalars(select(RatingRow).where(RatingRow.player_id == player_id)).all()
             return {r.game: Rating(r.mu, r.sigma, r.games) for r in rows}
 
     def rating(self, player_id: str, game: str) -> Rating:
-        with self.sessions() as s:
+        with self.single() as s:
             row = s.get(RatingRow, (player_id, game))
             return Rating(row.mu, row.sigma, row.games) if row else Rating()
 
@@ -425,7 +470,7 @@ class Store:
         """Games opened by this player (or from this address) that hold the server's attention:
         waiting for an opponent, or in progress with a clock running."""
         who = GameRecord.creator_id == player_id if player_id else GameRecord.creator_addr == addr
-        with self.sessions() as s:
+        with self.single() as s:
             return (
                 s.scalar(
                     select(func.count())
@@ -446,7 +491,7 @@ class Store:
 
     def stale_waiting_games(self, before: datetime) -> list[tuple[str, int]]:
         """(id, version) of the games still waiting for an opponent since before ``before``."""
-        with self.sessions() as s:
+        with self.single() as s:
             rows = s.execute(
                 select(GameRecord.id, GameRecord.version).where(
                     GameRecord.status == "waiting", GameRecord.created_at < before
@@ -457,14 +502,14 @@ class Store:
     def game_version(self, game_id: str) -> int | None:
         """The stored version of a game (None: no such game): one small read, so a process of
         a cluster can tell whether another has changed the game since it last read it."""
-        with self.engine.connect() as conn:
+        with self.autocommit_engine.connect() as conn:
             return conn.execute(
                 select(_GAMES.c.version).where(_GAMES.c.id == game_id)
             ).scalar_one_or_none()
 
     def game_versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         """The stored versions of these games (those that exist), in one read."""
-        with self.engine.connect() as conn:
+        with self.autocommit_engine.connect() as conn:
             rows = conn.execute(
                 select(_GAMES.c.id, _GAMES.c.version).where(_GAMES.c.id.in_(list(game_ids)))
             ).all()
@@ -474,7 +519,7 @@ class Store:
         """(id, when the running clock started, the smaller of the two times left) of every
         game in progress with a clock: a game whose smaller time has run out since is worth
         a look."""
-        with self.engine.connect() as conn:
+        with self.autocommit_engine.connect() as conn:
             rows = conn.execute(
                 select(
                     _GAMES.c.id, _GAMES.c.clock_since, _GAMES.c.clock0_ms, _GAMES.c.clock1_ms
@@ -483,7 +528,7 @@ class Store:
         return [(r[0], r[1], min(r[2] or 0, r[3] or 0)) for r in rows]
 
     def unfinished_game_ids(self) -> list[str]:
-        with self.sessions() as s:
+        with self.single() as s:
             return list(
                 s.scalars(
                     select(GameRecord.id).where(GameRecord.status.in_(["waiting", "active"]))
@@ -504,13 +549,13 @@ class Store:
                 s.rollback()
 
     def last_beat(self, name: str) -> datetime | None:
-        with self.sessions() as s:
+        with self.single() as s:
             row = s.get(Heartbeat, name)
             return aware(row.seen_at) if row is not None else None
 
     # -- sessions ------------------------------------------------------------------------------
     def add_session(self, row: SessionRow) -> None:
-        with self.sessions() as s:
+        with self.single() as s:
             s.add(row)
             s.commit()
 
@@ -519,7 +564,7 @@ class Store:
     ) -> SessionRow | None:
         """The live session with this id; its last use is noted (at most once a minute, so
         reading a session is not a write per request). An expired one is deleted."""
-        with self.sessions() as s:
+        with self.single() as s:
             row = s.get(SessionRow, session_id)
             if row is None:
                 return None
@@ -534,7 +579,7 @@ class Store:
             return row
 
     def delete_session(self, session_id: str) -> None:
-        with self.sessions() as s:
+        with self.single() as s:
             s.execute(delete(SessionRow).where(SessionRow.id == session_id))
             s.commit()
 
@@ -547,7 +592,7 @@ class Store:
             return ids
 
     def sessions_of(self, player_id: str) -> list[SessionRow]:
-        with self.sessions() as s:
+        with self.single() as s:
             return list(
                 s.scalars(
                     select(SessionRow)
@@ -557,7 +602,7 @@ class Store:
             )
 
     def purge_sessions(self, now: datetime) -> int:
-        with self.sessions() as s:
+        with self.single() as s:
             result = s.execute(delete(SessionRow).where(SessionRow.expires_at <= now))
             s.commit()
             return int(result.rowcount)  # type: ignore[attr-defined]

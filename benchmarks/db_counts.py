@@ -1,0 +1,147 @@
+"""Run ``pocketarena serve`` with its database work counted, for ``server_load.py --count``.
+
+    python benchmarks/db_counts.py COUNTS.json [--profile PROFILE] -- serve --port 8000 ...
+
+Every engine the server makes is watched through SQLAlchemy's events: statements by kind and
+table, transactions (those that send BEGIN and COMMIT or ROLLBACK, and those in autocommit
+mode, which send neither), round trips to the database, the time statements took, the time
+threads waited for a pooled connection, and statements run on the event loop's thread (which
+block every socket while they wait). On SIGUSR1 the counts so far go to COUNTS.json; with
+``--profile`` the first SIGUSR1 also starts cProfile on the event loop's thread and the second
+writes its statistics to PROFILE (what the loop spent its time on during the window).
+"""
+
+from __future__ import annotations
+
+import cProfile
+import json
+import re
+import signal
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import QueuePool
+
+_TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+\"?(\w+)\"?", re.IGNORECASE)
+_lock = threading.Lock()
+counts: Counter[str] = Counter()
+times: Counter[str] = Counter()  # seconds
+_main = threading.main_thread()
+
+
+def kind(statement: str) -> str:
+    """``SELECT sessions``, ``UPDATE games``, ``WITH games`` (the batched write) ..."""
+    words = statement.lstrip().split(None, 1)
+    verb = words[0].upper() if words else "?"
+    table = _TABLE.search(statement)
+    return f"{verb} {table.group(1) if table else '-'}"
+
+
+def _autocommit(conn: Connection) -> bool:
+    return bool(getattr(conn.connection.dbapi_connection, "autocommit", False))
+
+
+def _count(key: str, n: int = 1) -> None:
+    with _lock:
+        counts[key] += n
+
+
+@event.listens_for(Engine, "before_cursor_execute")
+def _before(conn: Connection, _cursor: Any, statement: str, *_: Any) -> None:
+    conn.info["pa_t0"] = time.perf_counter()
+    _count("statements")
+    _count("statement " + kind(statement))
+    _count("round_trips")
+    if threading.current_thread() is _main:
+        _count("statements_on_event_loop")
+
+
+@event.listens_for(Engine, "after_cursor_execute")
+def _after(conn: Connection, *_: Any) -> None:
+    t0 = conn.info.pop("pa_t0", None)
+    if t0 is not None:
+        with _lock:
+            times["statement_s"] += time.perf_counter() - t0
+
+
+@event.listens_for(Engine, "begin")
+def _begin(conn: Connection) -> None:
+    if _autocommit(conn):
+        _count("autocommit_blocks")
+    else:
+        _count("transactions")
+        _count("round_trips")  # psycopg sends BEGIN before the first statement
+
+
+@event.listens_for(Engine, "commit")
+def _commit(conn: Connection) -> None:
+    if not _autocommit(conn):
+        _count("commits")
+        _count("round_trips")
+
+
+@event.listens_for(Engine, "rollback")
+def _rollback(conn: Connection) -> None:
+    if not _autocommit(conn):
+        _count("rollbacks")
+        _count("round_trips")
+
+
+_do_get = QueuePool._do_get
+
+
+def _timed_get(self: QueuePool) -> Any:
+    t0 = time.perf_counter()
+    try:
+        return _do_get(self)
+    finally:
+        waited = time.perf_counter() - t0
+        with _lock:
+            times["pool_wait_s"] += waited
+            counts["checkouts"] += 1
+            if waited > 0.005:
+                counts["checkouts_waiting_over_5ms"] += 1
+
+
+QueuePool._do_get = _timed_get  # type: ignore[method-assign]
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    split = argv.index("--")
+    own, rest = argv[:split], argv[split + 1 :]
+    out = Path(own[0])
+    profile_to = Path(own[own.index("--profile") + 1]) if "--profile" in own else None
+    profiler: cProfile.Profile | None = None
+
+    def snapshot(_sig: int, _frame: Any) -> None:
+        nonlocal profiler
+        with _lock:
+            data = {**counts, **{k: round(v, 6) for k, v in times.items()}}
+        tmp = out.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data))
+        tmp.replace(out)  # the reader never sees half a file
+        if profile_to is None:
+            return
+        if profiler is None:
+            profiler = cProfile.Profile()
+            profiler.enable()
+        else:
+            profiler.disable()
+            profiler.dump_stats(str(profile_to))
+
+    signal.signal(signal.SIGUSR1, snapshot)
+    sys.argv = ["pocketarena", *rest]
+    from pocketarena.cli.main import main as cli
+
+    cli()
+
+
+if __name__ == "__main__":
+    main()
