@@ -143,6 +143,16 @@ class Cluster:
 
 @pytest.fixture
 def cluster(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[Cluster]:
+    with running_cluster(tmp_path, postgres_url, redis_url) as c:
+        yield c
+
+
+@contextlib.contextmanager
+def running_cluster(
+    tmp_path: Path, postgres_url: str, redis_url: str, **env: str
+) -> Iterator[Cluster]:
+    """A cluster started (``env``: more settings of every process), stopped and cleaned up
+    afterwards."""
     from sqlalchemy import create_engine, text
 
     from pocketarena.server.core.config import Settings
@@ -151,6 +161,7 @@ def cluster(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[Clust
     _haproxy()
     schema = f"cluster_{uuid.uuid4().hex[:10]}"
     c = Cluster(tmp_path, postgres_url, schema, redis_url)
+    c.env.update(env)
     # Migrations run once, before any process starts (as docs/deploy.md says).
     engine = make_engine(
         Settings(database_url=postgres_url, database_schema=schema, data_dir=tmp_path / "data")
