@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from .conftest import make_settings
-from .site_pages import running
+from .site_pages import friend_game, running
 
 pytestmark = pytest.mark.browser
 
@@ -36,16 +36,7 @@ def test_a_seat_says_whether_its_player_is_online(server: str, browser: Browser)
         errors: list[str] = []
         for page in (alice, bob, carol):
             page.on("pageerror", lambda e: errors.append(str(e)))
-        alice.goto(f"{server}/new?game=stack-a-cash")
-        alice.check('input[name="mode"][value="friend"]', force=True)
-        alice.check('input[name="seat"][value="0"]', force=True)
-        alice.click("#start")
-        alice.wait_for_url("**/g/*")
-        invite = alice.input_value("#invite-url")
-        gid = alice.url.rsplit("/", 1)[1]
-        bob.goto(invite)
-        bob.click("#join-btn")
-        bob.wait_for_function("() => window.paGame.view.status === 'active'")
+        gid = friend_game(server, alice, bob)
         carol.goto(f"{server}/g/{gid}")
         carol.wait_for_selector('#players [data-presence="1"]')
         carol.wait_for_function(

@@ -133,6 +133,12 @@ class Cluster:
     def log(self, name: str) -> str:
         return (self.logs / f"{name}.log").read_text(errors="replace")[-3000:]
 
+    def print_logs(self) -> None:
+        """Every process's last lines (when a test failed)."""
+        for name in ("s1", "s2", "s3", "worker", "haproxy"):
+            with contextlib.suppress(Exception):
+                print(f"--- {name}\n{self.log(name)}")
+
     def stop(self) -> None:
         for proc in self.procs.values():
             if proc.poll() is None:
@@ -299,9 +305,7 @@ def test_a_cluster_survives_kill_9_of_any_process(cluster: Cluster) -> None:
     try:
         _play(cluster, a, b, spectator)
     except BaseException:
-        for name in ("s1", "s2", "s3", "worker", "haproxy"):
-            with contextlib.suppress(Exception):
-                print(f"--- {name}\n{cluster.log(name)}")
+        cluster.print_logs()
         raise
     finally:
         for p in (a, b, spectator):

@@ -6,7 +6,6 @@ watch."""
 
 from __future__ import annotations
 
-import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -58,9 +57,7 @@ def test_presence_claims_and_channels_across_the_cluster(
         try:
             _check(cluster, *people)
         except BaseException:
-            for name in ("s1", "s2", "s3", "worker", "haproxy"):
-                with contextlib.suppress(Exception):
-                    print(f"--- {name}\n{cluster.log(name)}")
+            cluster.print_logs()
             raise
         finally:
             for p in people:

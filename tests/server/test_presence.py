@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,29 +17,9 @@ from pocketarena.server.live.bus import GAMES, NODE_TTL_S, MemoryBus, RedisBus, 
 from pocketarena.server.live.connection import Connection
 from pocketarena.server.live.presence import Presence
 
+from .test_bus import prefix, run, settle
 
-@pytest.fixture
-def prefix(redis_url: str) -> Iterator[str]:
-    import redis
-
-    name = f"test-presence-{uuid.uuid4().hex[:8]}"
-    yield name
-    r = redis.Redis.from_url(redis_url)
-    keys = list(r.scan_iter(f"{name}:*"))
-    if keys:
-        r.delete(*keys)
-    r.close()
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
-
-
-async def settle(until: Any, timeout: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not until():
-        assert asyncio.get_running_loop().time() < deadline, "it never happened"
-        await asyncio.sleep(0.01)
+__all__ = ["prefix"]  # the fixture, shared with test_bus (a key prefix of its own, cleaned up)
 
 
 class Socket(Connection):

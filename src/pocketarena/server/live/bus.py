@@ -3,7 +3,7 @@
 One small interface, two implementations. ``MemoryBus`` keeps everything in this process (one
 server: today's behaviour, no Redis needed; several hubs may share one in a test).
 ``RedisBus`` carries the same messages over Redis pub/sub, so any number of processes, on any
-machines, hear every game's changes and the lobby's.
+machines, hear the changes of the games they serve and the lobby's.
 
 Messages are small JSON objects: they say *that* something changed (a game's id and new
 version), never the state itself: whoever needs the state reads it from the database, which
@@ -181,12 +181,8 @@ class MemoryBus:
         return set(self._topics)
 
     async def presence_put(self, players: dict[str, int], seen: dict[str, int]) -> None:
-        for table, counts in ((self._online, players), (self._seen, seen)):
-            for name, count in counts.items():
-                if count > 0:
-                    table[name] = count
-                else:
-                    table.pop(name, None)
+        _set_counts(self._online, players)
+        _set_counts(self._seen, seen)
 
     async def players_online(self, players: list[str]) -> set[str]:
         return {p for p in players if self._online.get(p, 0) > 0}
@@ -417,12 +413,8 @@ class RedisBus:
                 await self._say_alive_once()
 
     async def presence_put(self, players: dict[str, int], seen: dict[str, int]) -> None:
-        for table, counts in ((self._online, players), (self._seen, seen)):
-            for name, count in counts.items():
-                if count > 0:
-                    table[name] = count
-                else:
-                    table.pop(name, None)
+        _set_counts(self._online, players)
+        _set_counts(self._seen, seen)
         await self._write_presence(players, seen)
 
     async def _write_presence(self, players: dict[str, int], seen: dict[str, int]) -> None:
@@ -529,6 +521,15 @@ class RedisBus:
                 pipe.zrem(self.key("nodes"), self.node)
                 await pipe.execute()
         await self.redis.aclose()
+
+
+def _set_counts(table: dict[str, int], counts: dict[str, int]) -> None:
+    """Set each count in ``table``; a count of 0 removes the entry."""
+    for name, count in counts.items():
+        if count > 0:
+            table[name] = count
+        else:
+            table.pop(name, None)
 
 
 async def stop_tasks(tasks: list[asyncio.Task[None]], grace_s: float) -> None:
