@@ -97,8 +97,17 @@ def wait_healthy(url: str, procs: list[subprocess.Popen[str]], timeout: float = 
         time.sleep(0.2)
 
 
+def bus_received(ports: list[int]) -> list[int]:
+    """Bus messages each server process has read from Redis so far (its ``/healthz``)."""
+    return [
+        int(httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).json()["bus_received"])
+        for port in ports
+    ]
+
+
 def measure(args: argparse.Namespace, size: int, redis_url: str) -> dict[str, Any]:
     os.environ["POCKETARENA_REDIS_URL"] = redis_url
+    args.redis_url = redis_url  # server_load.start_server's own setting (it overrides the env)
     os.environ["POCKETARENA_REDIS_PREFIX"] = f"bench{size}"
     args.schema = f"cluster_{size}_{uuid.uuid4().hex[:6]}"
     ports = [server_load.free_port() for _ in range(size)]
@@ -130,11 +139,13 @@ def measure(args: argparse.Namespace, size: int, redis_url: str) -> dict[str, An
             cpu0 = sum(server_load.cpu_seconds(p.pid) for p in procs[:size])
             redis0, pub0 = redis_commands(redis_url)
             pg0 = pg_writes(args.database_url, args.schema)
+            heard0 = bus_received(ports)
             ws_url = base.replace("http", "ws", 1) + "/ws"
             result = asyncio.run(server_load.run(args, base, ws_url, None))
             cpu = sum(server_load.cpu_seconds(p.pid) for p in procs[:size]) - cpu0
             redis1, pub1 = redis_commands(redis_url)
             pg1 = pg_writes(args.database_url, args.schema)
+            heard1 = bus_received(ports)
         finally:
             for p in procs:
                 p.terminate()
@@ -145,7 +156,11 @@ def measure(args: argparse.Namespace, size: int, redis_url: str) -> dict[str, An
                     p.kill()
             server_load.drop_schema(args.database_url, args.schema)
     changes = max(1, pub1 - pub0)  # one PUBLISH per game change (a move, a join, an end)
+    heard = [b - a for a, b in zip(heard0, heard1, strict=True)]
     result.update(
+        # per-game channels: a process reads the changes of the games its sockets watch (with
+        # one channel for all, each process read every PUBLISH: this would be 1.0)
+        heard_per_change=sum(heard) / len(heard) / changes,
         size=size,
         changes=changes,
         cpu_ms_per_change=cpu * 1000 / changes,
@@ -159,15 +174,16 @@ def section(results: list[dict[str, Any]], command: str) -> str:
     one = results[0]["moves_per_s"]
     rows = [
         "| processes | moves/s | ratio to 1 | p50 ms | p99 ms | errors | server CPU ms per change "
-        "| Redis commands per change | PostgreSQL row writes per change |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| Redis commands per change | bus messages read per process per change "
+        "| PostgreSQL row writes per change |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
         rows.append(
             f"| {r['size']} | {r['moves_per_s']:.0f} | {r['moves_per_s'] / one:.2f} "
             f"| {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {sum(r['errors'].values())} "
             f"| {r['cpu_ms_per_change']:.2f} | {r['redis_per_change']:.1f} "
-            f"| {r['pg_writes_per_change']:.2f} |"
+            f"| {r['heard_per_change']:.2f} | {r['pg_writes_per_change']:.2f} |"
         )
     cores = os.cpu_count()
     return "\n".join(
@@ -189,10 +205,12 @@ def section(results: list[dict[str, Any]], command: str) -> str:
             "HAProxy and the load generator, so past the cores there is nothing to gain and "
             "each process adds work per change: a process whose sockets watch a game another "
             "process changed reads the game's row again from PostgreSQL (and applies the new "
-            "moves), every process hears every game's message, and every process reads the "
-            "lobby's entries from Redis when the lobby changes. Those costs are what the CPU "
-            "and Redis columns grow by with the process count; per-game channels (a process "
-            "hears only the games it serves) are the next step.",
+            "moves), and every process reads the lobby's entries from Redis when the lobby "
+            "changes. Those costs are what the CPU and Redis columns grow by with the process "
+            "count. Each game's changes go on the game's own channel, which a process hears "
+            "only while one of its sockets watches the game: *bus messages read per process "
+            "per change* would be 1.00 (or more, with the lobby's notices) if every process "
+            "heard every game, as it did with one channel for all.",
         ]
     )
 
@@ -224,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{size} process(es): {r['moves_per_s']:.0f} moves/s, p50 {r['p50_ms']:.1f} ms, "
                     f"p99 {r['p99_ms']:.1f} ms, errors {sum(r['errors'].values())}; per change: "
                     f"{r['cpu_ms_per_change']:.2f} CPU ms, {r['redis_per_change']:.1f} Redis "
-                    f"commands, {r['pg_writes_per_change']:.2f} PostgreSQL row writes",
+                    f"commands, {r['heard_per_change']:.2f} bus messages read per process, "
+                    f"{r['pg_writes_per_change']:.2f} PostgreSQL row writes",
                     flush=True,
                 )
                 results.append(r)

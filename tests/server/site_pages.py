@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import uvicorn
@@ -21,6 +21,9 @@ from pocketarena.server.core.config import Settings
 from pocketarena.server.main import create_app
 
 from .serving import free_port
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 # Pages the game page's engineers own are listed apart: the site's tests skip them.
 GAME_PAGES = ("game in progress", "finished game")
@@ -117,3 +120,20 @@ def seed_site(base: str, seed: int = 7) -> dict[str, str]:
         "finished game": f"/g/{finished}",
     }
     return pages
+
+
+def friend_game(server: str, first: Page, second: Page) -> str:
+    """A game of Stack-a-Cash started by clicks: ``first`` opens it for a friend (first seat),
+    ``second`` joins by the invitation; its id once both see it in progress."""
+    first.goto(f"{server}/new?game=stack-a-cash")
+    first.check('input[name="mode"][value="friend"]', force=True)
+    first.check('input[name="seat"][value="0"]', force=True)
+    first.click("#start")
+    first.wait_for_url("**/g/*")
+    invite = first.input_value("#invite-url")
+    assert "invite=" in invite
+    second.goto(invite)
+    second.click("#join-btn")
+    second.wait_for_function("() => window.paGame.view.status === 'active'")
+    first.wait_for_function("() => window.paGame.view.status === 'active'")
+    return first.url.rsplit("/", 1)[1]

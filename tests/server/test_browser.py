@@ -16,7 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 import pocketarena as pa
 
 from .conftest import make_settings
-from .site_pages import running
+from .site_pages import friend_game, running
 
 pytestmark = pytest.mark.browser
 
@@ -188,19 +188,8 @@ def test_two_people_play_live_while_a_third_watches(server: str, browser: Browse
         alice.click("#me-name")
         alice.fill("#name-input", "Alice")
         alice.click("#name-form button[value=ok]")
-        alice.goto(f"{server}/new?game=stack-a-cash")
-        alice.check('input[name="mode"][value="friend"]', force=True)
-        alice.check('input[name="seat"][value="0"]', force=True)
-        alice.click("#start")
-        alice.wait_for_url("**/g/*")
-        invite = alice.input_value("#invite-url")
-        assert "invite=" in invite
-        gid = alice.url.rsplit("/", 1)[1]
-        bob.goto(invite)
-        bob.click("#join-btn")
-        bob.wait_for_function("() => window.paGame.view.status === 'active'")
+        gid = friend_game(server, alice, bob)
         carol.goto(f"{server}/g/{gid}")
-        alice.wait_for_function("() => window.paGame.view.status === 'active'")
         assert "Alice" in bob.inner_text("#players")
         rng = random.Random(5)
         for _ in range(6):

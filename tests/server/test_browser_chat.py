@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page
 
 from .axe import axe_violations, describe
 from .conftest import make_settings
-from .site_pages import running
+from .site_pages import friend_game, running
 
 pytestmark = pytest.mark.browser
 
@@ -64,18 +64,8 @@ def test_two_players_chat_while_a_spectator_cannot_write_in_their_room(
             headers={"origin": server},
         )
         assert r.ok, r.text()
-        alice.goto(f"{server}/new?game=stack-a-cash")
-        alice.check('input[name="mode"][value="friend"]', force=True)
-        alice.check('input[name="seat"][value="0"]', force=True)
-        alice.click("#start")
-        alice.wait_for_url("**/g/*")
-        invite = alice.input_value("#invite-url")
-        gid = alice.url.rsplit("/", 1)[1]
-        bob.goto(invite)
-        bob.click("#join-btn")
-        bob.wait_for_function("() => window.paGame.view.status === 'active'")
+        gid = friend_game(server, alice, bob)
         carol.goto(f"{server}/g/{gid}")
-        alice.wait_for_function("() => window.paGame.view.status === 'active'")
 
         # The account writes free text; it arrives as text, never as markup.
         alice.wait_for_selector("#chat-form:not([hidden])")

@@ -133,6 +133,12 @@ class Cluster:
     def log(self, name: str) -> str:
         return (self.logs / f"{name}.log").read_text(errors="replace")[-3000:]
 
+    def print_logs(self) -> None:
+        """Every process's last lines (when a test failed)."""
+        for name in ("s1", "s2", "s3", "worker", "haproxy"):
+            with contextlib.suppress(Exception):
+                print(f"--- {name}\n{self.log(name)}")
+
     def stop(self) -> None:
         for proc in self.procs.values():
             if proc.poll() is None:
@@ -143,6 +149,16 @@ class Cluster:
 
 @pytest.fixture
 def cluster(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[Cluster]:
+    with running_cluster(tmp_path, postgres_url, redis_url) as c:
+        yield c
+
+
+@contextlib.contextmanager
+def running_cluster(
+    tmp_path: Path, postgres_url: str, redis_url: str, **env: str
+) -> Iterator[Cluster]:
+    """A cluster started (``env``: more settings of every process), stopped and cleaned up
+    afterwards."""
     from sqlalchemy import create_engine, text
 
     from pocketarena.server.core.config import Settings
@@ -151,6 +167,7 @@ def cluster(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[Clust
     _haproxy()
     schema = f"cluster_{uuid.uuid4().hex[:10]}"
     c = Cluster(tmp_path, postgres_url, schema, redis_url)
+    c.env.update(env)
     # Migrations run once, before any process starts (as docs/deploy.md says).
     engine = make_engine(
         Settings(database_url=postgres_url, database_schema=schema, data_dir=tmp_path / "data")
@@ -288,9 +305,7 @@ def test_a_cluster_survives_kill_9_of_any_process(cluster: Cluster) -> None:
     try:
         _play(cluster, a, b, spectator)
     except BaseException:
-        for name in ("s1", "s2", "s3", "worker", "haproxy"):
-            with contextlib.suppress(Exception):
-                print(f"--- {name}\n{cluster.log(name)}")
+        cluster.print_logs()
         raise
     finally:
         for p in (a, b, spectator):

@@ -4,9 +4,9 @@ are not seated) only the spectators' room, during the game and after it. Guests 
 quick phrases; accounts write free text. Messages are kept with the game (``chat_messages``),
 so the replay shows each room to its readers.
 
-A message is stored, then announced on the bus (channel ``chat``) with its whole content; every
-process, the sender's included, hands it to the watchers of that game it holds who may read
-its room. So chat reaches every watcher of a cluster the way game changes do, and one process
+A message is stored, then announced on the bus (channel ``chat``, on the game's own topic) with
+its whole content; every process following the game (one of its sockets watches it), the
+sender's included, hands it to the watchers of that game it holds who may read its room. So chat reaches every watcher of a cluster the way game changes do, and one process
 alone behaves the same through its ``MemoryBus``.
 """
 
@@ -181,7 +181,7 @@ async def post(
     name = seat.name if seat is not None else player.name
     message = await hub.db(save, hub.store, live.id, room, player_id, name, text)
     try:
-        await hub.bus.publish(CHANNEL, {"message": message, "origin": hub.bus.node})
+        await hub.bus.publish(CHANNEL, {"message": message, "origin": hub.bus.node}, live.id)
     except Exception:  # the bus is away: the message is kept; readers see it on reload
         log.warning("chat message %s of game %s not announced", message["id"], live.id)
     return message

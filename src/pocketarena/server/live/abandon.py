@@ -3,8 +3,8 @@
 - A game in progress with no move for ``abandon_after_s`` is aborted: it leaves the lobby, no
   rating changes, and a restart does not bring it back.
 - In an untimed game between two people, when the player to act has left (no page of theirs
-  shows the game) and has not moved for ``claim_win_after_s``, their opponent may claim the
-  win. A timed game needs no claim: the clock ends it.
+  shows the game, on any process of the cluster: ``live.presence``) and has not moved for
+  ``claim_win_after_s``, their opponent may claim the win. A timed game needs no claim: the clock ends it.
 
 The hub knows nothing of this module; it is driven from the app's housekeeping and the claim
 endpoint.
@@ -44,7 +44,7 @@ def idle_s(live: LiveGame) -> float:
     return max(0.0, time.monotonic() - live.last_activity)
 
 
-def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
+async def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
     """Whether ``player_id`` may claim the win in ``live`` now."""
     if live.status != "active":
         return Claim(False, None, "only a game in progress can be won this way")
@@ -61,7 +61,7 @@ def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
         return Claim(False, None, "your opponent is a bot: it always comes back")
     if live.actor() != other:
         return Claim(False, None, "it is your turn: only a player waiting can claim the win")
-    if any(conn.player_id == seat.player_id for conn in live.subscribers):
+    if await hub.presence.seeing(live.id, seat.player_id):  # on any process
         return Claim(False, None, f"{seat.name} still has the game open")
     wait = hub.settings.claim_win_after_s - idle_s(live)
     if wait > 0:
@@ -73,7 +73,7 @@ async def claim_win(hub: Hub, player_id: str | None, game_id: str) -> LiveGame:
     """End the game as a win for ``player_id``, whose opponent has left (see ``claim``)."""
     live = await hub.get(game_id)
     async with hub._locked(live):  # in a cluster: the newest stored version
-        verdict = claim(hub, live, player_id)
+        verdict = await claim(hub, live, player_id)
         if not verdict.allowed:
             if verdict.wait_s is not None:
                 raise GameError(

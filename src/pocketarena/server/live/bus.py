@@ -3,15 +3,22 @@
 One small interface, two implementations. ``MemoryBus`` keeps everything in this process (one
 server: today's behaviour, no Redis needed; several hubs may share one in a test).
 ``RedisBus`` carries the same messages over Redis pub/sub, so any number of processes, on any
-machines, hear every game's changes and the lobby's.
+machines, hear the changes of the games they serve and the lobby's.
 
 Messages are small JSON objects: they say *that* something changed (a game's id and new
 version), never the state itself: whoever needs the state reads it from the database, which
 stays the only authority. So a message that is lost, late or repeated costs a reload at most.
 
+Messages about one game go on that game's own channel (a *topic*): a process hears them only
+while it follows the game (``follow``/``unfollow``: while some socket of its own watches it), so
+what each process receives grows with the games it serves, not with the whole cluster's.
+
 Besides pub/sub the interface holds the few shared structures a cluster needs: the lobby's
 entries (a hash every process reads), a lock that at most one process holds at a time (for
-periodic sweeps), and a liveness mark per process.
+periodic sweeps), a liveness mark per process, and presence: how many sockets each player has
+open on each process, and on which games (see ``live.presence``). A process's presence lives
+under keys that expire unless it keeps saying it is alive, so the players of a process that
+died without a word (``kill -9``) drop out within ``NODE_TTL_S`` seconds.
 """
 
 from __future__ import annotations
@@ -35,6 +42,13 @@ LOBBY = "lobby"  # {"origin"}: something the lobby shows changed
 SESSIONS = "sessions"  # {"ids": [...]}: sessions that ended (their sockets close)
 PLAYERS = "players"  # {"player", "name"}: a player changed their name
 NODE_TTL_S = 15  # a process that has not said it is alive for this long is gone
+ALIVE_EVERY_S = NODE_TTL_S / 3  # how often a process says so
+FOLLOW_WAIT_S = 2.0  # at most this long to wait for Redis to confirm a new subscription
+
+
+def seen_mark(game_id: str, player_id: str) -> str:
+    """The presence field saying that ``player_id`` has ``game_id`` open."""
+    return f"{game_id}/{player_id}"
 
 
 def node_name() -> str:
@@ -49,14 +63,50 @@ class Bus(Protocol):
     shared: bool  # True when other processes may be listening (a cluster)
     on_reconnect: Callable[[], None] | None  # called after messages may have been missed
 
+    published: int  # messages sent so far
+    received: int  # messages this process has read so far
+
     def subscribe(self, channel: str, handler: Handler) -> None:
         """Call ``handler`` (on the event loop) with every message on ``channel``, this
-        process's own included. Subscribe before ``start``."""
+        process's own included (those about a topic only while it is followed). Subscribe
+        before ``start``."""
         ...
 
     async def start(self) -> None: ...
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None: ...
+    async def publish(
+        self, channel: str, message: dict[str, Any], topic: str | None = None
+    ) -> None:
+        """Send ``message`` on ``channel``; with ``topic`` (a game's id) only the processes
+        following that topic hear it."""
+        ...
+
+    async def follow(self, topic: str) -> None:
+        """Hear the messages about ``topic`` from now on (counted: each call needs its own
+        ``unfollow``). Returns once the subscription holds, so that whatever is read after it
+        (the game from the database) cannot miss a change announced meanwhile."""
+        ...
+
+    def unfollow(self, topic: str) -> None:
+        """Undo one ``follow``; the last one stops the messages about ``topic``."""
+        ...
+
+    async def presence_put(self, players: dict[str, int], seen: dict[str, int]) -> None:
+        """This process's open sockets: per player, and per ``seen_mark`` (a player with a
+        game open). A count of 0 removes the entry."""
+        ...
+
+    async def players_online(self, players: list[str]) -> set[str]:
+        """Those of ``players`` with a socket open on any live process."""
+        ...
+
+    async def players_seeing(self, game_id: str, players: list[str]) -> set[str]:
+        """Those of ``players`` with ``game_id`` open on any live process."""
+        ...
+
+    async def online_count(self) -> int:
+        """How many players have a socket open on any live process."""
+        ...
 
     async def lobby_put(self, entries: dict[str, str | None]) -> None:
         """Set (a JSON text) or delete (None) lobby entries by game id."""
@@ -90,7 +140,11 @@ class MemoryBus:
         self._lobby: dict[str, str] = {}
         self._locks: dict[str, float] = {}
         self._offers: dict[str, set[int]] = {}
+        self._topics: dict[str, int] = {}  # followed topic -> how many follows
+        self._online: dict[str, int] = {}
+        self._seen: dict[str, int] = {}
         self.published = 0
+        self.received = 0
         self.on_reconnect: Callable[[], None] | None = None
 
     def subscribe(self, channel: str, handler: Handler) -> None:
@@ -99,11 +153,45 @@ class MemoryBus:
     async def start(self) -> None:
         return None
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(
+        self, channel: str, message: dict[str, Any], topic: str | None = None
+    ) -> None:
         self.published += 1
+        if topic is not None and topic not in self._topics:
+            return  # nobody here follows it: like a Redis channel nobody subscribed to
         loop = asyncio.get_running_loop()
-        for handler in self._handlers.get(channel, []):
+        handlers = self._handlers.get(channel, [])
+        if handlers:
+            self.received += 1
+        for handler in handlers:
             loop.call_soon(handler, dict(message))
+
+    async def follow(self, topic: str) -> None:
+        self._topics[topic] = self._topics.get(topic, 0) + 1
+
+    def unfollow(self, topic: str) -> None:
+        left = self._topics.get(topic, 0) - 1
+        if left > 0:
+            self._topics[topic] = left
+        else:
+            self._topics.pop(topic, None)
+
+    @property
+    def topics(self) -> set[str]:
+        return set(self._topics)
+
+    async def presence_put(self, players: dict[str, int], seen: dict[str, int]) -> None:
+        _set_counts(self._online, players)
+        _set_counts(self._seen, seen)
+
+    async def players_online(self, players: list[str]) -> set[str]:
+        return {p for p in players if self._online.get(p, 0) > 0}
+
+    async def players_seeing(self, game_id: str, players: list[str]) -> set[str]:
+        return {p for p in players if self._seen.get(seen_mark(game_id, p), 0) > 0}
+
+    async def online_count(self) -> int:
+        return len(self._online)
 
     async def lobby_put(self, entries: dict[str, str | None]) -> None:
         for gid, text in entries.items():
@@ -137,8 +225,17 @@ class MemoryBus:
 class RedisBus:
     """Redis pub/sub (redis-py asyncio). Every key and channel starts with ``prefix`` so that
     several deployments (or test runs) can share one Redis. A dropped connection is reopened
-    and the channels subscribed again; meanwhile missed messages cost nothing lasting (see the
-    module's docstring), and every process reloads what it holds on reconnecting."""
+    and the channels (and followed topics) subscribed again; meanwhile missed messages cost
+    nothing lasting (see the module's docstring), and every process reloads what it holds on
+    reconnecting.
+
+    Keys of presence (see ``docs/deploy.md``): ``<prefix>:nodes``, a sorted set of the
+    processes by the time each last said it is alive; ``<prefix>:online:<node>``, a hash of
+    player → sockets open on that process; ``<prefix>:seen:<node>``, a hash of
+    ``game/player`` → sockets of that player watching that game. Both hashes expire
+    ``NODE_TTL_S`` after the process last said it is alive; readers also skip the processes
+    whose mark in ``nodes`` is older than that, so a dead process's players drop out even
+    before its keys expire."""
 
     shared = True
 
@@ -156,16 +253,28 @@ class RedisBus:
         self._alive: asyncio.Task[None] | None = None
         self._stopping = False
         self.published = 0  # messages sent (for the benchmark's per-move costs)
+        self.received = 0  # messages read from Redis (for the benchmark's per-process costs)
         self.on_reconnect: Callable[[], None] | None = None
+        self._pubsub: Any = None  # the reader's subscription, while it holds one
+        self._topics: dict[str, int] = {}  # followed topic -> how many follows
+        self._subscribed: set[str] = set()  # topics the reader's subscription holds
+        self._confirmed: dict[str, asyncio.Future[None]] = {}  # Redis channel -> confirmation
+        self._sync = asyncio.Lock()  # one (un)subscribe at a time, in the order asked
+        self._online: dict[str, int] = {}  # this process's presence, as written to Redis
+        self._seen: dict[str, int] = {}
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
+
+    def topic_channel(self, topic: str) -> str:
+        return self.key("game", topic)
 
     def subscribe(self, channel: str, handler: Handler) -> None:
         self._handlers.setdefault(channel, []).append(handler)
 
     async def start(self) -> None:
         await self.redis.ping()  # fail at start, with the reason, if Redis cannot be reached
+        await self._say_alive_once()
         self._alive = asyncio.create_task(self._say_alive())
         if self._handlers:
             ready = asyncio.get_running_loop().create_future()
@@ -174,11 +283,15 @@ class RedisBus:
 
     async def _read(self, ready: asyncio.Future[None]) -> None:
         channels = {self.key("bus", name): name for name in self._handlers}
+        topic_prefix = self.key("game", "")
         first = True
         while not self._stopping:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.redis.pubsub()
             try:
-                await pubsub.subscribe(*channels)
+                async with self._sync:
+                    topics = set(self._topics)
+                    await pubsub.subscribe(*channels, *(self.topic_channel(t) for t in topics))
+                    self._pubsub, self._subscribed = pubsub, topics
                 if first:
                     ready.set_result(None)
                     first = False
@@ -186,19 +299,8 @@ class RedisBus:
                     self.on_reconnect()
                 while not self._stopping:
                     message = await pubsub.get_message(timeout=1.0)
-                    if message is None or message.get("type") != "message":
-                        continue
-                    name = channels.get(str(message["channel"]))
-                    try:
-                        data = json.loads(message["data"])
-                    except (TypeError, ValueError):
-                        log.warning("a bus message that is not JSON was ignored")
-                        continue
-                    for handler in self._handlers.get(name or "", []):
-                        try:
-                            handler(data)
-                        except Exception:
-                            log.exception("a bus handler failed on %s", name)
+                    if message is not None:
+                        self._dispatch(message, channels, topic_prefix)
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -208,18 +310,171 @@ class RedisBus:
                 log.warning("the Redis bus dropped (%s); reconnecting", e)
                 await asyncio.sleep(0.5)
             finally:
+                self._pubsub, self._subscribed = None, set()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
+    def _dispatch(self, message: dict[str, Any], channels: dict[str, str], topics: str) -> None:
+        """Hand one message read from Redis to its handlers (a confirmed subscription wakes
+        whoever waits for it)."""
+        kind, channel = message.get("type"), str(message.get("channel"))
+        if kind == "subscribe":
+            waiting = self._confirmed.pop(channel, None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(None)
+            return
+        if kind != "message":
+            return
+        self.received += 1
+        try:
+            data = json.loads(message["data"])
+        except (TypeError, ValueError):
+            log.warning("a bus message that is not JSON was ignored")
+            return
+        if channel.startswith(topics):  # {"channel": name, "message": {...}}
+            if not isinstance(data, dict):
+                return
+            name, data = str(data.get("channel")), data.get("message")
+        else:
+            name = channels.get(channel, "")
+        if not isinstance(data, dict):
+            return
+        for handler in self._handlers.get(name, []):
+            try:
+                handler(data)
+            except Exception:
+                log.exception("a bus handler failed on %s", name)
+
+    async def follow(self, topic: str) -> None:
+        self._topics[topic] = self._topics.get(topic, 0) + 1
+        if self._topics[topic] == 1:
+            await self._apply(topic)
+
+    def unfollow(self, topic: str) -> None:
+        left = self._topics.get(topic, 0) - 1
+        if left > 0:
+            self._topics[topic] = left
+            return
+        self._topics.pop(topic, None)
+        task = asyncio.ensure_future(self._apply(topic))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    @property
+    def topics(self) -> set[str]:
+        return set(self._topics)
+
+    async def _apply(self, topic: str) -> None:
+        """Bring the subscription in line with whether ``topic`` is followed now. A new
+        subscription is awaited until Redis confirms it (``FOLLOW_WAIT_S`` at most: past that
+        the periodic check of watched games still catches up)."""
+        waiting: asyncio.Future[None] | None = None
+        async with self._sync:
+            pubsub, wanted = self._pubsub, topic in self._topics
+            if pubsub is None or wanted == (topic in self._subscribed):
+                return  # no subscription yet: the reader subscribes to every topic when it does
+            channel = self.topic_channel(topic)
+            try:
+                if wanted:
+                    waiting = asyncio.get_running_loop().create_future()
+                    self._confirmed[channel] = waiting
+                    await pubsub.subscribe(channel)
+                    self._subscribed.add(topic)
+                else:
+                    await pubsub.unsubscribe(channel)
+                    self._subscribed.discard(topic)
+            except Exception as e:  # the reader notices the drop and subscribes anew
+                log.warning("could not (un)subscribe %s (%s)", topic, e)
+                self._confirmed.pop(channel, None)
+                return
+        if waiting is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(waiting), FOLLOW_WAIT_S)
+            self._confirmed.pop(channel, None)
+
+    async def _say_alive_once(self) -> None:
+        """Mark this process alive, and keep its presence keys from expiring (written anew
+        if they were lost, e.g. Redis restarted empty)."""
+        online, seen = self.key("online", self.node), self.key("seen", self.node)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self.key("node", self.node), "1", ex=NODE_TTL_S)
+            pipe.zadd(self.key("nodes"), {self.node: time.time()})
+            pipe.zremrangebyscore(self.key("nodes"), "-inf", time.time() - 10 * NODE_TTL_S)
+            pipe.expire(online, NODE_TTL_S)
+            pipe.expire(seen, NODE_TTL_S)
+            *_, kept_online, kept_seen = await pipe.execute()
+        lost = (not kept_online and self._online) or (not kept_seen and self._seen)
+        if lost:
+            await self._write_presence(dict(self._online), dict(self._seen))
+
     async def _say_alive(self) -> None:
         while True:
+            await asyncio.sleep(ALIVE_EVERY_S)
             with contextlib.suppress(Exception):
-                await self.redis.set(self.key("node", self.node), "1", ex=NODE_TTL_S)
-            await asyncio.sleep(NODE_TTL_S / 3)
+                await self._say_alive_once()
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def presence_put(self, players: dict[str, int], seen: dict[str, int]) -> None:
+        _set_counts(self._online, players)
+        _set_counts(self._seen, seen)
+        await self._write_presence(players, seen)
+
+    async def _write_presence(self, players: dict[str, int], seen: dict[str, int]) -> None:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for name, counts in (("online", players), ("seen", seen)):
+                if not counts:
+                    continue
+                key = self.key(name, self.node)
+                gone = [k for k, n in counts.items() if n <= 0]
+                kept = [x for k, n in counts.items() if n > 0 for x in (k, n)]  # field, count, …
+                if gone:
+                    pipe.hdel(key, *gone)
+                if kept:
+                    pipe.hset(key, items=kept)
+                pipe.expire(key, NODE_TTL_S)
+            await pipe.execute()
+
+    async def _live_nodes(self) -> list[str]:
+        found = await self.redis.zrangebyscore(self.key("nodes"), time.time() - NODE_TTL_S, "+inf")
+        return [str(n) for n in found]
+
+    async def _present(self, table: str, fields: list[str]) -> set[str]:
+        """Those of ``fields`` counted above 0 in ``table`` of some live process."""
+        if not fields:
+            return set()
+        nodes = await self._live_nodes()
+        if not nodes:
+            return set()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.hmget(self.key(table, node), fields)
+            rows = await pipe.execute()
+        return {f for row in rows for f, n in zip(fields, row, strict=True) if n and int(n) > 0}
+
+    async def players_online(self, players: list[str]) -> set[str]:
+        return await self._present("online", players)
+
+    async def players_seeing(self, game_id: str, players: list[str]) -> set[str]:
+        marks = {seen_mark(game_id, p): p for p in players}
+        return {marks[m] for m in await self._present("seen", list(marks))}
+
+    async def online_count(self) -> int:
+        nodes = await self._live_nodes()
+        if not nodes:
+            return 0
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.hkeys(self.key("online", node))
+            rows = await pipe.execute()
+        return len({str(p) for row in rows for p in row})
+
+    async def publish(
+        self, channel: str, message: dict[str, Any], topic: str | None = None
+    ) -> None:
         self.published += 1
-        await self.redis.publish(self.key("bus", channel), json.dumps(message))
+        if topic is None:
+            await self.redis.publish(self.key("bus", channel), json.dumps(message))
+        else:
+            text = json.dumps({"channel": channel, "message": message})
+            await self.redis.publish(self.topic_channel(topic), text)
 
     async def lobby_put(self, entries: dict[str, str | None]) -> None:
         if not entries:
@@ -259,9 +514,22 @@ class RedisBus:
         if self._alive is not None:
             self._alive.cancel()
         await stop_tasks([t for t in (self._reader, self._alive) if t is not None], 2.0)
-        with contextlib.suppress(Exception):
-            await self.redis.delete(self.key("node", self.node))
+        with contextlib.suppress(Exception):  # its players are offline at once, not in 15 s
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.delete(self.key("node", self.node))
+                pipe.delete(self.key("online", self.node), self.key("seen", self.node))
+                pipe.zrem(self.key("nodes"), self.node)
+                await pipe.execute()
         await self.redis.aclose()
+
+
+def _set_counts(table: dict[str, int], counts: dict[str, int]) -> None:
+    """Set each count in ``table``; a count of 0 removes the entry."""
+    for name, count in counts.items():
+        if count > 0:
+            table[name] = count
+        else:
+            table.pop(name, None)
 
 
 async def stop_tasks(tasks: list[asyncio.Task[None]], grace_s: float) -> None:

@@ -41,6 +41,7 @@ from .clock import Clock
 from .connection import Connection
 from .jobs import BotQueue
 from .lobby import LobbyBoard
+from .presence import Presence
 from .session import (
     GAME_ID,
     GameError,
@@ -119,13 +120,15 @@ class Hub:
         self._lobby_stale = False
         self._out_games: dict[str, int] = {}  # what the outbox will tell the other processes
         self._out_lobby: set[str] = set()
-        self._out_notices: list[tuple[str, dict[str, Any]]] = []
+        self._out_notices: list[tuple[str, dict[str, Any], str | None]] = []
         self._out_jobs: dict[str, int] = {}
         self._outbox: asyncio.Task[None] | None = None
         self.bus.subscribe(GAMES, self._on_game)
         self.bus.subscribe(LOBBY, self._on_lobby)
         self.bus.subscribe(SESSIONS, self._on_sessions)
         self.bus.subscribe(PLAYERS, self._on_player)
+        # presence: who has a socket open, here and on the other processes (live.presence)
+        self.presence = Presence(self.bus, lambda: self.lobby)
 
     # -- plumbing --------------------------------------------------------------------------
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -144,6 +147,7 @@ class Hub:
         # worker thread, rather than on the event loop when the first page asks.
         await asyncio.to_thread(lambda: [catalog.bot_levels(g) for g in catalog.game_ids()])
         await self.bus.start()
+        self.presence.start()  # presence
         if self.clustered:
             await self._start_cluster()
             return  # games load where they are asked for; sweep_clocks finds the forgotten
@@ -163,6 +167,7 @@ class Hub:
             # Tell the others what changed here last (a moment at most).
             await asyncio.wait([self._outbox], timeout=2.0)
         self.board.close()
+        await self.presence.close()  # presence
         for live in self.games.values():
             if live.flag_timer:
                 live.flag_timer.cancel()
@@ -221,7 +226,9 @@ class Hub:
             raise GameError("unknown_game", "no game has that id")
         live = self.games.get(game_id)
         if live is not None:
-            if fresh and self.clustered:
+            # per-game channels: a game no socket here watches is not followed, so another
+            # process may have changed it without this one hearing: read it again
+            if (fresh or not live.subscribers) and self.clustered:
                 async with self._locked(live):
                     pass
             return live
@@ -482,7 +489,7 @@ class Hub:
             live.rematch_offers.update(mine)
             if self.clustered:  # the other player may be on another process
                 live.rematch_offers = await self._offers(live, mine)
-                self._tell(GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)})
+                self._tell(GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)}, live.id)
             if not session.rematch_agreed(live, mine):
                 self._broadcast(live)
                 return live
@@ -663,25 +670,45 @@ class Hub:
 
     # -- watching ------------------------------------------------------------------------------------
     async def watch(self, conn: Connection, game_id: str, svg: bool = True) -> LiveGame:
-        live = await self.get(game_id, fresh=True)  # a client (re)connecting gets the truth
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            raise GameError("unknown_game", "no game has that id")
+        # per-game channels: follow the game's channel (each watching socket once) before
+        # reading it, so no change falls between the read and the subscription
+        first = game_id not in conn.watching
+        conn.watching[game_id] = svg
+        if first:
+            await self.bus.follow(game_id)
+        try:
+            live = await self.get(game_id, fresh=True)  # a client (re)connecting gets the truth
+        except BaseException:
+            if first:
+                self.unwatch(conn, game_id)
+            raise
+        if conn.closed or game_id not in conn.watching:  # it left meanwhile
+            return live
         live.subscribers[conn] = svg
         conn.watching[live.id] = svg
         conn.push(self.message(live, conn, svg))
+        self.presence.watching(conn, live)  # presence
         return live
 
     def unwatch(self, conn: Connection, game_id: str) -> None:
-        conn.watching.pop(game_id, None)
+        if game_id in conn.watching:
+            del conn.watching[game_id]
+            self.bus.unfollow(game_id)  # per-game channels
         live = self.games.get(game_id)
         if live is not None:
             live.subscribers.pop(conn, None)
             if live.status in ("finished", "aborted") and not live.subscribers:
                 self.games.pop(live.id, None)  # stays in the database; reloaded on demand
+        self.presence.unwatched(conn, game_id, live)  # presence
 
     def disconnect(self, conn: Connection) -> None:
         for gid in list(conn.watching):
             self.unwatch(conn, gid)
         self.lobby.discard(conn)
         self.connections.discard(conn)
+        self.presence.disconnected(conn)  # presence
         conn.close()
 
     def _evict_idle(self) -> None:
@@ -749,6 +776,7 @@ class Hub:
     # -- connections ---------------------------------------------------------------------------------
     def connect(self, conn: Connection) -> None:
         self.connections.add(conn)
+        self.presence.connected(conn)  # presence
 
     def sessions_ended(self, session_ids: list[str], announce: bool = True) -> None:
         """Close the connections of sessions that ended (sign-out): they act for nobody now."""
@@ -896,8 +924,9 @@ class Hub:
         if msg.get("origin") != self.bus.node and isinstance(player, str) and isinstance(name, str):
             self.player_renamed(player, name, announce=False)
 
-    def _tell(self, channel: str, msg: dict[str, Any]) -> None:
-        self._out_notices.append((channel, {**msg, "origin": self.bus.node}))
+    def _tell(self, channel: str, msg: dict[str, Any], topic: str | None = None) -> None:
+        """Tell the other processes (``topic``: those following that game only)."""
+        self._out_notices.append((channel, {**msg, "origin": self.bus.node}, topic))
         self._kick_outbox()
 
     def _kick_outbox(self) -> None:
@@ -919,12 +948,12 @@ class Hub:
                     for gid in listed
                 }
                 await self.bus.lobby_put(records)
-                for gid, version in games.items():
+                for gid, version in games.items():  # on the game's own channel
                     await self.bus.publish(
-                        GAMES, {"id": gid, "version": version, "origin": self.bus.node}
+                        GAMES, {"id": gid, "version": version, "origin": self.bus.node}, gid
                     )
-                for channel, msg in notices:
-                    await self.bus.publish(channel, msg)
+                for channel, msg, topic in notices:
+                    await self.bus.publish(channel, msg, topic)
                 for gid, version in jobs.items():
                     if self.jobs is not None:
                         await self.jobs.enqueue(gid, version)

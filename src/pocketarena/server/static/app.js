@@ -265,6 +265,7 @@ class GamePage {
     this.lastSvg = null;
     this.redirected = false;
     this.ply = null; // null: the live position; a number: an earlier position being looked at
+    this.presence = DATA.presence || [null, null]; // per seat: online (true), offline, or a bot/nobody
     this.focusToken = null; // the board element the keyboard is on (its token)
     this.baseTitle = document.title;
     this.wasMyTurn = false;
@@ -305,6 +306,11 @@ class GamePage {
       if (msg.game && msg.game !== this.id) return;
       this.refuse(this.named(msg.message));
       this.clearSelection();
+    });
+    live.on("presence", (msg) => {
+      if (msg.game !== this.id) return;
+      this.presence = msg.online;
+      this.renderPlayers();
     });
     live.on("open", () => this.renderControls());
     live.on("close", () => this.renderControls());
@@ -457,7 +463,8 @@ class GamePage {
         ? el("span", { class: "who" },
             s.kind === "bot" ? el("span", { text: s.name }) : el("a", { href: `/players/${s.player}`, text: s.name }),
             el("span", { class: "muted small", text: ` ${s.rating}${s.provisional ? "?" : ""}` }),
-            this.mine(seat) && this.you.length === 1 ? el("span", { class: "you-tag", text: "you" }) : null)
+            this.mine(seat) && this.you.length === 1 ? el("span", { class: "you-tag", text: "you" }) : null,
+            this.presenceTag(seat))
         : el("span", { class: "who muted", text: "waiting for a player…" });
       const row = el("div", { class: `player seat${seat}${toMove ? " to-move" : ""}`, "data-seat": seat },
         el("span", { class: "dot", title: v.seat_names[seat] }),
@@ -467,6 +474,15 @@ class GamePage {
       box.append(row);
     }
     this.tickClocks();
+  }
+
+  // "online" or "offline" beside a person's name (said in words; the dot only repeats it).
+  presenceTag(seat) {
+    const online = this.presence?.[seat];
+    const s = this.view.seats[seat];
+    if (online === null || online === undefined || !s) return null;
+    const word = online ? "online" : "offline";
+    return el("span", { class: `presence ${word}`, "data-presence": seat, "aria-label": `${s.name} is ${word}`, text: word });
   }
 
   tickClocks() {
@@ -1263,6 +1279,10 @@ if (page === "game") {
   applyLobby(DATA.lobby);
   const live = new Live();
   live.on("lobby", applyLobby);
+  live.on("online", (msg) => {
+    const where = $("#online-count");
+    if (where) where.textContent = `${msg.players} player${msg.players === 1 ? "" : "s"} online`;
+  });
   live.subscribeLobby();
 } else if (page === "new") {
   setupNewGame();

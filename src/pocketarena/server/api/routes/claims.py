@@ -24,9 +24,9 @@ class ClaimOut(BaseModel):
 @router.get("/{game_id}/claim", response_model=ClaimOut, responses=ERRORS)
 async def claim_status(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Whether you may claim the win now: in an untimed game against a person who has left
-    (no page of theirs shows the game) and has not moved for a while."""
+    (no page of theirs shows the game, on any server of the cluster) and has not moved for a while."""
     live = await hub.get(game_id)
-    return abandon.claim(hub, live, player).to_json()
+    return (await abandon.claim(hub, live, player)).to_json()
 
 
 @router.post(

@@ -21,6 +21,8 @@ class Health(BaseModel):
     database: str  # "ok" or what went wrong
     redis: str  # "ok", "not used" (one process alone) or what went wrong
     node: str  # this process's name in the cluster
+    bus_received: int  # bus messages this process has read so far (per-game channels: few)
+    bus_published: int  # bus messages this process has sent so far
 
 
 def _database_ok(ctx: AppContext) -> None:
@@ -52,6 +54,11 @@ async def healthz(request: Request) -> JSONResponse:
     redis = await _check(asyncio.ensure_future(hub.bus.ping())) if hub.clustered else "not used"
     ok = database == "ok" and redis in ("ok", "not used")
     body = Health(
-        status="ok" if ok else "failing", database=database, redis=redis, node=hub.bus.node
+        status="ok" if ok else "failing",
+        database=database,
+        redis=redis,
+        node=hub.bus.node,
+        bus_received=hub.bus.received,
+        bus_published=hub.bus.published,
     )
     return JSONResponse(body.model_dump(), status_code=200 if ok else 503)

@@ -137,7 +137,9 @@ def thumbnail(game_id: str) -> str:
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLResponse:
     games = [{**catalog.game_info(g), "thumbnail": thumbnail(g)} for g in catalog.game_ids()]
-    return await page(request, ctx, "home.html", {"lobby": hub.lobby_view()}, games=games)
+    online = await hub.presence.online_count()
+    data = {"lobby": hub.lobby_view(), "online": online}
+    return await page(request, ctx, "home.html", data, games=games, online=online)
 
 
 @router.get("/new", response_class=HTMLResponse)
@@ -168,7 +170,11 @@ async def game_page(
         live = await hub.get(game_id)
     except GameError as e:
         return await error_page(request, e.status, e.message)
-    data: dict[str, Any] = {"game": view_for(live, player), "invite": invite}
+    data: dict[str, Any] = {
+        "game": view_for(live, player),
+        "invite": invite,
+        "presence": await hub.presence.of_game(live),  # per seat: online, offline or None
+    }
     if live.status == "waiting" and live.creator_id == player and live.invite_token:
         base = str(request.base_url).rstrip("/")
         data["invite_url"] = f"{base}/g/{live.id}?invite={live.invite_token}"
@@ -250,7 +256,9 @@ async def verify_post(
 
 @router.get("/lobby", response_class=HTMLResponse)
 async def lobby_page(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLResponse:
-    return await page(request, ctx, "lobby.html", {"lobby": hub.lobby_view()}, title="Lobby")
+    online = await hub.presence.online_count()
+    data = {"lobby": hub.lobby_view(), "online": online}
+    return await page(request, ctx, "lobby.html", data, title="Lobby", online=online)
 
 
 @router.get("/rules", response_class=HTMLResponse)
@@ -304,7 +312,7 @@ async def rules_page(game: str, request: Request, ctx: ContextDep) -> HTMLRespon
 
 @router.get("/players/{player_id}", response_class=HTMLResponse)
 async def player_page(
-    player_id: str, request: Request, ctx: ContextDep, store: StoreDep
+    player_id: str, request: Request, ctx: ContextDep, store: StoreDep, hub: HubDep
 ) -> HTMLResponse:
     if player_id == getattr(request.state, "player_id", None):
         await run_in_threadpool(store.ensure_guest, player_id)  # your own page, even before a game
@@ -312,12 +320,15 @@ async def player_page(
     if data is None:
         return await error_page(request, 404, "there is no such player")
     titles = {g: catalog.game_class(g).TITLE for g in catalog.game_ids()}
+    # presence: a bot is always there; a person is online while a page of theirs is open
+    online = None if data["kind"] == "bot" else bool(await hub.presence.online([player_id]))
     return await page(
         request,
         ctx,
         "player.html",
         {"player": data},
         player=data,
+        online=online,
         titles=titles,
         title=data["name"],
     )

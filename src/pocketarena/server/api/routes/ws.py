@@ -9,7 +9,8 @@ Client → server (each may carry ``ref``, echoed in the reply):
 
 Server → client: ``hello``, ``state`` (after every change of a watched game), ``chat`` (a
 new message of the watched game's chat room the client reads; see ``server.chat``), ``lobby``,
-``ack`` (a request was carried out), ``pong``, and ``error`` (``code`` and ``message``; sent to
+``presence`` (whether each seat's player of a watched game is online; see ``live.presence``),
+``online`` (players online, to the lobby's watchers), ``ack`` (a request was carried out), ``pong``, and ``error`` (``code`` and ``message``; sent to
 the client that caused it only; the connection stays open).
 """
 

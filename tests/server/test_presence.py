@@ -1,0 +1,326 @@
+"""Presence and per-game channels, each part on its own: the buses' presence (in memory and in
+Redis, a dead process's players dropping out), topics heard only while followed, and the
+presence logic of ``live.presence`` with a hub's sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+
+from pocketarena.server.core.ratelimit import TokenBucket
+from pocketarena.server.live import presence as presence_module
+from pocketarena.server.live.bus import GAMES, NODE_TTL_S, MemoryBus, RedisBus, seen_mark
+from pocketarena.server.live.connection import Connection
+from pocketarena.server.live.presence import Presence
+
+from .test_bus import prefix, run, settle
+
+__all__ = ["prefix"]  # the fixture, shared with test_bus (a key prefix of its own, cleaned up)
+
+
+class Socket(Connection):
+    def __init__(self, player_id: str | None) -> None:
+        super().__init__(None, player_id, TokenBucket(100, 100))
+
+    def messages(self, kind: str) -> list[dict[str, Any]]:
+        out = []
+        while not self.queue.empty():
+            text = self.queue.get_nowait()
+            if text is not None:
+                out.append(json.loads(text))
+        return [m for m in out if m["type"] == kind]
+
+
+class Seat:
+    def __init__(self, player_id: str, kind: str = "guest") -> None:
+        self.player_id = player_id
+        self.kind = kind
+
+
+class Game:
+    def __init__(self, gid: str, *seats: Seat | None) -> None:
+        self.id = gid
+        self.seats: list[Seat | None] = list(seats)
+        self.subscribers: dict[Connection, bool] = {}
+
+
+# -- the buses ------------------------------------------------------------------------------
+def test_the_memory_bus_counts_presence_and_hears_only_followed_topics() -> None:
+    async def main() -> None:
+        bus = MemoryBus()
+        await bus.presence_put({"ann": 2, "bob": 1}, {seen_mark("g1", "ann"): 1})
+        assert await bus.players_online(["ann", "bob", "cy"]) == {"ann", "bob"}
+        assert await bus.players_seeing("g1", ["ann", "bob"]) == {"ann"}
+        assert await bus.players_seeing("g2", ["ann"]) == set()
+        assert await bus.online_count() == 2
+        await bus.presence_put({"bob": 0}, {seen_mark("g1", "ann"): 0})
+        assert await bus.players_online(["ann", "bob"]) == {"ann"}
+        assert await bus.players_seeing("g1", ["ann"]) == set()
+        assert await bus.online_count() == 1
+
+        heard: list[dict[str, Any]] = []
+        bus.subscribe(GAMES, heard.append)
+        await bus.publish(GAMES, {"id": "g1"}, "g1")  # nobody follows g1 yet
+        await bus.follow("g1")
+        await bus.follow("g1")  # two sockets watch it
+        await bus.publish(GAMES, {"id": "g1"}, "g1")
+        await bus.publish(GAMES, {"id": "g2"}, "g2")
+        bus.unfollow("g1")
+        await bus.publish(GAMES, {"id": "g1", "n": 2}, "g1")  # one socket still watches
+        bus.unfollow("g1")
+        await bus.publish(GAMES, {"id": "g1", "n": 3}, "g1")
+        await asyncio.sleep(0.05)
+        assert heard == [{"id": "g1"}, {"id": "g1", "n": 2}]
+        assert bus.received == 2 and bus.topics == set()
+
+    run(main())
+
+
+def test_redis_presence_is_the_clusters_and_a_dead_process_drops_out(
+    redis_url: str, prefix: str
+) -> None:
+    import redis.asyncio as aioredis
+
+    async def main() -> None:
+        one, two = RedisBus(redis_url, prefix), RedisBus(redis_url, prefix)
+        await one.start()
+        await two.start()
+        raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
+        try:
+            await one.presence_put({"ann": 1, "bob": 2}, {seen_mark("g1", "ann"): 1})
+            await two.presence_put({"bob": 1, "cy": 1}, {seen_mark("g1", "cy"): 1})
+            # every process sees every process's players, each counted once
+            assert await two.players_online(["ann", "bob", "cy", "dan"]) == {"ann", "bob", "cy"}
+            assert await one.players_seeing("g1", ["ann", "bob", "cy"]) == {"ann", "cy"}
+            assert await one.online_count() == 3
+            # the keys expire unless the process keeps saying it is alive
+            ttl = await raw.ttl(f"{prefix}:online:{one.node}")
+            assert 0 < ttl <= NODE_TTL_S
+            # a socket closed: gone from the count at once
+            await one.presence_put({"ann": 0}, {seen_mark("g1", "ann"): 0})
+            assert await two.players_online(["ann"]) == set()
+            assert await two.players_seeing("g1", ["ann"]) == set()
+            # process two dies without a word (kill -9): once its mark is older than the
+            # bound its players are offline, though its keys have not expired yet
+            assert two._alive is not None
+            two._alive.cancel()
+            await raw.zadd(f"{prefix}:nodes", {two.node: time.time() - NODE_TTL_S - 1})
+            assert await one.players_online(["bob", "cy"]) == {"bob"}  # bob: still on one
+            assert await one.players_seeing("g1", ["cy"]) == set()
+            assert await one.online_count() == 1
+            # Redis lost process one's keys (restarted empty): its next "alive" writes them
+            await raw.delete(f"{prefix}:online:{one.node}")
+            assert await two.players_online(["bob"]) == set()
+            await one._say_alive_once()
+            assert await two.players_online(["bob"]) == {"bob"}
+            # a clean stop takes its players offline at once
+            await one.close()
+            assert await two.players_online(["bob"]) == set()
+            assert await raw.exists(f"{prefix}:online:{one.node}") == 0
+        finally:
+            await raw.aclose()
+            await one.close()
+            await two.close()
+
+    run(main())
+
+
+def test_redis_topics_reach_only_the_processes_following_them(redis_url: str, prefix: str) -> None:
+    async def main() -> None:
+        sender, follower, other = (RedisBus(redis_url, prefix) for _ in range(3))
+        heard: dict[str, list[dict[str, Any]]] = {"follower": [], "other": []}
+        sender.subscribe(GAMES, lambda _m: None)
+        follower.subscribe(GAMES, heard["follower"].append)
+        other.subscribe(GAMES, heard["other"].append)
+        for bus in (sender, follower, other):
+            await bus.start()
+        try:
+            await follower.follow("g1")  # returns once Redis confirmed the subscription
+            await follower.follow("g1")
+            await sender.publish(GAMES, {"id": "g1", "version": 1}, "g1")
+            await sender.publish(GAMES, {"id": "g2", "version": 1}, "g2")
+            await settle(lambda: len(heard["follower"]) == 1)
+            follower.unfollow("g1")  # one socket left: still followed
+            await sender.publish(GAMES, {"id": "g1", "version": 2}, "g1")
+            await settle(lambda: len(heard["follower"]) == 2)
+            follower.unfollow("g1")
+            await settle(lambda: "g1" not in follower._subscribed)
+            await sender.publish(GAMES, {"id": "g1", "version": 3}, "g1")
+            await sender.publish(GAMES, {"id": "all"})  # not a topic: everyone hears it
+            await settle(lambda: len(heard["other"]) == 1)
+            await asyncio.sleep(0.2)
+            assert heard["follower"] == [
+                {"id": "g1", "version": 1},
+                {"id": "g1", "version": 2},
+                {"id": "all"},
+            ]
+            assert heard["other"] == [{"id": "all"}]
+            assert other.received == 1 and follower.received == 3
+            # a follow survives the connection dropping: subscribed again on reconnecting
+            await other.follow("g3")
+            reconnected = asyncio.Event()
+            other.on_reconnect = reconnected.set
+            await other.redis.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+            await asyncio.wait_for(reconnected.wait(), 10)
+            await settle(lambda: "g3" in other._subscribed)
+            await asyncio.sleep(0.2)  # the subscription confirmed
+            await sender.publish(GAMES, {"id": "g3"}, "g3")
+            await settle(lambda: {"id": "g3"} in heard["other"])
+        finally:
+            for bus in (sender, follower, other):
+                await bus.close()
+
+    run(main())
+
+
+# -- the presence logic -------------------------------------------------------------------------
+def test_presence_counts_sockets_and_tells_a_games_watchers_without_a_storm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(presence_module, "MIN_GAP_S", 0.3)
+    monkeypatch.setattr(presence_module, "SETTLE_S", 0.05)
+
+    async def main() -> None:
+        bus = MemoryBus()
+        lobby: list[Connection] = []
+        presence = Presence(bus, lambda: lobby)
+        presence.start()
+        try:
+            game = Game("g1", Seat("ann"), Seat("bot1", "bot"))
+            spectator = Socket("spec")
+            presence.connected(spectator)
+            game.subscribers[spectator] = False
+            presence.watching(spectator, game)
+            await settle(lambda: presence.messages == 1)
+            assert spectator.messages("presence") == [
+                {"type": "presence", "game": "g1", "online": [False, None]}
+            ]
+            assert await presence.online(["ann", "spec"]) == {"spec"}
+            # ann opens two tabs on the game: online, and she has the game open
+            tabs = [Socket("ann"), Socket("ann")]
+            for tab in tabs:
+                presence.connected(tab)
+                game.subscribers[tab] = False
+                presence.watching(tab, game)
+            assert await presence.seeing("g1", "ann")
+            await settle(lambda: presence.messages == 2)
+            assert spectator.messages("presence")[-1]["online"] == [True, None]
+            # one tab closes: nothing changes for anyone
+            del game.subscribers[tabs[0]]
+            presence.unwatched(tabs[0], "g1", game)
+            presence.disconnected(tabs[0])
+            presence.disconnected(tabs[0])  # twice: counted once
+            await asyncio.sleep(0.5)
+            assert presence.messages == 2 and await bus.players_online(["ann"]) == {"ann"}
+            # the other one flickers 20 times in a row: the watchers hear of it a few times
+            for _ in range(20):
+                presence.disconnected(tabs[1])
+                await asyncio.sleep(0.01)
+                presence.connected(tabs[1])
+            presence.disconnected(tabs[1])
+            del game.subscribers[tabs[1]]
+            presence.unwatched(tabs[1], "g1", game)
+            await settle(
+                lambda: (
+                    spectator.messages("presence")[-1:]
+                    == [{"type": "presence", "game": "g1", "online": [False, None]}]
+                    or presence._shown.get("g1") == (False, None)
+                )
+            )
+            assert presence.messages <= 5
+            assert not await presence.seeing("g1", "ann")
+            assert await bus.players_online(["ann"]) == set()
+            # a new watcher is sent what the others hold at once
+            late = Socket(None)
+            game.subscribers[late] = False
+            presence.watching(late, game)
+            assert late.messages("presence") == [
+                {"type": "presence", "game": "g1", "online": [False, None]}
+            ]
+            assert await presence.online_count() == 1  # spec; late has no player
+        finally:
+            await presence.close()
+
+    run(main())
+
+
+def test_presence_with_the_bus_away_refuses_to_guess() -> None:
+    class Away(MemoryBus):
+        async def players_seeing(self, game_id: str, players: list[str]) -> set[str]:
+            raise ConnectionError("Redis is away")
+
+        async def players_online(self, players: list[str]) -> set[str]:
+            raise ConnectionError("Redis is away")
+
+    async def main() -> None:
+        presence = Presence(Away(), lambda: [])
+        assert await presence.seeing("g1", "ann")  # nobody can tell: no claim on a guess
+        assert await presence.online(["ann"]) == set()
+
+    run(main())
+
+
+# -- what people see ---------------------------------------------------------------------------
+def test_pages_and_watchers_show_who_is_online(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from pocketarena.server.main import create_app
+
+    from .conftest import Socket as PageSocket
+    from .conftest import create, make_settings, player_id, second_client
+
+    monkeypatch.setattr(presence_module, "COUNT_S", 0.2)
+
+    def page_presence(client: TestClient, gid: str) -> list[bool | None]:
+        page = client.get(f"/g/{gid}").text
+        found = re.search(r'"presence": (\[[^\]]*\])', page)
+        assert found, "the game page carries the seats' presence"
+        return list(json.loads(found.group(1)))
+
+    with TestClient(create_app(make_settings(tmp_path))) as ann:
+        created = create(ann, game="stack-a-cash", mode="friend", seat=0)
+        gid, invite = created["id"], created["invite_url"].split("invite=")[1]
+        bob = second_client(ann)
+        assert bob.post(f"/api/games/{gid}/join", json={"invite": invite}).status_code == 200
+        ann_id, bob_id = player_id(ann), player_id(bob)
+        spectator = second_client(ann)
+        assert page_presence(spectator, gid) == [False, False]
+        assert "0 players online" in spectator.get("/").text
+        assert 'aria-label="Guest' in spectator.get(f"/players/{ann_id}").text
+        assert ">offline</span>" in spectator.get(f"/players/{ann_id}").text
+        with spectator.websocket_connect("/ws") as spec_ws:
+            watcher = PageSocket(spec_ws)
+            watcher.watch(gid)
+            assert watcher.until("presence", game=gid)["online"] == [False, False]
+            with ann.websocket_connect("/ws") as ann_ws:
+                PageSocket(ann_ws).watch(gid)
+                # the spectator hears of it without asking
+                assert watcher.until("presence", game=gid)["online"] == [True, False]
+                assert page_presence(spectator, gid) == [True, False]
+                player_page = spectator.get(f"/players/{ann_id}").text
+                assert ">online</span>" in player_page and "is online" in player_page
+                assert ">offline</span>" in spectator.get(f"/players/{bob_id}").text
+                # the lobby counts the players with a page open (the spectator and ann)
+                lobby_page = spectator.get("/lobby").text
+                assert "2 players online" in lobby_page
+                with bob.websocket_connect("/ws") as lobby_ws:
+                    lobby = PageSocket(lobby_ws)
+                    lobby.send(type="lobby")
+                    lobby.until("lobby")
+                    assert lobby.until("online")["players"] == 3
+                    assert watcher.until("presence", game=gid)["online"] == [True, True]
+            # ann closed her page: offline, and bob may claim the win once it is his wait
+            assert watcher.until("presence", game=gid)["online"] == [False, False]
+        assert page_presence(spectator, gid) == [False, False]
+        # a bot's seat shows no presence at all
+        bot_game = create(ann, game="stack-a-cash", mode="bot", bot="random", seat=0)["id"]
+        assert page_presence(spectator, bot_game) == [False, None]
+        assert spectator.get("/players/NOPE").status_code == 404
