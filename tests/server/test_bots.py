@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from fastapi.testclient import TestClient
 import pocketarena as pa
 from pocketarena.bots import Bot, make_bot
 from pocketarena.server import catalog
-from pocketarena.server.live.bots import BotRunner, bot_seed
+from pocketarena.server.live.bots import BACKGROUND_NICENESS, BotRunner, bot_seed
 from pocketarena.server.main import create_app
 
 from .conftest import create, make_settings
@@ -128,3 +129,26 @@ def test_a_server_bot_game_replays_exactly(client: TestClient) -> None:
             bot_moves += 1
         state.apply(entry["text"])
     assert bot_moves >= 5
+
+
+def test_background_work_runs_in_a_worker_that_yields_to_live_games() -> None:
+    """A finished game's blunder scan and a replay's analysis run in their own worker at a
+    lower priority (a higher niceness) than the bots of live games, which keep theirs."""
+
+    runner = BotRunner("process", workers=1, budget_s=10.0)
+    try:
+
+        async def both() -> tuple[int, int, int, int]:
+            live = await runner.call(os.nice, 0, timeout_s=60)
+            background = await runner.call(os.nice, 0, timeout_s=60, background=True)
+            live_pid = await runner.call(os.getpid, timeout_s=60)
+            background_pid = await runner.call(os.getpid, timeout_s=60, background=True)
+            return live, background, live_pid, background_pid
+
+        live, background, live_pid, background_pid = asyncio.run(both())
+    finally:
+        runner.close()
+    here = os.nice(0)
+    assert live == here
+    assert background == min(19, here + BACKGROUND_NICENESS)
+    assert background_pid != live_pid != os.getpid()

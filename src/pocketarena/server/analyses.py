@@ -145,6 +145,7 @@ class GameAnalyses:
                             moves[index],
                             depth,
                             timeout_s=DECISION_LIMIT_S,
+                            background=True,
                         )
                     a = Annotation(index + 1, seat, moves[index], before, after, best, "")
                     annotations.append(

@@ -593,6 +593,7 @@ class Hub:
                 options,
                 moves,
                 timeout_s=blunder_puzzles.FIND_LIMIT_S,
+                background=True,
             )
             count = await self.db(blunder_puzzles.store_found, self.store, game_id, found)
         except Exception:
