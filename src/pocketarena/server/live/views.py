@@ -75,7 +75,12 @@ def legal_text(live: LiveGame) -> str:
     once per game): the same text as the list serialized whole."""
     cached = live.legal_cache
     if cached is None or cached[0] != live.revision:
-        text = "[" + ",".join(_action_text(live, a) for a in _legal_actions(live)) + "]"
+        texts = live.action_text
+        parts = []
+        for action in _legal_actions(live):  # dozens a position: the common case inline
+            part = texts.get(action.id)
+            parts.append(part if part is not None else _action_text(live, action))
+        text = "[" + ",".join(parts) + "]"
         cached = live.legal_cache = (live.revision, text)
     return cached[1]
 
