@@ -8,16 +8,18 @@ import random
 from datetime import UTC, datetime
 
 import pytest
+from pydantic import TypeAdapter
 
 from pocketarena.core import CHANCE
 from pocketarena.server import catalog
 from pocketarena.server.live import lobby, session, views
 from pocketarena.server.live.clock import Clock
 from pocketarena.server.live.hub import LiveGame
-from pocketarena.server.schemas import GameView
+from pocketarena.server.schemas import ActionOut, GameView
 
 from .tables import made, seat
 
+LEGAL = TypeAdapter(list[ActionOut])
 WALL = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 VIEW_KEYS = [
     *("id", "game", "title", "options", "options_text", "mode", "status", "rated", "version"),
@@ -68,6 +70,9 @@ def test_views_keep_their_keys_through_a_whole_game(game: str) -> None:
         to_act = live.status == "active" and live.state.current_player >= 0
         legal = [a.text for a in live.state.legal_actions()] if to_act else []
         assert [a["text"] for a in message["legal"]] == legal
+        # the text joined from each action's cached JSON is byte for byte the list's
+        whole = LEGAL.dump_json(views.legal(live)).decode()
+        assert views.legal_text(live) == whole
         assert (message["clock"] is None) == (live.clock is None)
         if live.status != "active":
             break

@@ -20,9 +20,11 @@ game stays playable everywhere. Rules never import drawing; drawing imports rule
 
 from __future__ import annotations
 
+import functools
 import html
 import inspect
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rich.panel import Panel
@@ -69,9 +71,16 @@ def describe(game_id: str, action: Action, before: State | None = None) -> str:
     module = for_game(game_id, "render")
     if module is None:
         return action.text
-    if before is not None and "state" in inspect.signature(module.describe).parameters:
+    if before is not None and _takes_state(module.describe):
         return str(module.describe(action, state=before))
     return str(module.describe(action))
+
+
+@functools.cache
+def _takes_state(describe_fn: Callable[..., Any]) -> bool:
+    """Does a game's ``describe`` take the ``state``? Asked once per game: reading a
+    signature costs more than describing a move, and every move is described."""
+    return "state" in inspect.signature(describe_fn).parameters
 
 
 def read_move(state: State, text: str) -> str:

@@ -8,6 +8,7 @@ changes a game: the hub calls these after each change.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import TypeAdapter
@@ -38,7 +39,7 @@ LOBBY_LIST_MAX = 100  # entries in each of the lobby's lists
 # Sent over the WebSocket only when asked for (svg) and never in the view itself (the state
 # message carries the caller's seats and the clock beside it).
 _MESSAGE_ONLY = frozenset({"you", "clock"})
-_ACTIONS = TypeAdapter(list[ActionOut])
+_ACTION = TypeAdapter(ActionOut)
 
 
 def seat_out(seat: Seat) -> SeatOut:
@@ -66,25 +67,42 @@ def action_out(action: Action) -> ActionOut:
 
 def legal(live: LiveGame) -> list[ActionOut]:
     """The legal decisions (each action's model is made once per game)."""
-    if live.status != "active" or live.state.current_player < 0:
-        return []
-    table = live.action_json
-    out = []
-    for action in live.state.legal_actions():
-        entry = table.get(action.id)
-        if entry is None:
-            entry = table[action.id] = action_out(action)
-        out.append(entry)
-    return out
+    return [_action_model(live, a) for a in _legal_actions(live)]
 
 
 def legal_text(live: LiveGame) -> str:
-    """The legal decisions as JSON, made once per broadcast."""
+    """The legal decisions as JSON, made once per broadcast from each action's JSON (made
+    once per game): the same text as the list serialized whole."""
     cached = live.legal_cache
     if cached is None or cached[0] != live.revision:
-        text = _ACTIONS.dump_json(legal(live)).decode()
+        texts = live.action_text
+        parts = []
+        for action in _legal_actions(live):  # dozens a position: the common case inline
+            part = texts.get(action.id)
+            parts.append(part if part is not None else _action_text(live, action))
+        text = "[" + ",".join(parts) + "]"
         cached = live.legal_cache = (live.revision, text)
     return cached[1]
+
+
+def _legal_actions(live: LiveGame) -> Sequence[Action]:
+    if live.status != "active" or live.state.current_player < 0:
+        return ()
+    return live.state.legal_actions()
+
+
+def _action_model(live: LiveGame, action: Action) -> ActionOut:
+    entry = live.action_json.get(action.id)
+    if entry is None:
+        entry = live.action_json[action.id] = action_out(action)
+    return entry
+
+
+def _action_text(live: LiveGame, action: Action) -> str:
+    text = live.action_text.get(action.id)
+    if text is None:
+        text = live.action_text[action.id] = _ACTION.dump_json(_action_model(live, action)).decode()
+    return text
 
 
 def _listing(live: LiveGame) -> dict[str, Any]:
