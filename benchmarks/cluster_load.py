@@ -229,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.game = args.game or list(server_load.GAMES)
     args.svg = False
+    args.counts_file = None  # server_load.start_server: no counting of database work here
     args.haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
     sizes = [int(x) for x in args.sizes.split(",")]
     results = []

@@ -1,0 +1,51 @@
+"""Smoke tests of the load benchmarks (the real runs take minutes: docs/benchmarks.md): a tiny
+run of each starts its servers, plays, counts and reports, so a change elsewhere cannot break
+them unnoticed (one did: the cluster run lost a setting the single-process run had gained)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .. import services
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ["--games", "4", "--seconds", "2", "--warmup", "0.5", "--echo-seconds", "0.5"]
+TINY += ["--think", "0.05"]
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def moves_per_s(out: str) -> list[int]:
+    return [int(m.replace(",", "")) for m in re.findall(r"([\d,]+) moves/s", out)]
+
+
+def test_server_load_plays_and_counts_the_database_work() -> None:
+    out = run("server_load.py", *TINY, "--count")
+    assert moves_per_s(out) and all(n > 0 for n in moves_per_s(out)), out
+    assert "errors none" in out and "move latency" in out
+    assert "database work per move" in out and "statements" in out
+
+
+def test_cluster_load_plays_through_the_balancer(postgres_url: str) -> None:
+    if shutil.which("haproxy") is None and not Path("/usr/sbin/haproxy").exists():
+        services.unavailable("HAProxy is not installed (apt-get install haproxy)")
+    out = run("cluster_load.py", "--database-url", postgres_url, "--sizes", "1,2", *TINY)
+    rows = re.findall(r"^(\d) process\(es\): ([\d,]+) moves/s.*errors (\d+);", out, re.MULTILINE)
+    assert [size for size, _, _ in rows] == ["1", "2"], out
+    assert all(int(moves.replace(",", "")) > 0 and errors == "0" for _, moves, errors in rows), out
+    assert "bus messages read per process" in out
