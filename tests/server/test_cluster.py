@@ -403,24 +403,32 @@ def _play(cluster: Cluster, a: Player, b: Player, spectator: Player) -> None:
     assert clock_view["termination"] == "time forfeit"
     assert clock_view["version"] == 2  # the move, then the end: written once
 
-    _bot_game(cluster, a)
+    _bot_game(cluster, a, spectator)
 
 
-def _bot_game(cluster: Cluster, a: Player) -> None:
-    """A bot game: the process thinking for the bot dies; the bot still moves, once."""
+def _bot_game(cluster: Cluster, a: Player, spectator: Player) -> None:
+    """A bot game, A on s1 and a spectator on s2: the process thinking for the bot dies (a
+    server or the worker, whoever took the job); the bot still moves, once, and both see every
+    move."""
     import redis
 
     r = redis.Redis.from_url(cluster.redis_url, decode_responses=True)
-    created = a.post("/api/games", {**GAME, "mode": "bot", "bot": "random", "seat": 0})
+    for name in ("s1", "s2"):
+        cluster.wait_healthy(name)
+    created = a.post("/api/games", {**GAME, "mode": "bot", "bot": "random", "seat": 0}, "s1")
     gid = created["id"]
-    a.connect("lb", gid)
+    a.connect("s1", gid)
+    spectator.connect("s2", gid)
+    acknowledged: list[str] = []
     killed = False
     for turn in range(3):
         view = a.view(gid)
         version = view["version"]
         ref = f"b{turn}"
-        a.send(type="move", game=gid, action=legal_move(view), version=version, ref=ref)
+        action = legal_move(view)
+        a.send(type="move", game=gid, action=action, version=version, ref=ref)
         a.until(partial(is_ack, ref))
+        acknowledged.append(action)
         if not killed:
             # Whoever took the bot's job is thinking (1.5 s at least): kill that process.
             deadline = time.monotonic() + 10
@@ -433,12 +441,15 @@ def _bot_game(cluster: Cluster, a: Player) -> None:
             name = next(n for n in cluster.procs if cluster.pid_of(n) == pid)
             cluster.kill(name)
             killed = True
-            a.connect("lb", gid)
-        a.sees(gid, version + 2)  # the bot answered (after its job's lease ran out, once)
+            for p in (a, spectator):  # those whose process died come back through the balancer
+                p.connect("lb", gid)
+        for p in (a, spectator):  # the bot answered (after its job's lease ran out, once)
+            assert p.sees(gid, version + 2)["game"]["plies"] == 2 * (turn + 1)
     r.close()
     view = a.view(gid)
     seats = [e["seat"] for e in view["history"]]
     assert seats == [0, 1] * 3, seats  # each bot move once, none lost
+    assert [e["text"] for e in view["history"]][::2] == acknowledged  # A's moves, each once
     assert view["version"] == 6
 
 
