@@ -424,3 +424,77 @@ ClientMessage = Annotated[
     | JoinMessage,
     Field(discriminator="type"),
 ]
+
+
+# -- WebSocket: the server's messages ---------------------------------------------------------
+# The state message (``views.state_message``) is joined from parts serialized once per version
+# and shared by every watcher; these are the rest, each written by its schema.
+class HelloOut(BaseModel):
+    """The first message on every socket: who the server takes the client for."""
+
+    type: Literal["hello"] = "hello"
+    player: str | None
+
+
+class PongOut(BaseModel):
+    type: Literal["pong"] = "pong"
+    ref: Any = None
+
+
+class AckOut(BaseModel):
+    """A request carried out. ``version`` (a move, throw, resignation or join) and ``rematch``
+    are written only for the requests that have them."""
+
+    type: Literal["ack"] = "ack"
+    ref: Any = None
+    request: str
+    version: int | None = None
+    rematch: str | None = None
+
+    def text(self) -> str:
+        return self.model_dump_json(exclude={"version", "rematch"} - self.model_fields_set)
+
+
+class ErrorMessageOut(BaseModel):
+    """A request refused (nothing changed); ``ref`` and ``game`` only when known."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    ref: Any = None
+    game: str | None = None
+
+    def text(self) -> str:
+        return self.model_dump_json(exclude_none=True)
+
+
+class PresenceOut(BaseModel):
+    """Per seat of a game: its person online (true), offline (false), or none (a bot, empty)."""
+
+    type: Literal["presence"] = "presence"
+    game: str
+    online: list[bool | None]
+
+
+class OnlineOut(BaseModel):
+    """How many players are online (sent to the lobby's watchers when it changes)."""
+
+    type: Literal["online"] = "online"
+    players: int | None
+
+
+class LobbyFullOut(LobbyOut):
+    """The whole lobby, sent when a socket starts watching it."""
+
+    type: Literal["lobby"] = "lobby"
+
+
+class LobbyDeltaOut(BaseModel):
+    """What changed in the lobby: the entries that are new or changed, and both lists' order
+    by id (an id no longer listed has left)."""
+
+    type: Literal["lobby"] = "lobby"
+    delta: Literal[True] = True
+    entries: list[LobbyEntry]
+    seeks: list[str]
+    live: list[str]

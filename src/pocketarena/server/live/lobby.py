@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..schemas import LobbyItem
+from ..schemas import LobbyDeltaOut, LobbyItem
 from . import views
 from .connection import Connection
 
@@ -96,9 +96,10 @@ class LobbyBoard:
         if not changed and order == self._order:
             return
         self._sent, self._order = sent, order
-        text = json.dumps(
-            {"type": "lobby", "delta": True, "entries": changed, **order}, separators=views.COMPACT
+        delta = LobbyDeltaOut.model_validate(
+            {"type": "lobby", "delta": True, "entries": changed, **order}
         )
+        text = delta.model_dump_json(exclude_unset=True)  # a seek's entry has no idle time
         self.messages += 1
         for conn in list(self.watchers):
             conn.push(text)

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
+from ..schemas import OnlineOut, PresenceOut
 from .bus import Bus, seen_mark
 from .connection import Connection
 
@@ -62,7 +62,7 @@ def people(game: GameLike) -> list[str | None]:
 
 
 def presence_message(game_id: str, online: Sequence[bool | None]) -> str:
-    return json.dumps({"type": "presence", "game": game_id, "online": list(online)})
+    return PresenceOut(game=game_id, online=list(online)).model_dump_json()
 
 
 class Presence:
@@ -237,7 +237,7 @@ class Presence:
             before = self.count
             await self._count()
             if self.count != before:
-                text = json.dumps({"type": "online", "players": self.count})
+                text = OnlineOut(players=self.count).model_dump_json()
                 for conn in lobby:
                     conn.push(text)
 

@@ -31,11 +31,16 @@ from ...core.ratelimit import TokenBucket
 from ...live.connection import Connection
 from ...live.hub import GameError, Hub
 from ...schemas import (
+    AckOut,
     ClientMessage,
+    ErrorMessageOut,
+    HelloOut,
     JoinMessage,
+    LobbyFullOut,
     LobbyMessage,
     MoveMessage,
     PingMessage,
+    PongOut,
     RematchMessage,
     ResignMessage,
     ThrowMessage,
@@ -48,12 +53,9 @@ router = APIRouter()
 
 
 def _error(code: str, message: str, ref: Any = None, game: Any = None) -> str:
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if ref is not None:
-        out["ref"] = ref
-    if isinstance(game, str):
-        out["game"] = game
-    return json.dumps(out)
+    return ErrorMessageOut(
+        code=code, message=message, ref=ref, game=game if isinstance(game, str) else None
+    ).text()
 
 
 MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -81,7 +83,9 @@ async def _reply(hub: Hub, conn: Connection, msg: ClientMessage) -> dict[str, An
             raise AssertionError("answered by the socket")
         case LobbyMessage():
             hub.lobby.add(conn)
-            conn.push(json.dumps({"type": "lobby", **hub.lobby_view()}, separators=(",", ":")))
+            # Unset fields stay out: a seek's entry has no idle time.
+            full = LobbyFullOut.model_validate({"type": "lobby", **hub.lobby_view()})
+            conn.push(full.model_dump_json(exclude_unset=True))
             return None
         case WatchMessage():
             await hub.watch(conn, msg.game, svg=msg.svg)
@@ -153,7 +157,7 @@ async def _serve(
     )
     hub.connect(conn)
     writer = asyncio.create_task(conn.writer())
-    conn.push(json.dumps({"type": "hello", "player": player_id}))
+    conn.push(HelloOut(player=player_id).model_dump_json())
     try:
         while not conn.closed:
             message = await websocket.receive()
@@ -216,7 +220,7 @@ async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any], limit:
         conn.push(_error("bad_request", _refusal(e), ref, msg.get("game")))
         return
     if isinstance(parsed, PingMessage):
-        conn.push(json.dumps({"type": "pong", "ref": ref}))
+        conn.push(PongOut(ref=ref).model_dump_json())
         return
     try:
         result = await _reply(hub, conn, parsed)
@@ -235,4 +239,4 @@ async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any], limit:
         )
         return
     if result is not None:
-        conn.push(json.dumps({"type": "ack", "ref": ref, "request": kind, **result}))
+        conn.push(AckOut(ref=ref, request=str(kind), **result).text())
