@@ -12,12 +12,11 @@ alone behaves the same through its ``MemoryBus``.
 
 from __future__ import annotations
 
-import json
 import logging
 import unicodedata
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 
 from .core.ratelimit import Limiter, Rate
@@ -53,6 +52,14 @@ class ChatMessage(BaseModel):
     name: str
     text: str
     at: str  # ISO 8601, UTC
+
+
+class ChatOut(BaseModel):
+    """A new message of a room, to the watchers of its game who read that room."""
+
+    type: Literal["chat"] = "chat"
+    game: str
+    message: ChatMessage
 
 
 class ChatView(BaseModel):
@@ -192,15 +199,17 @@ def attach(hub: Hub) -> None:
     Call before the hub starts (the bus subscribes then)."""
 
     def deliver(msg: dict[str, Any]) -> None:
-        message = msg.get("message")
-        if not isinstance(message, dict):
+        try:  # another process's record: one that fits no schema is left out
+            message = ChatMessage.model_validate(msg.get("message"))
+        except ValidationError:
+            log.warning("a chat notice that fits no schema was left out")
             return
-        live = hub.games.get(str(message.get("game")))
+        live = hub.games.get(message.game)
         if live is None:
             return
-        text = json.dumps({"type": "chat", "game": live.id, "message": message})
+        text = ChatOut(game=live.id, message=message).model_dump_json()
         for conn in list(live.subscribers):
-            if room_of(live, conn.player_id) == message.get("room"):
+            if room_of(live, conn.player_id) == message.room:
                 conn.push(text)
 
     hub.bus.subscribe(CHANNEL, deliver)
