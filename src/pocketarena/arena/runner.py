@@ -241,9 +241,10 @@ def _run_on_ray(
             for ref in done:
                 keep(ray.get(ref))
     except KeyboardInterrupt:
-        # A Ray instance started here goes with its workers at shutdown; cancelling its tasks
-        # first can race their completion inside Ray (a failed internal check that aborts the
-        # driver), so only the games of a cluster that stays up are cancelled.
+        # A connection made here (a local Ray started, or a cluster joined by address) ends at
+        # shutdown, and Ray ends a job's tasks with its driver; cancelling them first can race
+        # their completion inside Ray (a failed internal check that aborts the driver), so the
+        # games are cancelled here only when the caller's own connection stays up.
         if not started_here:
             for ref in running:
                 ray.cancel(ref, force=True)
