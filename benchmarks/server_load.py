@@ -49,6 +49,8 @@ import markdown_section  # benchmarks/markdown_section.py, beside this script
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+# The clients offer permessage-deflate, as browsers do, unless --no-compression.
+COMPRESSION: list[str | None] = ["deflate"]
 START = "<!-- server:start -->"
 END = "<!-- server:end -->"
 DB_START = "<!-- server-db:start -->"
@@ -91,7 +93,10 @@ class Player:
         await self.http.get("/api/me")  # the first visit sets the guest cookie
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         self.ws = await websockets.connect(
-            ws_url, additional_headers={"Cookie": cookie}, max_size=2**24
+            ws_url,
+            additional_headers={"Cookie": cookie},
+            max_size=2**24,
+            compression=COMPRESSION[0],
         )
         hello = json.loads(await self.ws.recv())
         assert hello["type"] == "hello" and hello["player"]
@@ -430,6 +435,8 @@ def start_server(args: argparse.Namespace, port: int, data_dir: str) -> subproce
     ]
     if args.redis_url:  # a cluster's process (one of them): its bus and limits on Redis
         env["POCKETARENA_REDIS_URL"] = args.redis_url
+    if args.no_compression:
+        env["POCKETARENA_WS_COMPRESSION"] = "false"
     if args.database_url:
         cmd += ["--database-url", args.database_url]
         env["POCKETARENA_DATABASE_SCHEMA"] = args.schema  # its own tables, dropped afterwards
@@ -601,6 +608,12 @@ def main(argv: list[str] | None = None) -> int:
         help="with --count: cProfile the server's event loop during the measurement into this file",
     )
     parser.add_argument(
+        "--no-compression",
+        action="store_true",
+        help="WebSocket messages uncompressed (the server's WS_COMPRESSION=false; the clients "
+        "offer no permessage-deflate): what compressing each socket's messages costs",
+    )
+    parser.add_argument(
         "--runs", type=int, default=1, help="measure this many times and report medians (default 1)"
     )
     parser.add_argument(
@@ -610,6 +623,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     args.game = args.game or list(GAMES)
+    if args.no_compression:
+        COMPRESSION[0] = None
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     if args.sqlite_anchor and not args.database_url:
