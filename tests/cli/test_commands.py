@@ -31,6 +31,15 @@ def test_rules_of_every_game(game_id: str) -> None:
     assert "#" not in result.output.splitlines()[1], "Markdown is rendered, not printed raw"
 
 
+@pytest.mark.parametrize("game_id", REAL_GAMES)
+def test_rules_leave_the_programmers_section_out(game_id: str) -> None:
+    page = (RULEBOOK / f"{game_id}.md").read_text()
+    assert rulepages.PROGRAMMERS_HEADING in page
+    out = " ".join(run("rules", game_id).output.split())
+    assert "For programmers" not in out and "scores()" not in out and "position()" not in out
+    assert "seat 0" not in out
+
+
 def test_rules_are_read_through_the_package_rulebook() -> None:
     rulebook = Path(str(rulepages.files("pocketarena") / "rulebook"))
     assert rulebook.resolve() == RULEBOOK.resolve()

@@ -4,10 +4,12 @@ internals, names kept for bots."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from pocketarena.rulepages import PROGRAMMERS_HEADING, rulebook_text, rules_text
 from pocketarena.server import catalog
 from pocketarena.server.store import reserved_name
 
@@ -45,9 +47,27 @@ def test_rules_pages_are_written_for_players(client: TestClient, game: str) -> N
     html = client.get(f"/rules/{game}").text
     main = html.split("<main", 1)[1].split("</main>", 1)[0]
     text = re.sub(r"<[^>]+>", " ", main)
-    for internal in ("Game id", "shared/", "seeds/", "SPEC", ".py", "src/", "scripts/", "{'"):
+    for internal in (
+        *("Game id", "shared/", "seeds/", "SPEC", ".py", "src/", "scripts/", "{'", '{"'),
+        *("position(", "scores(", "game.options", "seat 0", "seat 1", "seed 0", "For programmers"),
+    ):
         assert internal not in text, f"{game}: {internal!r} on the rules page"
+    calls = re.findall(r"[\w.]+\(\)", text)
+    assert not calls, f"{game}: {calls} on the rules page"
     assert "=" not in text.split("Starting board", 1)[-1]  # diagram captions in words
+
+
+@pytest.mark.parametrize("game", catalog.game_ids())
+def test_the_programmers_section_stays_in_the_developers_docs(game: str) -> None:
+    """docs/rules keeps the whole page; players get it without its closing section."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{game}.md").read_text()
+    assert page.count(PROGRAMMERS_HEADING) == 1, f"{game}: no {PROGRAMMERS_HEADING!r} section"
+    programmers = page.split(PROGRAMMERS_HEADING, 1)[1]
+    assert "\n## " not in programmers, f"{game}: {PROGRAMMERS_HEADING!r} is not the last section"
+    assert "scores()" in programmers or "position()" in programmers
+    players = rules_text(game)
+    assert players is not None and rulebook_text(game) == page
+    assert page.startswith(players.rstrip()) and PROGRAMMERS_HEADING not in players
 
 
 @pytest.mark.parametrize(
