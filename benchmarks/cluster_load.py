@@ -108,6 +108,7 @@ def bus_received(ports: list[int]) -> list[int]:
 def measure(args: argparse.Namespace, size: int, redis_url: str) -> dict[str, Any]:
     os.environ["POCKETARENA_REDIS_URL"] = redis_url
     args.redis_url = redis_url  # server_load.start_server's own setting (it overrides the env)
+    args.no_compression = False  # and its compression setting: as served by default
     os.environ["POCKETARENA_REDIS_PREFIX"] = f"bench{size}"
     args.schema = f"cluster_{size}_{uuid.uuid4().hex[:6]}"
     ports = [server_load.free_port() for _ in range(size)]
