@@ -76,7 +76,8 @@ def test_agreeing_options_are_fine(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     # Options as they are typed, not as Python writes them.
-    assert result.output.startswith("FlipWars mode=tactical, series=false  (seed ")
+    assert result.output.startswith("FlipWars  (seed ")
+    assert result.output.splitlines()[1] == "Options: mode=tactical, series=false"
     wallet = run("play", "wallet-battles", "--save", str(tmp_path / "w.txt"), input="quit\n")
     assert 'coins={"Q": 6, "N": 6, "P": 6, "D": 6}' in wallet.output
 

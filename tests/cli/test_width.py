@@ -16,6 +16,8 @@ from rich.markdown import Markdown
 import pocketarena as pa
 from pocketarena.cli import drawing
 from pocketarena.cli.balance import print_balance
+from pocketarena.cli.play import header
+from tests.cli.helpers import run
 from tests.conftest import all_variants, variant_id
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,6 +78,40 @@ def test_boards_fit_80_columns(variant: tuple[str, dict[str, Any]]) -> None:
         narrow = rendered(board, 80)
         wide = words_per_line(rendered(board, 160))
         assert only_prose_wrapped(words_per_line(narrow), wide), narrow
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[variant_id(v) for v in VARIANTS])
+def test_the_play_header_fits_80_columns(variant: tuple[str, dict[str, Any]]) -> None:
+    """``play`` opens with the title and seed, then the options on lines of their own,
+    wrapped between options (a line longer than the terminal is folded mid-word)."""
+    game = pa.load(variant[0], **variant[1])
+    lines = header(game, 2**64 - 1, 80)
+    assert lines[0].startswith(f"{game.TITLE}  (seed 18446744073709551615;")
+    assert all(len(line) <= 80 for line in lines), lines
+    options = " ".join(lines[1:])
+    assert "null" not in options and ",," not in options
+    for name, value in game.options.items():
+        assert (f"{name}=" in options) == (value is not None), (name, lines)
+
+
+def test_the_wallet_battles_game_opens_within_80_columns(tmp_path: Path) -> None:
+    save = str(tmp_path / "w.txt")
+    out = run("play", "wallet-battles", "--seed", "5", "--save", save, input="quit\n").output
+    lines = out.splitlines()
+    assert lines[:2] == [
+        "Wallet Battles  (seed 5; type help for commands)",
+        'Options: map=gettysburg, coins={"Q": 6, "N": 6, "P": 6, "D": 6}, end=used',
+    ]
+    assert max(len(line) for line in lines) <= 80, out
+    assert header(pa.load("wallet-battles"), 5, 40)[1:] == [
+        "Options: map=gettysburg,",
+        '  coins={"Q": 6, "N": 6, "P": 6, "D": 6},',
+        "  end=used",
+    ]
+    coin_age = run("play", "coin-age", "--seed", "5", "--save", save, input="quit\n").output
+    assert coin_age.splitlines()[1] == "Options: map=classic"  # no seed=null on a fixed map
+    drawn = header(pa.load("coin-age", map="random", seed=5), 5)[1]
+    assert drawn.startswith("Options: map=") and drawn.endswith(", seed=5")
 
 
 @pytest.mark.parametrize("page", sorted((ROOT / "docs" / "rules").glob("*.md")), ids=str)

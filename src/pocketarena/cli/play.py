@@ -346,11 +346,10 @@ def play(
         match, humans = _new_match(game_id, mode, map, protect, option, vs, seat, seed, name)
         game = match.game
         path = writable_or_fail(save if save is not None else default_record_path(game), "--save")
-    options = format_options(game.options)
-    say(
-        f"[bold]{escape(game.TITLE)}[/] {escape(options)}  (seed {escape(str(match.seed))}; "
-        "type help for commands)"
-    )
+    title, *options = header(game, match.seed, console.width)
+    say(f"[bold]{escape(game.TITLE)}[/]{escape(title.removeprefix(game.TITLE))}")
+    for line in options:
+        say(escape(line))
     terminal = TerminalGame(match, humans)
     on_one_screen = ", both played on this screen" if len(humans) == 2 else ""
     say(" vs ".join(terminal.who(s) for s in (0, 1)) + on_one_screen)
@@ -368,6 +367,25 @@ def play(
     say(f"Saved the game record to {escape(str(written))}")
     if not match.over or match.abandoned:
         say(f"Go on later with: pocketarena play --resume {escape(str(written))}")
+
+
+def header(game: pa.Game, seed: object, width: int = 80) -> list[str]:
+    """The lines a game opens with: its title and seed, then its options as they are typed
+    after ``-o`` (one left unset, such as Coin Age's seed on a fixed map, left out), wrapped
+    between options so that no line passes ``width``."""
+    lines = [f"{game.TITLE}  (seed {seed}; type help for commands)"]
+    items = [format_options({k: v}) for k, v in game.options.items() if v is not None]
+    line = "Options:"
+    for i, item in enumerate(items):
+        item += "," if i < len(items) - 1 else ""
+        if len(line) + 1 + len(item) > width and line.strip() != "Options:":
+            lines.append(line)
+            line = "  " + item
+        else:
+            line += " " + item
+    if items:
+        lines.append(line)
+    return lines
 
 
 def _new_match(
