@@ -129,9 +129,13 @@ def test_rules_diagrams_fit_80_columns(page: Path) -> None:
 def test_balance_labels_are_whole_at_80_columns(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    def variant(label: str) -> dict[str, Any]:
+    """Each variant is named by its values under a heading that names the options, broken
+    between values only: no label cut short ("map=clas…"), no value folded ('coins={"Q": 6,')."""
+
+    def variant(options: dict[str, Any]) -> dict[str, Any]:
         return {
-            "label": label,
+            "label": "",
+            "options": options,
             "first_seat": {"score": 0.5, "score_ci": [0.34, 1.0]},
             "draw_rate": 0.0,
             "plies": {"median": 93.5, "q1": 76.25, "q3": 110.75},
@@ -139,26 +143,37 @@ def test_balance_labels_are_whole_at_80_columns(
             "winning_margin": {"median": 16.5},
         }
 
-    labels = [
-        "protect=touched",
-        "protect=placed",
-        "map=sterling-strait",
-        'map=antietam, coins={"Q": 2, "N": 2, "P": 2, "D": 2}',
+    def shown(option_sets: list[dict[str, Any]]) -> list[str]:
+        data = {"game": "g", "bot": "medium", "games_per_variant": 100}
+        data["variants"] = [variant(o) for o in option_sets]  # type: ignore[assignment]
+        console = Console(width=80, record=True, file=open("/dev/null", "w"), color_system=None)  # noqa: SIM115
+        monkeypatch.setattr("pocketarena.cli.balance.console", console)
+        print_balance(json.loads(json.dumps(data)))
+        text = console.export_text()
+        console.file.close()
+        assert "…" not in text and "{" not in text and "=" not in text
+        assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+        return [line.split("  ")[0] for line in text.splitlines()]
+
+    lines = shown([{"protect": "touched"}, {"protect": "placed"}])
+    assert "protect" in lines and "touched" in lines and "placed" in lines
+    lines = shown([{"map": "sterling-strait"}, {"map": "classic"}])
+    assert "sterling-strait" in lines and "classic" in lines
+    six, two = {c: 6 for c in "QNPD"}, {"Q": 2, "N": 0, "P": 2, "D": 1}
+    lines = shown(
+        [
+            {"map": "gettysburg", "end": "used", "coins": six},
+            {"map": "gettysburg", "end": "occupied", "coins": six},
+            {"map": "antietam", "coins": two},
+        ]
+    )
+    assert "map · end · coins" in lines
+    rows = lines[lines.index("map · end · coins") + 2 :]
+    assert [row for row in rows if row and not row.startswith("(")] == [
+        "gettysburg · used ·",
+        "6 each",
+        "gettysburg ·",
+        "occupied · 6 each",
+        "antietam ·",
+        "Q2 N0 P2 D1",
     ]
-    data = {"game": "g", "bot": "medium", "games_per_variant": 100}
-    data["variants"] = [variant(label) for label in labels]  # type: ignore[assignment]
-    console = Console(width=80, record=True, file=open("/dev/null", "w"), color_system=None)  # noqa: SIM115
-    monkeypatch.setattr("pocketarena.cli.balance.console", console)
-    print_balance(json.loads(json.dumps(data)))
-    text = console.export_text()
-    console.file.close()
-    assert "…" not in text
-    for label in labels[:3]:
-        assert label in text
-    lines = [line.split("  ")[0] for line in text.splitlines()]
-    assert [line for line in lines if line.startswith(("map=antietam", "coins=", '2, "P"'))] == [
-        "map=antietam,",
-        'coins={"Q": 2, "N":',
-        '2, "P": 2, "D": 2}',
-    ]
-    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80

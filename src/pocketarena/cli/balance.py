@@ -5,7 +5,6 @@ Games whose printed rules read more than one way are measured on every reading s
 
 from __future__ import annotations
 
-import textwrap
 import time
 from typing import Annotated, Any
 
@@ -40,18 +39,36 @@ from .arena import (
 )
 from .common import GameArg, MapOpt, ModeOpt, OptionOpt, ProtectOpt, console, fail, game_id_or_fail
 
+LABEL_WIDTH = 19  # what the first column has at 80 columns beside the figures
+
+
+def wrapped_items(items: list[str], width: int = LABEL_WIDTH) -> str:
+    """``gettysburg · used · 6 each``, broken onto lines only between items (never inside
+    one, as a label folded mid-value reads badly) and kept within ``width`` where it can be."""
+    lines: list[str] = []
+    for i, item in enumerate(items):
+        more = " ·" if i < len(items) - 1 else ""  # a line that goes on ends with the dot
+        if lines and len(f"{lines[-1]} · {item}{more}") <= width:
+            lines[-1] += f" · {item}"
+        else:
+            lines.append(item)
+    return " ·\n".join(lines)
+
 
 def print_balance(data: dict[str, Any]) -> None:
     pairing = data.get("pairing") or f"self-play of {data['bot']}"
-    # One space between columns, headers and the plies over lines, and labels wrapped at
-    # their commas keep the table within 80 columns, nothing cut short ("map=clas…").
+    # One space between columns, headers and the plies over lines, and compact labels (the
+    # values under a heading that names the options) keep the table within 80 columns, nothing
+    # cut short ("map=clas…") and no value folded ('coins={"Q": 6, "N":').
+    rows = data["variants"]
     table = Table(
         title=f"{data['game']}: {pairing} ({data['games_per_variant']} games a variant)",
         box=box.SIMPLE_HEAD,
         padding=0,
         show_edge=False,
     )
-    table.add_column("variant", no_wrap=True)
+    names = option_names([v["options"] for v in rows])
+    table.add_column(escape(wrapped_items(names.split("·"))), no_wrap=True)
     for column in (
         "1st seat\nscore",
         "95% CI",
@@ -61,12 +78,12 @@ def print_balance(data: dict[str, Any]) -> None:
         "win\nmargin\nmedian",
     ):
         table.add_column(column, justify="right", no_wrap=True)
-    for v in data["variants"]:
+    for v in rows:
         first = v["first_seat"]
         plies = v["plies"]
         margin = v["margin"]
         table.add_row(
-            escape(textwrap.fill(v["label"], 19, break_on_hyphens=False)),
+            escape(wrapped_items(variant_values(v["options"]).split("·"))),
             f"{first['score']:.3f}",
             f"{first['score_ci'][0]:.2f}–{first['score_ci'][1]:.2f}",
             f"{v['draw_rate']:.2f}",
