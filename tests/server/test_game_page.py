@@ -320,6 +320,15 @@ def test_the_arrow_keys_reach_every_place_from_every_place(
 
 
 # -- phones -----------------------------------------------------------------------------------------
+# The room between the board's foot and the dock's top, after the next frame has been laid out
+# (the page fits the board to the dock when the dock's size changes).
+BOARD_ABOVE_DOCK = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
+  const board = document.querySelector("#board svg").getBoundingClientRect();
+  const dock = document.querySelector(".turn-dock").getBoundingClientRect();
+  done(dock.top - board.bottom);
+})))"""
+
+
 def in_view(page: Page, selector: str) -> bool:
     box = page.locator(selector).first.bounding_box()
     vp = page.viewport_size
@@ -370,6 +379,9 @@ def test_on_a_phone_the_turn_and_the_result_stay_in_view(
             ):
                 assert h >= 44 and w >= 44
                 assert y + h <= height + 0.5, "a choice is below the fold"
+            if width >= 900:  # the docked prompt never covers the board (measured once drawn)
+                gap = page.evaluate(BOARD_ABOVE_DOCK)
+                assert gap >= -1, f"the dock covers {-gap:.0f} px of the board"
             seen += 1
         if seen > 6 and rng.random() < 0.5:
             page.on("dialog", lambda d: d.accept())

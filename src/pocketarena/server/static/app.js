@@ -196,6 +196,8 @@ const CHOICE_WORDS = { blue: "Blue starts", red: "Red starts" };
 // Whole actions with no token (a verb alone): "end" ends a Coin Age turn.
 const VERB_WORDS = { end: "End turn", pass: "Pass" };
 const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)");
+const WIDE = matchMedia("(min-width: 900px)"); // the two-column game page, its dock at the foot
+const MIN_BOARD_PX = 320; // below this a board is too small to play: the page scrolls instead
 
 // The name of a board element in the game's words: the renderer's data-label, else its title.
 function labelOf(node) {
@@ -271,6 +273,14 @@ class GamePage {
     this.wasMyTurn = false;
     this.sound = localStorage.getItem("pa-sound") === "on";
     this.board = $("#board");
+    const refit = () => this.fitBoard();
+    const watcher = new ResizeObserver(refit);
+    for (const sel of [".turn-dock", ".turn-bar", "#throw-stage", "#summary", "#interlude", ".board-head"]) {
+      const node = $(sel);
+      if (node) watcher.observe(node);
+    }
+    window.addEventListener("resize", refit);
+    WIDE.addEventListener("change", refit);
     this.board.addEventListener("click", (e) => this.onBoardClick(e));
     this.board.addEventListener("keydown", (e) => this.onBoardKey(e));
     this.board.addEventListener("focusin", (e) => {
@@ -390,8 +400,24 @@ class GamePage {
     if (hadFocus) this.restoreFocus();
   }
 
+  // On wide screens the prompt and its buttons are docked at the foot of the window: the board
+  // takes the height left between its top and the dock, so the dock never covers it (how tall
+  // the dock and the throw strip above the board are varies by game and turn).
+  fitBoard() {
+    const svg = $("svg", this.board);
+    if (!svg) return;
+    if (!WIDE.matches) { svg.style.maxHeight = ""; return; }
+    const wrap = this.board.closest(".board-wrap");
+    const pad = wrap ? parseFloat(getComputedStyle(wrap).paddingBottom) + 2 : 0;
+    const dock = $(".turn-dock");
+    const top = svg.getBoundingClientRect().top + window.scrollY;
+    const room = window.innerHeight - top - pad - (dock ? dock.offsetHeight : 0) - 8;
+    svg.style.maxHeight = `${Math.max(MIN_BOARD_PX, Math.floor(room))}px`;
+  }
+
   decorateBoard() {
     const svg = $("svg", this.board);
+    this.fitBoard();
     // The live board is a group of buttons, not a picture (a picture's parts are hidden from
     // assistive technology).
     if (svg) svg.setAttribute("role", "group");
