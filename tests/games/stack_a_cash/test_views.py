@@ -71,6 +71,11 @@ def test_describe_says_what_happened() -> None:
     assert describe(game.ID, game.action("move b2 c3 flip")) == (
         "moves the top coin from b2 to c3 and flips it"
     )
+    # Given the state it is played in, the sentence names the mover, as the other games do.
+    state = game.new_initial_state()
+    assert describe(game.ID, game.action("place M a1"), state) == "Heads places a medium coin on a1"
+    state.apply("place M a1")
+    assert describe(game.ID, game.action("flip a1"), state) == "Tails flips the coin on a1"
 
 
 def test_heuristic_is_bounded_and_exact_at_the_end() -> None:

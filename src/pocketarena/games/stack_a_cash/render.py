@@ -199,12 +199,16 @@ def svg_board(state: State, last: Action | None = None) -> str:
     return "".join(out)
 
 
-def describe(action: Action) -> str:
-    """A short sentence for an action, e.g. 'moves the top coin from b2 to c3 and flips it'."""
+def describe(action: Action, state: State | None = None) -> str:
+    """A short sentence for an action, e.g. 'Heads moves the top coin from b2 to c3 and flips
+    it'; the mover is named when ``state`` (the state it is played in) is given."""
+    mover = state.current_player if state is not None else TERMINAL
+    # Without the state the mover is unknown: the sentence starts at its verb.
+    subject = f"{state.game.SEATS[mover]} " if state is not None and mover >= 0 else ""
     if action.verb == "place":
         size, cell = action.args
-        return f"places a {SIZE_NAMES[SIZES.index(size)]} coin on {cell}"
+        return f"{subject}places a {SIZE_NAMES[SIZES.index(size)]} coin on {cell}"
     if action.verb == "flip":
-        return f"flips the coin on {action.args[0]}"
+        return f"{subject}flips the coin on {action.args[0]}"
     src, dst, turn = action.args
-    return f"moves the top coin from {src} to {dst}" + (" and flips it" if turn else "")
+    return f"{subject}moves the top coin from {src} to {dst}" + (" and flips it" if turn else "")
