@@ -156,19 +156,19 @@ LESSONS: dict[str, list[Step]] = {
             "Stacking by rank",
             "A coin may go on an empty space or on a coin of strictly higher rank, anyone's: a "
             "dime on anything but a dime, a quarter only on an empty space. Tails matched the "
-            "quarter and the penny. Cover Heads's quarter on Stone Rock with your penny: the top "
+            "quarter and the penny. Cover Heads' quarter on Stone Rock with your penny: the top "
             "coin holds the space.",
             _CA2,
             "moves",
             "put the penny on the quarter at Stone Rock.",
-            "Covered: Stone Rock is Tails's now, and the quarter under the penny scores "
+            "Covered: Stone Rock is Tails' now, and the quarter under the penny scores "
             "nothing while it is covered.",
             accept=("place P stone-rock",),
         ),
         Step(
             "No match: capture",
             "Heads threw no match: no place, but a capture and a move. A capture takes the top "
-            "coin of any stack into your bank; it is yours from then on. Take Tails's penny off "
+            "coin of any stack into your bank; it is yours from then on. Take Tails' penny off "
             "Stone Rock, so your quarter holds the space again.",
             _CA3,
             "moves",
@@ -180,7 +180,7 @@ LESSONS: dict[str, list[Step]] = {
             "Regions double",
             "Spaces score their top coin's rank; in each region a player holding strictly more "
             "spaces than the other doubles their points there, and every coin in a bank scores "
-            "1. The Silver Vale has two spaces: your dime holds Silver City, Tails's quarter "
+            "1. The Silver Vale has two spaces: your dime holds Silver City, Tails' quarter "
             "Gentle Wood, a tie that doubles nobody. You matched the penny: make the move that "
             "scores most.",
             (

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from .bots.base import Bot
-from .core import CHANCE, TERMINAL, Action, Game, IllegalActionError, State
+from .core import CHANCE, TERMINAL, Action, Game, IllegalActionError, State, possessive
 from .core.chance import ChanceSource, SeededChance
 from .records import Player, Record, now_utc, result_for, result_of
 
@@ -127,7 +127,7 @@ class Match:
             raise IllegalActionError("the coins must be thrown first (press Enter)")
         if not self.is_human(player):
             raise IllegalActionError(
-                f"it is {self.game.SEATS[player]}'s turn, and a bot plays that seat"
+                f"it is {possessive(self.game.SEATS[player])} turn, and a bot plays that seat"
             )
         if isinstance(action, int):
             legal = self.state.legal_actions()

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import pocketarena as pa
+from pocketarena.core import possessive
 from pocketarena.records import load
 from tests.conftest import all_variants, variant_id
 
@@ -251,3 +252,12 @@ def test_coin_age_moves_may_use_the_map_numbers(tmp_path: Path) -> None:
     assert "Heads plays place N stone-rock  Heads places a nickel on Stone Rock" in out
     assert "the mover" not in out
     assert load(save).moves[1] == "place N stone-rock"
+
+
+def test_names_ending_in_s_take_the_apostrophe_alone() -> None:
+    """ "Heads' quarter", "Tails' turn", but "Blue's": wherever a seat's name is possessive."""
+    assert possessive("Heads") == "Heads'" and possessive("Blue") == "Blue's"
+    state = pa.load("coin-age").new_initial_state()
+    state.apply("slap Q:H N:H P:T D:T")
+    with pytest.raises(pa.IllegalActionError, match="it is Heads' turn to decide"):
+        state.apply("slap Q:H N:H P:T D:T")

@@ -22,6 +22,7 @@ from .registry import (
     with_seed,
 )
 from .state import CHANCE, TERMINAL, State
+from .words import possessive
 
 __all__ = [
     "CHANCE",
@@ -52,6 +53,7 @@ __all__ = [
     "parse_option_pairs",
     "format_options",
     "perft",
+    "possessive",
     "recorded_options",
     "register",
     "sample_outcome",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .action import Action
 from .chance import sample_outcome
 from .errors import IllegalActionError
+from .words import possessive
 
 if TYPE_CHECKING:
     from .game import Game
@@ -111,7 +112,7 @@ class State(ABC):
         if action.chance:
             if player != CHANCE:
                 raise IllegalActionError(
-                    f"{action.text!r} is a chance outcome, but it is {game.SEATS[player]}'s turn to decide"
+                    f"{action.text!r} is a chance outcome, but it is {possessive(game.SEATS[player])} turn to decide"
                 )
         elif player == CHANCE:
             example = self._chance_outcomes()[0][0].text

@@ -146,7 +146,7 @@ def test_describe_every_action() -> None:
     ):
         state.apply(move)
     assert render.describe(game.action("place P stone-rock"), state) == (
-        "Tails places a penny on Stone Rock, covering Heads's quarter"
+        "Tails places a penny on Stone Rock, covering Heads' quarter"
     )
     assert render.describe(game.action("move treewood grey-hills"), state) == (
         "Tails moves the stack on Treewood to Grey Hills"

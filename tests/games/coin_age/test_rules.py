@@ -189,8 +189,8 @@ def test_stacking_by_strictly_higher_rank_on_anyones_coin() -> None:
     state = play("slap Q:H N:H P:T D:T", "place N stone-rock", "place Q treewood",
                  "slap Q:T N:T P:T D:H")  # fmt: skip
     # Tails: Q N P match. On Heads's nickel: a penny yes, a quarter or another nickel no.
-    refused(state, "place Q stone-rock", "topped by Heads's nickel", "higher rank")
-    refused(state, "place N stone-rock", "topped by Heads's nickel")
+    refused(state, "place Q stone-rock", "topped by Heads' nickel", "higher rank")
+    refused(state, "place N stone-rock", "topped by Heads' nickel")
     assert "place N treewood" in legal(state)
     state.apply("place P stone-rock")
     state.apply("place N treewood")

@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pocketarena.core import CHANCE, TERMINAL, Action, State
+from pocketarena.core import CHANCE, TERMINAL, Action, State, possessive
 from pocketarena.games.coin_age import (
     COINS,
     MAX_TURNS,
@@ -80,7 +80,7 @@ def describe(action: Action, state: State | None = None) -> str:
             top = state.tops[state.game.map.index(space)]
             if top >= 0:
                 owner = state.game.SEATS[top >> 2]
-                text += f", covering {owner}'s {COIN_NAMES[COINS[top & 3]]}"
+                text += f", covering {possessive(owner)} {COIN_NAMES[COINS[top & 3]]}"
         return text
     if action.verb == "pay":
         return f"{subject}pays a {COIN_NAMES[action.args[0]]} into the opponent's bank to place a third coin"

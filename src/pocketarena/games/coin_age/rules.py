@@ -16,6 +16,7 @@ from typing import Any
 
 from pocketarena.core import Action, Game, IllegalActionError, Option, State, normalize_notation
 from pocketarena.core.state import CHANCE, TERMINAL
+from pocketarena.core.words import possessive
 
 from .atlas import MAP_NAMES, CoinAgeMap, load_map
 
@@ -491,7 +492,9 @@ class CoinAgeState(State):
         return _POPCOUNT[self.matched]
 
     def _coin_words(self, coin: int) -> str:
-        return f"{self.game.SEATS[coin >> 2]}'s {COIN_NAMES[coin & 3]} ({coin_text(coin)})"
+        return (
+            f"{possessive(self.game.SEATS[coin >> 2])} {COIN_NAMES[coin & 3]} ({coin_text(coin)})"
+        )
 
     def _no_allowance(self, doing: str, done: str) -> str:
         m = self.matches
