@@ -102,9 +102,11 @@ def explorable(state: State) -> str | None:
             )
         reach = flipwars_reach(state)
         if len(state.empty) > reach:
+            mode = state.game.options["mode"]
+            article = "an" if mode[0] in "aeiou" else "a"  # an enclosed round, a flag round
             return (
-                f"{len(state.empty)} cells are empty; the endgame solver explores a "
-                f"{state.game.options['mode']} round from {reach} empty cells"
+                f"{len(state.empty)} cells are empty; the endgame solver explores {article} "
+                f"{mode} round from {reach} empty cells"
             )
     return None
 

@@ -74,7 +74,8 @@ def test_flipwars_endgame_json_has_margins() -> None:
         (["stack-a-cash", "--protect", "nope"], ["protect", "touched, placed"]),
         (["coin-age"], ["no exact explorer", "stack-a-cash, flipwars"]),
         (["chess"], ["chess"]),
-        (["flipwars"], ["25 cells are empty", "from 6 empty cells"]),
+        (["flipwars"], ["25 cells are empty", "explores a standard round from 6 empty cells"]),
+        (["flipwars", "--mode", "enclosed"], ["explores an enclosed round from 8 empty cells"]),
         (["flipwars", "--mode", "huge"], ["mode"]),
         (
             [
