@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import typer
+from typer.core import TyperGroup
+from typer.testing import CliRunner
 
 import pocketarena as pa
 from pocketarena import rulepages
-from pocketarena.cli.main import COMMANDS
+from pocketarena.cli.main import COMMANDS, app
 
 from .helpers import assert_clean_error, run
 
@@ -84,6 +88,24 @@ def test_every_command_is_registered_and_documented() -> None:
     for name in COMMANDS:
         assert name in result.output
     assert run().exit_code in (0, 2)  # no command: the help, never a traceback
+
+
+def test_each_command_is_summed_up_in_one_short_sentence() -> None:
+    """``pocketarena -h`` lists each command with the first paragraph of its help: one
+    complete sentence that fits its line at 80 columns; the rest is for ``COMMAND -h``."""
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    for name, command in group.commands.items():
+        summary, *rest = inspect.cleandoc(command.help or "").split("\n\n")
+        assert "\n" not in summary and len(summary) <= 66, (name, summary)
+        assert summary[0].isupper() and summary.endswith("."), (name, summary)
+        for line in "\n".join(rest).splitlines():
+            assert len(line) <= 78, (name, line)  # no detail line folded in COMMAND -h
+    listing = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "80"}).output
+    for name, command in group.commands.items():
+        line = next(line for line in listing.splitlines() if line.startswith(f"│ {name} "))
+        summary = inspect.cleandoc(command.help or "").split("\n\n")[0]
+        assert summary in line, (name, line)
 
 
 def test_python_dash_m_runs_the_program() -> None:

@@ -51,7 +51,10 @@ def analyze_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed for the analyst's own randomness.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the judgements as JSON.")] = False,
 ) -> None:
-    """Judge each decision of a finished game: value before and after, ?! and ?, better move."""
+    """Judge each decision of a finished game and name the better moves.
+
+    Each decision gets its value before and after, ?! for an inaccuracy and
+    ? for a blunder."""
     try:
         record = load(file)
         record.replay()

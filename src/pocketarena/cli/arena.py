@@ -187,7 +187,9 @@ def arena(
     protect: ProtectOpt = None,
     option: OptionOpt = None,
 ) -> None:
-    """Play every pairing of --bots at GAME, seats swapped; save records, summary and plots."""
+    """Play a tournament of --bots at GAME, every pairing, seats swapped.
+
+    Saves the records, a summary and plots."""
     game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
     if games < 1:
         fail(f"--games must be at least 1, got {games}")

@@ -160,7 +160,9 @@ def balance(
     protect: ProtectOpt = None,
     option: OptionOpt = None,
 ) -> None:
-    """Measure GAME's balance by self-play on each mode/map (all, unless options narrow it)."""
+    """Measure GAME's balance by self-play on each mode and map.
+
+    All of them, unless options narrow it."""
     key = game_id_or_fail(game_id)
     try:
         narrowed: dict[str, Any] = parse_option_pairs(list(option or []))

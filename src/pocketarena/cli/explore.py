@@ -58,7 +58,9 @@ def explore_command(
         ),
     ] = False,
 ) -> None:
-    """Every legal move with its exact value: win in N, draw or loss in N plies (best first)."""
+    """Show every legal move with its exact value, best first.
+
+    A value is a win in N plies, a draw, or a loss in N plies."""
     key, options = game_options(game, mode=mode, protect=protect, option=option)
     if key not in EXPLORABLE:
         fail(

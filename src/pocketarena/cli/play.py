@@ -321,7 +321,10 @@ def play(
         ),
     ] = None,
 ) -> None:
-    """Play GAME in the terminal against a bot, or against a friend with --vs human."""
+    """Play GAME in the terminal against a bot or a friend.
+
+    A bot by default (--vs picks which); with --vs human two people take
+    turns at this screen. --resume FILE goes on with an unfinished game."""
     if resume is not None:
         _refuse_with_resume(
             {

@@ -52,7 +52,9 @@ def serve(
     ] = None,
     log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
 ) -> None:
-    """Start the web server: play every game against bots or friends, watch, replay, verify."""
+    """Start the web server to play, watch, replay and verify games.
+
+    Every game, against bots or friends."""
     try:
         _serve(host, port, database_url, redis_url, workers, trusted_proxies, log_level)
     except KeyboardInterrupt:  # Ctrl-C before the server listens: stop quietly
@@ -170,7 +172,7 @@ def worker(
         ),
     ] = None,
 ) -> None:
-    """Think for the bots of a cluster: take bot moves from the queue in Redis and play them.
+    """Play the bot moves of a cluster, taken from its queue in Redis.
 
     Start as many as you like, on any machine that reaches the database and Redis."""
     settings = _settings(database_url, redis_url)

@@ -41,7 +41,9 @@ def solve_command(
         ),
     ] = False,
 ) -> None:
-    """Solve GAME: the value of every reachable position with best play, and the opening's."""
+    """Solve GAME: the value of every position with best play.
+
+    Every reachable position is solved, and the opening's value printed."""
     key = normalize_game_id(game)
     if key not in SOLVABLE:
         fail(f"{game!r} cannot be solved here; solvable games: {', '.join(SOLVABLE)}")

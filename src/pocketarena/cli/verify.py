@@ -24,8 +24,10 @@ def verify(
     ],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the verdict.")] = False,
 ) -> None:
-    """Check that every slap and flip of RECORD follows from its seed: the one the server
-    committed to (web games), or the one a terminal game states."""
+    """Check that every slap and flip of RECORD follows from its seed.
+
+    The seed is the one the server committed to (web games), or the one a
+    terminal game states."""
     try:
         report = verify_record(load(record))
     except RecordError as e:
