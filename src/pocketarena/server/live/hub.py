@@ -40,7 +40,8 @@ from .bus import GAMES, LOBBY, PLAYERS, SESSIONS, Bus, MemoryBus
 from .clock import Clock
 from .connection import Connection
 from .jobs import BotQueue
-from .lobby import LobbyBoard
+from .lobby import LobbyBoard, LobbyMirror
+from .outbox import Outbox
 from .presence import Presence
 from .session import (
     GAME_ID,
@@ -116,16 +117,11 @@ class Hub:
         self.bus: Bus = bus or MemoryBus()
         self.clustered = self.bus.shared
         self.jobs = jobs
-        self._lobby_mirror: dict[str, LobbyItem] = {}  # every process's lobby entries
-        self._lobby_fetch: asyncio.Task[None] | None = None
-        self._lobby_stale = False
-        self._out_games: dict[str, int] = {}  # what the outbox will tell the other processes
-        self._out_lobby: set[str] = set()
-        self._out_notices: list[tuple[str, dict[str, Any], str | None]] = []
-        self._out_jobs: dict[str, int] = {}
-        self._outbox: asyncio.Task[None] | None = None
+        self.mirror = LobbyMirror(self.bus, self._spawn, self._lobby_soon)  # others' entries
+        # What this process tells the others, in order, by one task (live.outbox).
+        self.outbox = Outbox(self.bus, jobs, self._lobby_records, self._spawn)
         self.bus.subscribe(GAMES, self._on_game)
-        self.bus.subscribe(LOBBY, self._on_lobby)
+        self.bus.subscribe(LOBBY, lambda _msg: self.mirror.read())
         self.bus.subscribe(SESSIONS, self._on_sessions)
         self.bus.subscribe(PLAYERS, self._on_player)
         # presence: who has a socket open, here and on the other processes (live.presence)
@@ -162,11 +158,10 @@ class Hub:
 
     async def close(self) -> None:
         self._closing = True
+        self.mirror.closed = True
         if self.jobs is not None:
             await self.jobs.close()
-        if self._outbox is not None and not self._outbox.done():
-            # Tell the others what changed here last (a moment at most).
-            await asyncio.wait([self._outbox], timeout=2.0)
+        await self.outbox.drain(2.0)  # tell the others what changed here last (a moment)
         self.board.close()
         await self.presence.close()  # presence
         for live in self.games.values():
@@ -490,7 +485,9 @@ class Hub:
             live.rematch_offers.update(mine)
             if self.clustered:  # the other player may be on another process
                 live.rematch_offers = await self._offers(live, mine)
-                self._tell(GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)}, live.id)
+                self.outbox.tell(
+                    GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)}, live.id
+                )
             if not session.rematch_agreed(live, mine):
                 self._broadcast(live)
                 return live
@@ -730,9 +727,7 @@ class Hub:
         broadcast, so they get only the entries added since (``history_from`` says where).
         In a cluster the other processes hear of it too (``announce``)."""
         if self.clustered and announce:
-            self._out_games[live.id] = live.version
-            self._out_lobby.add(live.id)
-            self._kick_outbox()
+            self.outbox.changed(live.id, live.version)
         live.revision += 1
         live.delta_from, live.sent_len = live.sent_len, len(live.entries)
         for conn, svg in list(live.subscribers.items()):
@@ -757,7 +752,7 @@ class Hub:
 
     def _lobby_items(self) -> list[LobbyItem]:
         if self.clustered:
-            return list(self._lobby_mirror.values())
+            return list(self.mirror.items.values())
         wall, now = time.time(), time.monotonic()
         return [lobby.item(live, wall, now) for live in self.games.values() if lobby.listed(live)]
 
@@ -767,8 +762,8 @@ class Hub:
         watchers the update."""
         if self.clustered:
             if live is not None:
-                self._out_lobby.add(live.id)
-            self._tell(LOBBY, {})
+                self.outbox.listed(live.id)
+            self.outbox.tell(LOBBY, {})
             return
         self._lobby_soon()
 
@@ -783,7 +778,7 @@ class Hub:
     def sessions_ended(self, session_ids: list[str], announce: bool = True) -> None:
         """Close the connections of sessions that ended (sign-out): they act for nobody now."""
         if self.clustered and announce:
-            self._tell(SESSIONS, {"ids": list(session_ids)})
+            self.outbox.tell(SESSIONS, {"ids": list(session_ids)})
         ended = set(session_ids)
         for conn in list(self.connections):
             if conn.session_id is not None and conn.session_id in ended:
@@ -791,7 +786,7 @@ class Hub:
 
     def player_renamed(self, player_id: str, name: str, announce: bool = True) -> None:
         if self.clustered and announce:
-            self._tell(PLAYERS, {"player": player_id, "name": name})
+            self.outbox.tell(PLAYERS, {"player": player_id, "name": name})
         for live in self.games.values():
             if session.rename(live, player_id, name):
                 self._broadcast(live)
@@ -887,34 +882,11 @@ class Hub:
                 self._spawn(self._catch_up(live))
             elif not live.lock.locked():
                 self._forget(live)
-        self._on_lobby({})
+        self.mirror.read()
 
     def read_lobby(self) -> None:
         """Read the cluster's lobby entries again (soon, once)."""
-        self._on_lobby({})
-
-    def _on_lobby(self, _msg: dict[str, Any]) -> None:
-        """Some process's lobby entries changed: read them all (one read at a time)."""
-        if self._closing:
-            return
-        if self._lobby_fetch is not None and not self._lobby_fetch.done():
-            self._lobby_stale = True
-            return
-        self._lobby_fetch = self._spawn(self._fetch_lobby())
-
-    async def _fetch_lobby(self) -> None:
-        while True:
-            self._lobby_stale = False
-            try:
-                entries = await self.bus.lobby_entries()
-            except Exception:
-                log.warning("the lobby could not be read from the bus", exc_info=True)
-                return
-            mirror = {gid: lobby.read_record(text) for gid, text in entries.items()}
-            self._lobby_mirror = {gid: item for gid, item in mirror.items() if item is not None}
-            self._lobby_soon()
-            if not self._lobby_stale:
-                return
+        self.mirror.read()
 
     def _on_sessions(self, msg: dict[str, Any]) -> None:
         ids = msg.get("ids")
@@ -926,41 +898,13 @@ class Hub:
         if msg.get("origin") != self.bus.node and isinstance(player, str) and isinstance(name, str):
             self.player_renamed(player, name, announce=False)
 
-    def _tell(self, channel: str, msg: dict[str, Any], topic: str | None = None) -> None:
-        """Tell the other processes (``topic``: those following that game only)."""
-        self._out_notices.append((channel, {**msg, "origin": self.bus.node}, topic))
-        self._kick_outbox()
-
-    def _kick_outbox(self) -> None:
-        if self._outbox is None or self._outbox.done():
-            self._outbox = self._spawn(self._flush_outbox())
-
-    async def _flush_outbox(self) -> None:
-        """Tell the other processes, in order: lobby entries first, then what changed, then
-        the bots' jobs. Whatever piled up meanwhile goes together."""
-        while self._out_games or self._out_lobby or self._out_notices or self._out_jobs:
-            games, self._out_games = self._out_games, {}
-            listed, self._out_lobby = self._out_lobby, set()
-            notices, self._out_notices = self._out_notices, []
-            jobs, self._out_jobs = self._out_jobs, {}
-            wall, now = time.time(), time.monotonic()
-            try:
-                records = {
-                    gid: lobby.record(live, wall, now) if (live := self.games.get(gid)) else None
-                    for gid in listed
-                }
-                await self.bus.lobby_put(records)
-                for gid, version in games.items():  # on the game's own channel
-                    await self.bus.publish(
-                        GAMES, {"id": gid, "version": version, "origin": self.bus.node}, gid
-                    )
-                for channel, msg, topic in notices:
-                    await self.bus.publish(channel, msg, topic)
-                for gid, version in jobs.items():
-                    if self.jobs is not None:
-                        await self.jobs.enqueue(gid, version)
-            except Exception:  # Redis away: watchers elsewhere catch up when it is back
-                log.warning("the bus could not be told of %d change(s)", len(games), exc_info=True)
+    def _lobby_records(self, game_ids: set[str]) -> dict[str, str | None]:
+        """The lobby records of these games as of now (None: not here any more)."""
+        wall, now = time.time(), time.monotonic()
+        return {
+            gid: lobby.record(live, wall, now) if (live := self.games.get(gid)) else None
+            for gid in game_ids
+        }
 
     def _queue_bot(self, live: LiveGame) -> None:
         """In a cluster: if a bot is to act, queue its move (once per version)."""
@@ -969,8 +913,7 @@ class Hub:
         actor = live.actor()
         seat = live.seats[actor] if actor is not None else None
         if seat is not None and seat.kind == "bot" and seat.bot:
-            self._out_jobs[live.id] = live.version
-            self._kick_outbox()
+            self.outbox.bot_job(live.id, live.version)
 
     async def bot_job(self, game_id: str, version: int) -> None:
         """Play the bot's move at ``version`` of ``game_id`` (a job from the queue), unless the
@@ -993,7 +936,7 @@ class Hub:
 
     async def _start_cluster(self) -> None:
         self.bus.on_reconnect = self._reload_watched
-        await self._fetch_lobby()
+        await self.mirror.fetch()
         if self.jobs is not None:
             await self.jobs.setup()
             if self.settings.bot_jobs:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -21,7 +22,10 @@ from . import views
 from .connection import Connection
 
 if TYPE_CHECKING:
+    from .bus import Bus
     from .hub import LiveGame
+
+log = logging.getLogger(__name__)
 
 
 def item(live: LiveGame, wall: float, now: float) -> LobbyItem:
@@ -108,3 +112,46 @@ class LobbyBoard:
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
+
+
+class LobbyMirror:
+    """In a cluster: every process's lobby entries as the bus keeps them, read again whenever
+    some process says its entries changed (one read at a time; a notice during a read makes
+    it read once more)."""
+
+    def __init__(
+        self,
+        bus: Bus,
+        spawn: Callable[[Awaitable[Any]], asyncio.Task[Any]],
+        changed: Callable[[], None],
+    ) -> None:
+        self.bus = bus
+        self.spawn = spawn
+        self.changed = changed  # called after each read (the lobby's watchers get an update)
+        self.items: dict[str, LobbyItem] = {}
+        self.closed = False
+        self._reading: asyncio.Task[None] | None = None
+        self._stale = False
+
+    def read(self) -> None:
+        """Read the entries again (soon, once)."""
+        if self.closed:
+            return
+        if self._reading is not None and not self._reading.done():
+            self._stale = True
+            return
+        self._reading = self.spawn(self.fetch())
+
+    async def fetch(self) -> None:
+        while True:
+            self._stale = False
+            try:
+                entries = await self.bus.lobby_entries()
+            except Exception:
+                log.warning("the lobby could not be read from the bus", exc_info=True)
+                return
+            mirror = {gid: read_record(text) for gid, text in entries.items()}
+            self.items = {gid: item for gid, item in mirror.items() if item is not None}
+            self.changed()
+            if not self._stale:
+                return
