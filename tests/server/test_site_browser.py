@@ -124,7 +124,8 @@ def friend_game(alice: Page, bob: Page, base: str) -> str:
     bob.goto(f"{base}/")
     body = {"game": "stack-a-cash", "options": {}, "mode": "friend", "seat": 0}
     created = alice.request.post(f"{base}/api/games", data=body).json()
-    gid, invite = created["id"], created["invite_url"].split("invite=")[1]
+    gid: str = created["id"]
+    invite = created["invite_url"].split("invite=")[1]
     assert bob.request.post(f"{base}/api/games/{gid}/join", data={"invite": invite}).ok
     move = {"action": "place L b2", "version": 1}
     assert alice.request.post(f"{base}/api/games/{gid}/moves", data=move).ok
@@ -203,6 +204,20 @@ def test_the_new_game_form_speaks_in_words(
     assert page.is_visible("#opt-seed")
     page.goto(f"{base}/new?game=flipwars")
     assert "Standard (5×5)" in page.inner_text("#opt-mode")
+    # A series of rounds is only Tactical War's: the box is offered only there (it was shown
+    # ticked in every mode and silently ignored), and a standard game is asked without it.
+    for mode in ("standard", "enclosed", "flag", "tactical", "standard"):
+        page.select_option("#opt-mode", mode)
+        assert page.is_visible("#opt-series") == (mode == "tactical"), mode
+    page.check('input[name="mode"][value="bot"]', force=True)
+    with page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as sent:
+        page.click("#start")
+    body = sent.value.post_data_json
+    assert body is not None and body["options"] == {"mode": "standard"}
+    page.wait_for_url("**/g/*")
+    page.wait_for_function("() => window.paGame && window.paGame.view")
+    assert page.evaluate("() => window.paGame.view.options.series") is False
+    assert "series" not in page.inner_text("#game-meta").lower()
     page.context.close()
 
 

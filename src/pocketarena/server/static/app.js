@@ -1173,6 +1173,10 @@ function renderLobby(lobby) {
 }
 
 // -- new game ---------------------------------------------------------------------------------------------------
+// Options that apply only with some values of another: a random map's number; FlipWars' series
+// of rounds, which only Tactical War plays (the other modes are one round, whatever it says).
+const ONLY_WITH = [["seed", "map", ["random"]], ["series", "mode", ["tactical"]]];
+
 function setupNewGame() {
   const form = $("#new-game");
   const catalog = Object.fromEntries(DATA.catalog.map((g) => [g.id, g]));
@@ -1189,11 +1193,13 @@ function setupNewGame() {
     const box = $("#options");
     box.replaceChildren(...g.options.map((o) => optionField(o)));
     if (!g.options.length) box.append(el("p", { class: "muted", text: "This game has no options." }));
-    // A random map's number matters only for a random map: asked for only then.
-    const map = $("#opt-map", box), seed = $("#opt-seed", box);
-    if (map && seed && [...map.options].some((o) => o.value === "random")) {
-      const sync = () => { seed.closest(".field").hidden = map.value !== "random"; if (map.value !== "random") seed.value = ""; };
-      map.addEventListener("change", sync);
+    // An option that applies only with some value of another is shown only then (and not sent
+    // otherwise): the form never offers what the game would ignore.
+    for (const [name, other, values] of ONLY_WITH) {
+      const input = $(`#opt-${name}`, box), ruler = $(`#opt-${other}`, box);
+      if (!input || !ruler || ![...ruler.options].some((o) => values.includes(o.value))) continue;
+      const sync = () => { input.closest(".field").hidden = !values.includes(ruler.value); };
+      ruler.addEventListener("change", sync);
       sync();
     }
     const bot = $("#bot");
@@ -1239,6 +1245,7 @@ function setupNewGame() {
     for (const node of $$("[data-opt]", form)) {
       const name = node.dataset.opt;
       const type = node.dataset.type;
+      if (node.closest(".field")?.hidden) continue; // does not apply: left to the game
       if (type !== "dict" && type !== "bool" && node.value === "") continue; // left to its default
       if (type === "bool") options[name] = node.checked;
       else if (type === "int") options[name] = Number(node.value);
