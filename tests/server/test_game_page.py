@@ -265,7 +265,7 @@ def test_a_whole_game_with_the_keyboard_alone_passing_axe(
             assert axe_violations(page) == []
             # The rules' refusals name places by notation; the page says them as on the board.
             for place, name in page.eval_on_selector_all(
-                "#board [data-name]",
+                "#board [data-place][data-name]",
                 "ns => ns.map((n) => [n.getAttribute('data-place'), n.getAttribute('data-name')])",
             )[:3]:
                 said = page.evaluate("t => window.paGame.named(t)", f"{place} is empty")
@@ -397,10 +397,31 @@ def test_on_a_phone_the_turn_and_the_result_stay_in_view(
             "#board [data-tile]", "ns => ns.map((n) => n.getBoundingClientRect().width)"
         )
         assert min(sizes) >= 30, sizes
+        if width >= 390:  # and their names are drawn 9 px tall or more (they were 5 px)
+            heights = page.eval_on_selector_all(
+                "#board [data-tile] text",
+                "ns => ns.filter((t) => /[a-z]/i.test(t.textContent))"
+                ".map((t) => t.getBoundingClientRect().height)",
+            )
+            assert len(heights) == len(sizes) and min(heights) >= 9, heights
     context.close()
 
 
 # -- refusals ---------------------------------------------------------------------------------------
+def refusal_for(page: Page, v: dict[str, Any], action: str, cell: str) -> tuple[str, str]:
+    """Why the rules refuse ``action`` in the position of the view ``v``, and what the page
+    says when ``cell`` is clicked."""
+    game = catalog.load_game(v["game"], v["options"])
+    state = game.new_initial_state()
+    for h in v["history"]:
+        state.apply(game.parse_action(h["text"]))
+    with pytest.raises(IllegalActionError) as refused:
+        state.child(game.parse_action(action))
+    page.click(f'#board [data-place="{cell}"]', force=True)
+    page.wait_for_selector("#refusal:not([hidden])")
+    return str(refused.value), page.inner_text("#refusal")
+
+
 def test_a_refused_pick_says_why_in_the_rules_words(server: str, browser: Browser) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -421,16 +442,9 @@ def test_a_refused_pick_says_why_in_the_rules_words(server: str, browser: Browse
             wrong = [c for c in wrong if c not in starts]  # a fresh start is not refused
             if wrong:
                 cell = wrong[0]
-                game = catalog.load_game("stack-a-cash", v["options"])
-                state = game.new_initial_state()
-                for h in v["history"]:
-                    state.apply(game.parse_action(h["text"]))
-                with pytest.raises(IllegalActionError) as refused:
-                    state.child(game.parse_action(f"place L {cell}"))
-                page.click(f'#board [data-place="{cell}"]', force=True)
-                page.wait_for_selector("#refusal:not([hidden])")
-                text = page.inner_text("#refusal")
-                assert text.startswith(cell) and str(refused.value) in text
+                why, text = refusal_for(page, v, f"place L {cell}", cell)
+                assert text.startswith(cell) and why in text
+                assert text.count(cell) == 1, text  # the place named once
                 assert view(page)["version"] == v["version"]  # nothing was played
                 page.keyboard.press("Escape")
                 break
@@ -439,6 +453,48 @@ def test_a_refused_pick_says_why_in_the_rules_words(server: str, browser: Browse
     else:
         pytest.fail("no refused cell in 60 turns")
     # Not your turn, or an opponent's piece: said too, without asking the server.
+    assert not errors, errors
+    context.close()
+
+
+def test_flipwars_names_a_refused_place_once_and_its_tiles_as_the_supply_does(
+    server: str, browser: Browser
+) -> None:
+    """On a phone: a tap on a taken cell says why once ("c3 is already taken (by a red
+    tank)."), and the piece buttons use the supply's names ("twin-rifle", "T-rex")."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors = watch_errors(page)
+    new_game(page, server, "flipwars", mode="enclosed")
+    wait_my_turn(page)
+    names = dict(
+        page.eval_on_selector_all(
+            "#board [data-tile]",
+            "ns => ns.map((n) => [n.getAttribute('data-tile'), n.getAttribute('data-name')])",
+        )
+    )
+    assert names["twin"] == "twin-rifle" and names["trex"] == "T-rex"
+    buttons = dict(
+        page.eval_on_selector_all(
+            "#choices .btn.token", "bs => bs.map((b) => [b.dataset.token, b.textContent])"
+        )
+    )
+    assert buttons == {k: names[k] for k in buttons} and "twin" in buttons, buttons
+    rng = random.Random(2)
+    for _ in range(20):
+        wait_my_turn(page)
+        v = view(page)
+        assert v["status"] == "active"
+        taken = [c for c, t in v["position"]["cells"].items() if t is not None]
+        if taken and v["sel"] == 0 and not page.is_visible("#interlude"):
+            cell = taken[0]
+            why, text = refusal_for(page, v, f"place tank {cell} r0", cell)
+            assert text == f"{why}.", text  # "c3 is already taken (by …)."
+            assert text.count(cell) == 1
+            break
+        click_once(page, rng)
+    else:
+        pytest.fail("no taken cell in 20 turns")
     assert not errors, errors
     context.close()
 

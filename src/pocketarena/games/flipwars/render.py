@@ -3,6 +3,9 @@
 Tiles are rounded squares in the colour they show, with the tile's name and a small map of its
 attack pattern (the tile a white square, attacked cells white dots), turned as it was placed.
 The last placement is outlined in gold and the tiles it flipped carry a gold corner mark.
+Below the board one supply shows each kind of tile once, with how many Blue (left corner) and
+Red (right corner) have left: two trays of every kind made the card so tall that on a phone
+their names were drawn 5 px high.
 """
 
 from __future__ import annotations
@@ -31,8 +34,22 @@ SHORT = {
     "flag": "FLG",
 }
 DISPLAY = {"twin": "twin-rifle", "trex": "T-rex"}
+# How wide each tile's name is drawn, in font sizes (bold Liberation Sans, metric twin of Arial
+# and Helvetica, measured in Chromium), so each name can be as large as its tile lets it be.
+LABEL_EM = {
+    "tank": 2.06,
+    "rocket": 3.0,
+    "grenade": 3.89,
+    "paratrooper": 5.61,
+    "sniper": 3.0,
+    "foxhole": 3.56,
+    "twin-rifle": 4.17,
+    "T-rex": 2.39,
+    "flag (2)": 3.28,
+}
 FILL = ("#2f6fd6", "#d64045")  # blue, red
 EDGE = ("#173f85", "#82201f")
+SUPPLY_FILL, SUPPLY_EDGE = "#5b5243", "#3d352a"  # a kind in the supply: nobody's colour yet
 STYLE = ("bold white on #2f6fd6", "bold white on #d64045")
 OWNER = ("B", "R")  # the owner's letter in the terminal's cells
 GOLD = "#f5b700"
@@ -189,16 +206,27 @@ def _pattern_svg(kind: str, degrees: int, cx: float, cy: float, step: float) -> 
     return "".join(parts)
 
 
-def _tile_svg(kind: str, degrees: int, colour: int, x: float, y: float, size: float) -> str:
+def _tile_svg(
+    kind: str,
+    degrees: int,
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    colours: tuple[str, str],
+) -> str:
+    """A tile (``colours``: its fill and edge) filling the box at (x, y): its pattern above
+    its name, the name as large as the box's width lets it be."""
+    size = min(width, height)
     inset = size * 0.06
     label = "flag (2)" if kind == "flag" else DISPLAY.get(kind, kind)
-    font = size * (0.13 if len(label) <= 8 else 0.115)
+    font = min(size * 0.18, (width - 4 * inset) / LABEL_EM.get(label, 0.6 * len(label)))
     return (
-        f'<rect x="{x + inset:.1f}" y="{y + inset:.1f}" width="{size - 2 * inset:.1f}" '
-        f'height="{size - 2 * inset:.1f}" rx="{size * 0.12:.1f}" fill="{FILL[colour]}" '
-        f'stroke="{EDGE[colour]}" stroke-width="{size * 0.03:.1f}"/>'
-        + _pattern_svg(kind, degrees, x + size / 2, y + size * 0.4, size * 0.08)
-        + f'<text x="{x + size / 2:.1f}" y="{y + size * 0.86:.1f}" text-anchor="middle" '
+        f'<rect x="{x + inset:.1f}" y="{y + inset:.1f}" width="{width - 2 * inset:.1f}" '
+        f'height="{height - 2 * inset:.1f}" rx="{size * 0.12:.1f}" fill="{colours[0]}" '
+        f'stroke="{colours[1]}" stroke-width="{size * 0.03:.1f}"/>'
+        + _pattern_svg(kind, degrees, x + width / 2, y + height * 0.4, size * 0.1)
+        + f'<text x="{x + width / 2:.1f}" y="{y + height * 0.86:.1f}" text-anchor="middle" '
         f'font-size="{font:.1f}" font-weight="bold" fill="#ffffff">{escape(label)}</text>'
     )
 
@@ -230,9 +258,55 @@ def _status_lines(status: str, width: float, height: float) -> list[str]:
     return out
 
 
+def _supply_svg(fw: FlipWarsState, left: float, top: float, width: float) -> tuple[str, float]:
+    """The supply under the board: each kind once, in two rows as wide as the board, a
+    ``<g data-tile="grenade" data-name="grenade">`` with Blue's count in its left corner and
+    Red's in its right; a kind neither can place any more is faded. Its SVG and its height."""
+    game = fw.game
+    seats = game.SEATS
+    left_of = [fw.supply(seat) for seat in (0, 1)]
+    per_row = -(-len(game.kinds) // 2)
+    step = width / per_row
+    tile_w, tile_h = step - 8, SUPPLY_TILE_H
+    out = [
+        f'<text x="{left}" y="{top + 15}" font-size="15" font-weight="bold" '
+        f'fill="{EDGE[0]}">◀ {seats[0]}\'s</text>'
+        f'<text x="{left + width / 2}" y="{top + 15}" text-anchor="middle" font-size="15" '
+        'fill="#3d352a">tiles left</text>'
+        f'<text x="{left + width}" y="{top + 15}" text-anchor="end" font-size="15" '
+        f'font-weight="bold" fill="{EDGE[1]}">{seats[1]}\'s ▶</text>'
+    ]
+    for i, kind in enumerate(k.name for k in game.kinds):
+        x = left + (i % per_row) * step + 4
+        y = top + SUPPLY_HEAD + (i // per_row) * (tile_h + 8)
+        counts = [left_of[seat][kind] for seat in (0, 1)]
+        name = DISPLAY.get(kind, kind)
+        label = f"{name}: {seats[0]} {counts[0]} left, {seats[1]} {counts[1]} left"
+        out.append(
+            f'<g data-tile="{kind}" data-name="{name}" data-left="{counts[0]} {counts[1]}" '
+            f'data-label="{label}" opacity="{"1" if any(counts) else "0.35"}">'
+            + _tile_svg(kind, 0, x, y, tile_w, tile_h, (SUPPLY_FILL, SUPPLY_EDGE))
+        )
+        for seat, bx in ((0, x + 13), (1, x + tile_w - 13)):
+            faded = "" if counts[seat] else ' opacity="0.45"'
+            out.append(
+                f'<g{faded}><circle cx="{bx:.1f}" cy="{y + 13:.1f}" r="10" fill="{FILL[seat]}" '
+                f'stroke="#ffffff" stroke-width="1.5"/><text x="{bx:.1f}" y="{y + 18:.1f}" '
+                'text-anchor="middle" font-size="13" font-weight="bold" fill="#ffffff">'
+                f"{counts[seat]}</text></g>"
+            )
+        out.append("</g>")
+    rows = -(-len(game.kinds) // per_row)
+    return "".join(out), SUPPLY_HEAD + rows * (tile_h + 8)
+
+
+SUPPLY_HEAD = 24  # the supply's heading line
+SUPPLY_TILE_H = 84
+
+
 def svg_board(state: State, last: Action | None = None) -> str:
-    """A standalone SVG card: each cell is a ``<g data-place="c3">``; each supply tile a
-    ``<g data-tile="grenade" data-colour="blue">``."""
+    """A standalone SVG card: each cell is a ``<g data-place="c3">``; each kind in the supply
+    a ``<g data-tile="grenade">``."""
     fw = _fw(state)
     game = fw.game
     n = game.size
@@ -240,14 +314,8 @@ def svg_board(state: State, last: Action | None = None) -> str:
     left, top = 40, 56
     board = n * CELL
     width = left + board + 24
-    supply_top = top + board + 40
-    # Each seat's supply in rows of at most four kinds, tiles large enough to read on a phone.
-    per_row = min(4, len(game.kinds))
-    rows = -(-len(game.kinds) // per_row)
-    step = (width - left - 48.0 - 20) / per_row
-    small = min(step - 8, 84)
-    block = rows * (small + 10) + 8
-    height = supply_top + 2 * block + 44
+    supply, supply_h = _supply_svg(fw, 12, top + board + 36, width - 24)
+    height = top + board + 36 + supply_h + 44
     status = _status(fw)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -286,7 +354,8 @@ def svg_board(state: State, last: Action | None = None) -> str:
                 'fill="#f4efe4">block</text>'
             )
         elif tile is not None:
-            out.append(_tile_svg(tile[0], tile[1], tile[2], x, y, CELL))
+            colours = (FILL[tile[2]], EDGE[tile[2]])
+            out.append(_tile_svg(tile[0], tile[1], x, y, CELL, CELL, colours))
         if cell == placed:
             out.append(
                 f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" rx="10" '
@@ -307,28 +376,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
             f'<text x="{left - 20}" y="{top + (n - 1 - rank) * CELL + CELL / 2 + 5}" '
             f'text-anchor="middle" font-size="15" fill="#6d6250">{rank + 1}</text>'
         )
-    # Each player's supply: one small tile per kind with the number left.
-    for seat, colour in enumerate(("blue", "red")):
-        top_y: float = supply_top + seat * block
-        out.append(
-            f'<text x="{left}" y="{top_y + 30}" font-size="14" font-weight="bold" '
-            f'fill="{EDGE[seat]}">{game.SEATS[seat]}</text>'
-        )
-        for i, (kind_name, count) in enumerate(fw.supply(seat).items()):
-            sx = left + 48.0 + (i % per_row) * step
-            sy = top_y + (i // per_row) * (small + 10)
-            opacity = "1" if count else "0.3"
-            bx, by = sx + small - 4, sy + 4
-            out.append(
-                f'<g data-tile="{kind_name}" data-colour="{colour}" data-left="{count}" '
-                f'data-label="{game.SEATS[seat]} {DISPLAY.get(kind_name, kind_name)}, {count} left" '
-                f'opacity="{opacity}">'
-                + _tile_svg(kind_name, 0, seat, sx, sy, small)
-                + f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="9" fill="#ffffff" '
-                f'stroke="{EDGE[seat]}" stroke-width="1.5"/>'
-                f'<text x="{bx:.1f}" y="{by + 4:.1f}" text-anchor="middle" font-size="11" '
-                f'font-weight="bold" fill="{EDGE[seat]}">{count}</text></g>'
-            )
+    out.append(supply)
     out.extend(_status_lines(status, width, height))
     out.append("</svg>")
     return "".join(out)

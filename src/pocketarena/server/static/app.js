@@ -252,6 +252,15 @@ function roundWins(p, seats) {
   return `Round wins: ${seats[0]} ${w.blue ?? 0} – ${seats[1]} ${w.red ?? 0} (first to ${p?.series?.target ?? "?"})`;
 }
 
+// A refusal about a place, naming it once: "a1 is already taken (by a red foxhole)." as the
+// rules say it when they name the place, else "Gentle Wood: you threw no dime this turn …".
+function aboutPlace(name, why) {
+  const text = `${why}.`.replace(/\.\.$/, ".");
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (!new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(why)) return `${name}: ${text}`;
+  return text.startsWith(name) ? text : text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 // -- the game page ---------------------------------------------------------------------------------------
 // One source of truth: every update draws the board, the move list, the status and the latest
 // throw from the same view at once. The coins of a throw land in a strip above the board (never
@@ -813,6 +822,9 @@ class GamePage {
     if (ROTATION.test(t)) return TOKEN_LABELS[t];
     const named = $$(`[data-place="${CSS.escape(t)}"]`, this.board)[0]?.getAttribute("data-name");
     if (named) return named;
+    // A piece by the name its tray gives it ("twin-rifle", not the notation's "twin").
+    const piece = $$(CLICK_SELECTOR, this.board).find((n) => tokenOf(n) === t && n.hasAttribute("data-name"));
+    if (piece) return piece.getAttribute("data-name");
     if (TOKEN_LABELS[t]) return `${t} · ${TOKEN_LABELS[t]}`;
     return t;
   }
@@ -955,7 +967,7 @@ class GamePage {
       if (res.ok) return this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name}: first pick one of the highlighted places or buttons.`);
       const body = await res.json().catch(() => null);
       const why = body?.detail || body?.error?.message || body?.message;
-      this.refuse(`${name}: ${typeof why === "string" ? this.named(why) : "not a legal move now"}.`.replace(/\.\.$/, "."));
+      this.refuse(typeof why === "string" ? aboutPlace(name, this.named(why)) : `${name}: not a legal move now.`);
     } catch { this.refuse(`${name} is not one of the highlighted places.`); }
   }
 
