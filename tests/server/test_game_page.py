@@ -16,6 +16,10 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 import pocketarena as pa
 from pocketarena.core import IllegalActionError
+from pocketarena.games.coin_age import render as coin_age_render
+from pocketarena.games.flipwars import render as flipwars_render
+from pocketarena.games.stack_a_cash import render as stack_a_cash_render
+from pocketarena.games.wallet_battles import render as wallet_battles_render
 from pocketarena.server import catalog
 
 from .axe import axe_violations
@@ -534,6 +538,82 @@ def test_flipwars_rounds_end_in_an_interlude(server: str, browser: Browser) -> N
         click_once(page, rng)
     else:
         pytest.fail("the person never chose who starts a round")
+    assert not errors, errors
+    context.close()
+
+
+# -- the players' cards ---------------------------------------------------------------------------------
+# Each side's colour as its board draws it.
+SEAT_COLOURS = {
+    "coin-age": coin_age_render.SEAT_FILL,
+    "flipwars": flipwars_render.FILL,
+    "stack-a-cash": stack_a_cash_render.FACE_FILL,
+    "wallet-battles": wallet_battles_render.SVG_SIDE,
+}
+
+
+def rgb(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+@pytest.mark.parametrize("game", sorted(SEAT_COLOURS))
+def test_each_seats_marker_is_in_its_sides_colour(server: str, browser: Browser, game: str) -> None:
+    """The dot on a player's card is their side's colour on the board (FlipWars' Blue was
+    gold), on the game page and in the replay."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    new_game(page, server, game)
+    expected = {seat: rgb(colour) for seat, colour in enumerate(SEAT_COLOURS[game])}
+    dots = "ps => ps.map((p) => [Number(p.className.match(/seat(\\d)/)[1]), getComputedStyle(p.querySelector('.dot')).backgroundColor])"
+    assert dict(page.eval_on_selector_all("#players .player", dots)) == expected
+    page.goto(page.url + "/replay")
+    page.wait_for_selector("#players .player")
+    assert dict(page.eval_on_selector_all("#players .player", dots)) == expected
+    context.close()
+
+
+# Every word the page's own card says about its player's presence, from the first paint on.
+OWN_PRESENCE = """(() => {
+  window.paOwnPresence = [];
+  const look = () => {
+    for (const row of document.querySelectorAll('#players .player')) {
+      const tag = row.querySelector('.presence');
+      if (row.querySelector('.you-tag') && tag) window.paOwnPresence.push(tag.textContent);
+    }
+  };
+  new MutationObserver(look).observe(document, {subtree: true, childList: true, characterData: true});
+})()"""
+
+
+def test_a_player_on_their_own_game_page_is_online_from_the_start(
+    server: str, browser: Browser
+) -> None:
+    """The page is served with the presence of before its socket opened: the player's own
+    card said "offline" for half a second. It says "online" from the first paint, on a
+    reload too, and "offline" only while the connection is lost."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(script=OWN_PRESENCE)
+    page = context.new_page()
+    errors = watch_errors(page)
+    new_game(page, server, "stack-a-cash")
+    for _ in range(2):  # the page as the new-game form opens it, then reloaded
+        page.wait_for_function("() => window.paGame.live.open")
+        page.wait_for_timeout(1000)  # the presence of the other seats has come
+        said = page.evaluate("() => window.paOwnPresence")
+        assert said and set(said) == {"online"}, said
+        page.reload()
+        page.wait_for_function("() => window.paGame && window.paGame.view")
+    own = "#players .player:has(.you-tag) .presence"
+    page.evaluate(
+        "() => { const live = window.paGame.live; live._connect = live.connect;"
+        " live.connect = () => {}; live.ws.close(); }"
+    )
+    page.wait_for_function(f"() => document.querySelector('{own}').textContent === 'offline'")
+    page.evaluate(
+        "() => { const live = window.paGame.live; live.connect = live._connect; live.connect(); }"
+    )
+    page.wait_for_function(f"() => document.querySelector('{own}').textContent === 'online'")
     assert not errors, errors
     context.close()
 

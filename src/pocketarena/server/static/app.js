@@ -54,6 +54,7 @@ class Live {
     this.lobby = false;
     this.backoff = 500;
     this.refs = 0;
+    this.lost = false; // the socket was open and closed, and is not open again yet
     this.connect();
     setInterval(() => this.send({ type: "ping" }, true), 25000);
   }
@@ -62,6 +63,7 @@ class Live {
     this.ws = new WebSocket(`${proto}://${location.host}/ws`);
     this.ws.addEventListener("open", () => {
       this.backoff = 500;
+      this.lost = false;
       $("#conn-banner")?.setAttribute("hidden", "");
       for (const [game, svg] of this.watching) this.send({ type: "watch", game, svg });
       if (this.lobby) this.send({ type: "lobby" });
@@ -74,6 +76,7 @@ class Live {
     });
     this.ws.addEventListener("close", () => {
       $("#conn-banner")?.removeAttribute("hidden");
+      this.lost = true;
       this.emit("close", {});
       setTimeout(() => this.connect(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, 8000);
@@ -331,8 +334,8 @@ class GamePage {
       this.presence = msg.online;
       this.renderPlayers();
     });
-    live.on("open", () => this.renderControls());
-    live.on("close", () => this.renderControls());
+    live.on("open", () => { this.renderControls(); this.renderPlayers(); });
+    live.on("close", () => { this.renderControls(); this.renderPlayers(); });
     setInterval(() => this.tickClocks(), 200);
     this.renderSound();
     this.update(view, view.you, view.clock, true);
@@ -511,11 +514,14 @@ class GamePage {
     this.tickClocks();
   }
 
-  // "online" or "offline" beside a person's name (said in words; the dot only repeats it).
+  // "online" or "offline" beside a person's name (said in words; the dot only repeats it). A
+  // player looking at their own game is online, also while the page's socket connects (the
+  // presence the page was served with is from before it opened): offline only once it is lost.
   presenceTag(seat) {
-    const online = this.presence?.[seat];
+    let online = this.presence?.[seat];
     const s = this.view.seats[seat];
     if (online === null || online === undefined || !s) return null;
+    if (this.mine(seat)) online = !this.live.lost;
     const word = online ? "online" : "offline";
     return el("span", { class: `presence ${word}`, "data-presence": seat, "aria-label": `${s.name} is ${word}`, text: word });
   }
