@@ -140,6 +140,28 @@ def test_the_throw_strip_always_shows_the_boards_latest_throw(
 
 
 # -- the keyboard alone ---------------------------------------------------------------------------
+def score_text(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+def assert_the_result_is_said_one_way(page: Page) -> None:
+    """The header and the card name the winner with their score first, as the boards do
+    (Coin Age's board: "Tails wins 28-7"); a draw in seat order."""
+    v = view(page)
+    said = [page.inner_text("#summary h2"), page.inner_text("#status")]
+    w = v["winner"]
+    if w is None:
+        score = f"{score_text(v['scores'][0])}–{score_text(v['scores'][1])}"
+        assert all(t.startswith("Draw") and t.endswith(score) for t in said), said
+        return
+    score = f"{score_text(v['scores'][w])}–{score_text(v['scores'][1 - w])}"
+    name = v["seats"][w]["name"]
+    assert all(t.startswith(f"{name} ({v['seat_names'][w]}) wins") for t in said), said
+    assert all(t.endswith(f" · {score}") for t in said), (said, score)
+    if v["game"] == "coin-age" and v["termination"] not in ("resignation", "time forfeit"):
+        assert f"{v['seat_names'][w]} wins {score.replace('–', '-')}" in page.inner_text("#board")
+
+
 def tab_to(page: Page, selector: str, limit: int = 80) -> None:
     """Tab until the focus is on an element matching ``selector``."""
     for _ in range(limit):
@@ -280,6 +302,7 @@ def test_a_whole_game_with_the_keyboard_alone_passing_axe(
     assert checked
     final = view(page)
     assert final["status"] == "finished" and any(h["seat"] == 0 for h in final["history"])
+    assert_the_result_is_said_one_way(page)
     assert axe_violations(page) == []
     if game == "stack-a-cash" and final["position"]["lines"]:
         lit = page.eval_on_selector_all(

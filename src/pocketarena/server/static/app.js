@@ -566,12 +566,15 @@ class GamePage {
     status.dataset.status = v.status;
   }
 
+  // The result as the boards say it: the winner named, their score first ("Ada (Tails) wins ·
+  // 28–7", as Coin Age's "Tails wins 28-7"); a draw in seat order.
   resultText() {
     const v = this.view;
     const how = { resignation: " by resignation", "time forfeit": " on time", abandoned: " (abandoned)" }[v.termination] || "";
-    if (v.winner === null || v.winner === undefined) return `Draw${how} · ${v.scores.map(fmtScore).join("–")}`;
+    const score = (seat) => fmtScore(v.scores[seat] ?? 0);
+    if (v.winner === null || v.winner === undefined) return `Draw${how} · ${score(0)}–${score(1)}`;
     const who = v.seats[v.winner]?.name || v.seat_names[v.winner];
-    return `${who} (${v.seat_names[v.winner]}) wins${how} · ${v.scores.map(fmtScore).join("–")}`;
+    return `${who} (${v.seat_names[v.winner]}) wins${how} · ${score(v.winner)}–${score(1 - v.winner)}`;
   }
 
   renderControls() {
