@@ -6,7 +6,8 @@
 
 A server runs in this process on a fresh temporary database; real games are played on it over
 the API first (a finished game with coin throws, one in progress, an open seek), so every page
-has something to show. Each page is captured whole (full page), named ``<page>-<size>.png``.
+has something to show; at each size the browser also starts a game of its own ("game in play"),
+its game page shot at the player's turn. Each page is captured whole (full page), named ``<page>-<size>.png``.
 The browser is ``POCKETARENA_CHROMIUM``, Playwright's own, or the system's Chromium.
 ``--docs`` writes the pages listed in DOCS to docs/img/site/, optimised with Pillow (a palette
 PNG), for docs/server.md.
@@ -21,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from PIL import Image
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -41,7 +42,12 @@ DOCS = (
     ("fairness, in progress", "desktop"),
     ("replay", "desktop"),
     ("not found", "phone"),
+    ("game in play", "desktop"),
+    ("game in play", "phone"),
 )
+# A game page as its player sees it (the other game pages are seen by a visitor): Coin Age
+# against the easy bot, the person's coins thrown and one picked, the places it can go lit.
+IN_PLAY = "game in play"
 
 
 def slug(name: str) -> str:
@@ -50,11 +56,25 @@ def slug(name: str) -> str:
 
 def optimise(source: Path, target: Path, width: int) -> None:
     """A smaller copy for the docs: scaled to ``width`` pixels and reduced to 128 colours."""
-    with Image.open(source) as image:
-        image = image.convert("RGB")
-        if image.width > width:
-            image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
-        image.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(target, optimize=True)
+    with Image.open(source) as opened:
+        image = opened.convert("RGB")
+    if image.width > width:
+        size = (width, round(image.height * width / image.width))
+        image = image.resize(size, Image.Resampling.LANCZOS)
+    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(target, optimize=True)
+
+
+def game_in_play(page: Page, base: str) -> str:
+    """A game of the page's own player, at their turn after a throw; its address."""
+    for _ in range(20):  # a throw with no match passes the turn to the bot: another game
+        body = {"game": "coin-age", "options": {}, "mode": "bot", "bot": "easy", "seat": 0}
+        gid = page.request.post(f"{base}/api/games", data=body).json()["id"]
+        view = page.request.get(f"{base}/api/games/{gid}?svg=false").json()
+        page.request.post(f"{base}/api/games/{gid}/throw", data={"version": view["version"]})
+        view = page.request.get(f"{base}/api/games/{gid}?svg=false").json()
+        if view["node"] == "decision" and view["to_move"] == 0 and len(view["legal"]) > 1:
+            return f"/g/{gid}"
+    raise RuntimeError("no throw left the person a choice in 20 games")
 
 
 def main() -> int:
@@ -86,11 +106,15 @@ def main() -> int:
                     device_scale_factor=1,
                 )
                 page = context.new_page()
-                for name, path in pages.items():
+                own = {IN_PLAY: game_in_play(page, base)} if args.only in IN_PLAY else {}
+                for name, path in {**pages, **own}.items():
                     if args.only not in name:
                         continue
                     page.goto(base + path)
                     page.wait_for_load_state("networkidle")
+                    if name == IN_PLAY:  # a coin picked: the places it can go glow
+                        page.click("#choices .btn.token >> nth=0")
+                        page.wait_for_selector("#board [data-place].pa-target")
                     page.wait_for_timeout(400)  # animations settle
                     file = args.out / f"{slug(name)}-{size}.png"
                     page.screenshot(path=str(file), full_page=True)
