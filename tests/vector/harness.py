@@ -1,5 +1,8 @@
-"""Differential playouts: a batch of vector games stepped with jit(vmap(step)) beside the scalar
-engine, compared after every step."""
+"""Differential playouts of the games without chance (Stack-a-Cash, FlipWars): a batch of
+vector games from ``init`` beside as many new engine games, played by a policy and compared
+after every step by :func:`tests.vector.engine_check.playouts` (see its docstring for what is
+compared: every game every step on the mask, the mover, rewards, termination, the observation
+and the converted state; a rotating sample on the round trip through ``from_engine``)."""
 
 from __future__ import annotations
 
@@ -10,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from pocketarena.core import TERMINAL, Game, State
-from pocketarena.observe import observation_tensor
+from pocketarena.core import Game, State
 from tests.services import unavailable
 
 
@@ -27,65 +29,19 @@ def require_jax() -> None:
 Policy = Callable[[int, np.ndarray, State], np.ndarray]
 
 
-def uniform(i: int, legal: np.ndarray, engine: State) -> np.ndarray:
-    return np.ones(len(legal))
+def by_policy(policy: Policy) -> Any:
+    """A chooser (see ``engine_check``) asking ``policy`` game by game."""
 
+    def choose(mask: np.ndarray, engines: list[State], rng: np.random.Generator) -> np.ndarray:
+        actions = np.zeros(len(mask), np.int32)
+        for i, engine in enumerate(engines):
+            if not engine.is_terminal():
+                legal = np.flatnonzero(mask[i])
+                weights = policy(i, legal, engine)
+                actions[i] = legal[rng.choice(len(legal), p=weights / weights.sum())]
+        return actions
 
-_COMPILED: dict[int, tuple[Any, Any, Any]] = {}
-
-
-def compiled(env: Any) -> tuple[Any, Any, Any]:
-    """``jit(vmap(init))``, ``jit(vmap(step))`` and ``jit(step)`` of ``env``, compiled once per
-    environment for the whole test session."""
-    import jax
-
-    if id(env) not in _COMPILED:
-        _COMPILED[id(env)] = (
-            jax.jit(jax.vmap(env.init)),
-            jax.jit(jax.vmap(env.step)),
-            jax.jit(env.step),
-        )
-    return _COMPILED[id(env)]
-
-
-def rewards_of(engine: State) -> list[float]:
-    if engine.current_player != TERMINAL:
-        return [0.0, 0.0]
-    winner = engine.winner()
-    if winner is None:
-        return [0.0, 0.0]
-    return [1.0 if s == winner else -1.0 for s in (0, 1)]
-
-
-def one(batch: Any, i: int) -> Any:
-    """Game ``i`` of a batched (host) state."""
-    return type(batch)(*(np.asarray(x)[i] for x in batch))
-
-
-def check(
-    env: Any, game: Game, vec: Any, engine: State, same: Callable[[State, State], Any]
-) -> None:
-    """The vector state ``vec`` (one game, on the host) is the engine state ``engine``."""
-    over = engine.current_player == TERMINAL
-    assert bool(vec.terminated) == over
-    assert not bool(vec.truncated)
-    if over:
-        assert vec.legal_action_mask.all()
-    else:
-        assert int(vec.current_player) == engine.current_player
-        legal = np.zeros(env.num_actions, bool)
-        legal[[a.id for a in engine.legal_actions()]] = True
-        assert (vec.legal_action_mask == legal).all(), (
-            np.flatnonzero(vec.legal_action_mask != legal),
-            str(engine),
-        )
-    converted = env.to_engine(vec)
-    assert converted.position() == engine.position()
-    assert converted.current_player == engine.current_player
-    same(converted, engine)
-    seat = int(vec.current_player)
-    expected = observation_tensor(engine, seat)
-    np.testing.assert_allclose(vec.observation, expected, rtol=0, atol=1e-6)
+    return choose
 
 
 def playouts(
@@ -93,71 +49,52 @@ def playouts(
     game: Game,
     n_games: int,
     seed: int,
-    policy: Policy = uniform,
-    same: Callable[[State, State], Any] = lambda a, b: None,
-    round_trip_every: int = 13,
+    policy: Policy | None = None,
+    same: Callable[[State, State], Any] | None = None,
+    skip: tuple[str, ...] = (),
+    max_steps: int = 2000,
+    atol: float = 1e-6,
 ) -> Counter[str]:
-    """Play ``n_games`` random games both ways at once; return how they ended (by
-    ``engine.position()``'s own words, via ``ending``)."""
+    """Play ``n_games`` games both ways at once, uniformly at random among the legal actions
+    unless a ``policy`` is given; return how they ended (``ending``'s words). ``same`` compares
+    the converted state beyond its position; the round trip skips the fields in ``skip``. The
+    observation's fractions (the ply, the repetitions) may differ from the engine's by
+    ``atol``: XLA divides in float32."""
     import jax
 
-    init, step, _ = compiled(env)
-    rng = np.random.default_rng(seed)
-    keys = jax.random.split(jax.random.PRNGKey(seed), n_games)
-    state = init(keys)
+    from tests.vector import engine_check
+
+    init, _, _ = engine_check.compiled(env)
+    first = init(jax.random.key(seed), n_games)
     engines = [game.new_initial_state() for _ in range(n_games)]
-    active = np.ones(n_games, bool)
-    endings: Counter[str] = Counter()
-    checked = 0
-    while active.any():
-        host = jax.device_get(state)
-        actions = np.zeros(n_games, np.int32)
-        for i in np.flatnonzero(active):
-            vec = one(host, i)
-            check(env, game, vec, engines[i], same)
-            checked += 1
-            if checked % round_trip_every == 0:
-                back = jax.device_get(env.from_engine(engines[i]))
-                again = env.to_engine(back)
-                assert again.position() == engines[i].position()
-                same(again, engines[i])
-                assert (back.legal_action_mask == vec.legal_action_mask).all()
-                np.testing.assert_allclose(back.observation, vec.observation, atol=1e-6)
-            if engines[i].current_player == TERMINAL:
-                active[i] = False
-                endings[ending(engines[i])] += 1
-                continue
-            legal = np.flatnonzero(vec.legal_action_mask)
-            weights = policy(int(i), legal, engines[i])
-            actions[i] = rng.choice(legal, p=weights / weights.sum())
-            engines[i].apply(game.actions[actions[i]])
-        before = host
-        keys = jax.random.split(jax.random.PRNGKey(int(rng.integers(2**31))), n_games)
-        state = step(state, actions, keys)
-        rewards = np.asarray(jax.device_get(state.rewards))
-        for i in range(n_games):
-            if bool(before.terminated[i]):
-                assert (rewards[i] == 0).all()  # a finished game stays finished, unrewarded
-            elif active[i]:
-                assert rewards[i].tolist() == rewards_of(engines[i])
-    return endings
+    if policy is None:
+        choose = engine_check.by_weights(np.ones(env.num_actions))
+    else:
+        choose = by_policy(policy)
+    extra: dict[str, Any] = {} if same is None else {"same": same}
+    engine_check.playouts(
+        env, engines, first, choose, seed, max_steps, skip=skip, atol=atol, **extra
+    )
+    return Counter(ending(e) for e in engines)
 
 
 def ending(engine: State) -> str:
-    winner = engine.winner()
-    position = engine.position()
-    if winner is not None:
+    if engine.winner() is not None:
         return "win"
-    return str(position.get("draw") or "draw")
+    return str(engine.position().get("draw") or "draw")
 
 
-def check_illegal_and_finished(env: Any) -> None:
+def check_illegal_and_finished(env: Any, n: int) -> None:
     """pgx's shared rules: an illegal action ends the game against the mover; a finished game
-    does not change."""
+    does not change. ``n``: the batch size of the playouts of ``env`` (whose compiled step this
+    one uses)."""
     import jax
 
-    _, _, step = compiled(env)
-    state = env.init(jax.random.PRNGKey(0))
+    from tests.vector.engine_check import Single
+
+    game = Single(env, n)
+    step = game.step
+    state = game.init(jax.random.PRNGKey(0))
     illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
     for bad in (illegal, -1, env.num_actions):
         after = step(state, bad, jax.random.PRNGKey(1))

@@ -1,12 +1,15 @@
-"""Coin Age in JAX against the engine: batched random playouts on every map, the slaps each
-vector step threw replayed on the engine, and after every step the legal mask, the mover,
-rewards, the end, the observation and the converted state compared. Playing styles and starts
-near the turn limit reach the rarer rules: pays, moves, captures, a turn with nothing to do,
-a full map, an empty bank and the turn limit."""
+"""Coin Age in JAX against the engine: 1,000 batched random playouts (200 on each map, and 200
+started near the turn limit), the slaps each vector step threw replayed on the engine, and
+every game compared after every step: the legal mask, the mover, rewards, the end and the
+observation as batch arrays, the converted state game by game, the round trip through
+``from_engine`` on a rotating sample (see ``tests/vector/engine_check.py``). Playing styles and
+starts near the turn limit reach the rarer rules: pays, moves, captures, a turn with nothing to
+do, a full map, an empty bank and the turn limit."""
 
 from __future__ import annotations
 
 import doctest
+import functools
 import random
 from collections import Counter
 from typing import Any
@@ -24,11 +27,18 @@ try:
 
     from pocketarena.games.coin_age import vector
 
-    from .engine_check import compare, one, playouts
+    from .engine_check import Single, by_weights, compare, compiled, one, playouts, stack
 except ImportError:  # the jax extra is not installed
     jax = None  # type: ignore[assignment]
 
 RECORD = ("slaps_drawn",)  # what the last call drew, not part of the position
+GAMES = 200  # a batch: every test of a map runs the batched functions compiled for this size
+
+
+@functools.cache
+def env_for(map_name: str = "classic") -> Any:
+    """One environment per map for the session (its compiled functions with it)."""
+    return vector.make(map=map_name)
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +74,8 @@ def style(env: Any, **weights: float) -> np.ndarray:
 
 def new_games(env: Any, n: int, seed: int) -> tuple[list[State], Any]:
     """``n`` games started by the vector env, and the engine states its slaps lead to."""
-    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(seed), n))
+    init, _, _ = compiled(env)
+    states = init(jax.random.key(seed), n)
     engines = []
     for i in range(n):
         engine = env.game.new_initial_state()
@@ -87,30 +98,30 @@ def near_the_limit(env: Any, n: int, seed: int) -> tuple[list[State], Any]:
             continue
         engine.turn = MAX_TURNS - rng.randrange(0, 4)
         engines.append(engine)
-    singles = [env.from_engine(e) for e in engines]
-    return engines, jax.tree.map(lambda *xs: jax.numpy.stack(xs), *singles)
+    return engines, stack([env.from_engine(e) for e in engines])
 
 
 CASES = [
-    # map, batch, verb weights, start near the turn limit, what it must meet
-    ("classic", 16, {"pay": 30.0}, False, {"pay", "move", "capture", "board full"}),
-    ("mint-isle", 12, {"end": 0.2, "capture": 4.0}, False, {"capture", "bank empty"}),
-    ("sterling-strait", 12, {"place": 0.3}, False, {"move", "capture"}),
-    ("five-fiefs", 12, {"end": 0.5, "pay": 30.0}, False, {"pay", "board full"}),
-    ("classic", 8, {"end": 30.0}, True, {"turn limit"}),
+    # map, verb weights, start near the turn limit, what it must meet
+    ("classic", {"pay": 30.0}, False, {"pay", "move", "capture", "board full"}),
+    ("mint-isle", {"end": 0.2, "capture": 4.0}, False, {"capture", "bank empty"}),
+    ("sterling-strait", {"place": 0.3}, False, {"move", "capture"}),
+    ("five-fiefs", {"end": 0.5, "pay": 30.0}, False, {"pay", "board full"}),
+    ("classic", {"end": 30.0}, True, {"turn limit"}),
 ]
 
 
 @pytest.mark.parametrize(
-    ("map_name", "batch", "weights", "limit", "must_meet"),
+    ("map_name", "weights", "limit", "must_meet"),
     CASES,
-    ids=[f"{c[0]}{'-near-the-limit' if c[3] else ''}" for c in CASES],
+    ids=[f"{c[0]}{'-near-the-limit' if c[2] else ''}" for c in CASES],
 )
 def test_batched_playouts_match_the_engine(
-    map_name: str, batch: int, weights: dict[str, float], limit: bool, must_meet: set[str]
+    map_name: str, weights: dict[str, float], limit: bool, must_meet: set[str]
 ) -> None:
-    env = vector.make(map=map_name)
+    env = env_for(map_name)
     seed = len(map_name) + 10 * limit
+    batch = GAMES
     engines, states = near_the_limit(env, batch, seed) if limit else new_games(env, batch, seed)
     met: Counter[str] = Counter()
 
@@ -122,18 +133,20 @@ def test_batched_playouts_match_the_engine(
         if after.is_terminal():
             met[after.end_reason() or "?"] += 1
 
-    compared = playouts(
-        env, engines, states, replay_slaps, style(env, **weights), seed, 1500, RECORD, watch
-    )
+    choose = by_weights(style(env, **weights))
+    compared = playouts(env, engines, states, choose, seed, 1500, replay_slaps, RECORD, watch=watch)
     assert compared > batch, compared
+    assert all(e.is_terminal() for e in engines)
     assert must_meet <= set(met), met
 
 
 def test_the_slaps_have_the_engines_odds() -> None:
     """Heads' first slap in 20,000 games: each of the 16 ways four coins land, 1/16 each."""
-    env = vector.make()
+    env = env_for()
+    init, _, _ = compiled(env)
     n = 20_000
-    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(7), n))
+    batches = [init(jax.random.key(7 + b), GAMES) for b in range(n // GAMES)]
+    states = jax.tree.map(lambda *xs: np.concatenate(xs), *jax.device_get(batches))
     first = np.asarray(states.slaps_drawn) == 1
     heads = np.asarray(states.heads)[first]
     assert (np.asarray(states.thrown)[first] == 15).all()
@@ -150,13 +163,14 @@ def test_the_slaps_have_the_engines_odds() -> None:
         engine = env.game.new_initial_state()
         replay_slaps(engine, one(states, i))
         assert engine.turn == drawn[i]
-        compare(env, engine, one(states, i), False, f"game {i}")
+        compare(env, engine, one(states, i), f"game {i}")
 
 
 def test_an_illegal_action_loses_and_a_finished_game_stays_put() -> None:
-    env = vector.make(map="mint-isle")
-    state = jax.jit(env.init)(jax.random.key(3))
-    step = jax.jit(env.step)
+    env = env_for("mint-isle")
+    single = Single(env, GAMES)
+    state = single.init(jax.random.key(3))
+    step = single.step
     seat = int(state.current_player)
     capture = next(a.id for a in env.game.decisions if a.verb == "capture")
     assert not bool(state.legal_action_mask[capture])  # nothing on the map to capture
@@ -204,12 +218,13 @@ def test_from_engine_refuses_a_slap_and_another_map() -> None:
 
 
 def test_jit_and_vmap_keep_the_shapes() -> None:
-    env = vector.make(map="sterling-strait")
-    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(1), 3))
-    assert states.observation.shape == (3, 340) == (3, *env.observation_shape)
-    assert states.legal_action_mask.shape == (3, env.num_actions)
+    env = env_for("sterling-strait")
+    init, _, _ = compiled(env)  # jit(vmap(init)), as the playouts use it
+    states = init(jax.random.key(1), GAMES)
+    assert states.observation.shape == (GAMES, 340) == (GAMES, *env.observation_shape)
+    assert states.legal_action_mask.shape == (GAMES, env.num_actions)
     assert str(states.current_player.dtype) == "int32"
-    compare(env, env.to_engine(one(states, 0)), one(states, 0), False, "converted")
+    compare(env, env.to_engine(one(states, 0)), one(states, 0), "converted")
 
 
 def test_the_docstring_examples_run() -> None:

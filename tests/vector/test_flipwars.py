@@ -1,6 +1,8 @@
 """FlipWars in JAX against the scalar engine, every mode (Tactical War as a series and as one
-round): random batched playouts compared after every step (legal mask, player to move, rewards,
-termination, the converted state, the observation)."""
+round): 200 random batched playouts per mode (1,000 in all), every game compared after every
+step (legal mask, player to move, rewards, termination, the observation and the converted
+state; the round trip through ``from_engine`` on a rotating sample: see
+``tests/vector/engine_check.py``)."""
 
 from __future__ import annotations
 
@@ -11,15 +13,17 @@ import numpy as np
 import pytest
 
 import pocketarena as pa
-from tests.vector.harness import check_illegal_and_finished, compiled, playouts, require_jax
+from tests.vector.harness import check_illegal_and_finished, playouts, require_jax
 
 require_jax()
 
 import jax  # noqa: E402
 
 import pocketarena.vector as pv  # noqa: E402
+from tests.vector.engine_check import Single  # noqa: E402
 
 VARIANTS = [dict(v) for v in pa.GAMES["flipwars"].VARIANTS]
+GAMES = 200  # per mode
 
 
 def label(options: dict[str, Any]) -> str:
@@ -36,10 +40,8 @@ def env_for(text: str) -> Any:
 def test_random_playouts_match_the_engine(options: dict[str, Any]) -> None:
     env = env_for(label(options))
     game = pa.load("flipwars", **options)
-    series = game.series
-    n_games = 8 if series else 16
-    endings = playouts(env, game, n_games=n_games, seed=11, round_trip_every=7)
-    assert sum(endings.values()) == n_games
+    endings = playouts(env, game, n_games=GAMES, seed=11)
+    assert sum(endings.values()) == GAMES
 
 
 def test_every_action_id_is_openspiel_s() -> None:
@@ -58,10 +60,11 @@ def test_every_action_id_is_openspiel_s() -> None:
 
 def test_a_series_round_ends_with_the_loser_choosing() -> None:
     env = env_for("mode=tactical")
-    _, _, step = compiled(env)
+    single = Single(env, GAMES)
+    step = single.step
     game = env.game
     engine = game.new_initial_state()
-    state = env.init(jax.random.PRNGKey(0))
+    state = single.init(jax.random.PRNGKey(0))
     rng = np.random.default_rng(3)
     while engine.phase == 0:  # the first round, placed at random
         action = int(rng.choice(np.flatnonzero(np.asarray(state.legal_action_mask))))
@@ -77,4 +80,6 @@ def test_a_series_round_ends_with_the_loser_choosing() -> None:
 
 
 def test_illegal_actions_and_finished_games() -> None:
-    check_illegal_and_finished(env_for("mode=flag"))  # the flag goes first: others are illegal
+    check_illegal_and_finished(
+        env_for("mode=flag"), GAMES
+    )  # the flag goes first: others are illegal

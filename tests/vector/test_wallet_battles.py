@@ -1,12 +1,17 @@
-"""Wallet Battles in JAX against the engine: batched random playouts on both maps, both ends and
-several piles, the flips each vector step threw replayed on the engine, and after every step
-the legal mask, the seat to decide, rewards, the end, the observation and the converted state
-compared. Playing styles and starts near the flip guard reach the rarer rules: recalls (the
-Confederacy's second one too), emptied piles, the map's end by either reading and the guard."""
+"""Wallet Battles in JAX against the engine: 1,000 batched random playouts (250 in each of four
+cases: both maps, both ends, two sizes of piles, starts near the flip guard), the flips each
+vector step threw replayed on the engine, and every game compared after every step: the legal
+mask, the seat to decide, rewards, the end and the observation as batch arrays, the converted
+state game by game, the round trip through ``from_engine`` on a rotating sample (see
+``tests/vector/engine_check.py``). Playing styles and starts near the flip guard reach the
+rarer rules: recalls (the Confederacy's second one too), emptied piles, the map's end by either
+reading and the guard."""
 
 from __future__ import annotations
 
 import doctest
+import functools
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -24,12 +29,23 @@ try:
 
     from pocketarena.games.wallet_battles import vector
 
-    from .engine_check import compare, one, playouts
+    from .engine_check import Single, by_weights, compare, compiled, one, playouts, stack
 except ImportError:  # the jax extra is not installed
     jax = None  # type: ignore[assignment]
 
 SMALL = {"Q": 2, "N": 2, "P": 2, "D": 2}
 RECORD = ("odd_drawn", "face_drawn")  # what the last call drew, not part of the position
+GAMES = 250  # a batch: every test of a case runs the batched functions compiled for this size
+
+
+@functools.cache
+def _env(options: str) -> Any:
+    return vector.make(**json.loads(options))
+
+
+def env_for(**options: Any) -> Any:
+    """One environment per set of options for the session (its compiled functions with it)."""
+    return _env(json.dumps(options, sort_keys=True))
 
 
 @pytest.fixture(autouse=True)
@@ -59,7 +75,8 @@ def style(env: Any, capture: float = 1.0, pass_: float = 1.0) -> np.ndarray:
 
 def new_games(env: Any, n: int, seed: int) -> tuple[list[State], Any]:
     """``n`` games started by the vector env, and the engine states its flips lead to."""
-    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(seed), n))
+    init, _, _ = compiled(env)
+    states = init(jax.random.key(seed), n)
     engines = []
     for i in range(n):
         engine = env.game.new_initial_state()
@@ -83,33 +100,32 @@ def near_the_guard(env: Any, n: int, seed: int) -> tuple[list[State], Any]:
             continue
         engine.flips = FLIP_LIMIT - rng.randrange(1, 6)
         engines.append(engine)
-    singles = [env.from_engine(e) for e in engines]
-    return engines, jax.tree.map(lambda *xs: jax.numpy.stack(xs), *singles)
+    return engines, stack([env.from_engine(e) for e in engines])
 
 
 CASES = [
-    # options, batch, styles (capture, pass weights), start near the guard, rules it must meet
-    ({"map": "gettysburg"}, 16, (3.0, 1.0), False, {"recall", "second recall", "used"}),
-    ({"map": "antietam", "end": "occupied"}, 16, (3.0, 0.3), False, {"recall", "occupied"}),
-    ({"map": "antietam", "coins": SMALL}, 16, (1.0, 1.0), False, {"pile", "used"}),
-    ({"map": "gettysburg", "end": "occupied"}, 12, (1.0, 30.0), True, {"guard", "recall"}),
+    # options, styles (capture, pass weights), start near the guard, rules it must meet
+    ({"map": "gettysburg"}, (3.0, 1.0), False, {"recall", "second recall", "used"}),
+    ({"map": "antietam", "end": "occupied"}, (3.0, 0.3), False, {"recall", "occupied"}),
+    ({"map": "antietam", "coins": SMALL}, (1.0, 1.0), False, {"pile", "used"}),
+    ({"map": "gettysburg", "end": "occupied"}, (1.0, 30.0), True, {"guard", "recall"}),
 ]
 
 
 @pytest.mark.parametrize(
-    ("options", "batch", "weights", "guard", "must_meet"),
+    ("options", "weights", "guard", "must_meet"),
     CASES,
     ids=["gettysburg-used", "antietam-occupied", "antietam-small-piles", "near-the-guard"],
 )
 def test_batched_playouts_match_the_engine(
     options: dict[str, Any],
-    batch: int,
     weights: tuple[float, float],
     guard: bool,
     must_meet: set[str],
 ) -> None:
-    env = vector.make(**options)
+    env = env_for(**options)
     seed = len(str(options))
+    batch = GAMES
     engines, states = near_the_guard(env, batch, seed) if guard else new_games(env, batch, seed)
     met: Counter[str] = Counter()
 
@@ -122,19 +138,21 @@ def test_batched_playouts_match_the_engine(
         if after.is_terminal():
             met[after.ending or "?"] += 1
 
-    compared = playouts(
-        env, engines, states, replay_flips, style(env, *weights), seed, 1200, RECORD, watch
-    )
+    choose = by_weights(style(env, *weights))
+    compared = playouts(env, engines, states, choose, seed, 1200, replay_flips, RECORD, watch=watch)
     assert compared > batch, compared
+    assert all(e.is_terminal() for e in engines)
     assert must_meet <= set(met), met
 
 
 def test_the_flips_have_the_engines_odds() -> None:
     """The first run of flips of 20,000 games: HH first 1/4, TT first 1/4, one odd and then
     HH or TT 1/8 each, ... (the engine's 1/4, 1/4, 1/2 per flip)."""
-    env = vector.make()
+    env = env_for(map="gettysburg")  # the default options
+    init, _, _ = compiled(env)
     n = 20_000
-    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(7), n))
+    batches = [init(jax.random.key(7 + b), GAMES) for b in range(n // GAMES)]
+    states = jax.tree.map(lambda *xs: np.concatenate(xs), *jax.device_get(batches))
     odd = np.asarray(states.odd_drawn)
     face = np.asarray(states.face_drawn)
     assert (face >= 0).all()  # nobody holds coins yet: no recall, the run ends on HH or TT
@@ -147,9 +165,10 @@ def test_the_flips_have_the_engines_odds() -> None:
 
 
 def test_an_illegal_action_loses_and_a_finished_game_stays_put() -> None:
-    env = vector.make(map="antietam")
-    state = jax.jit(env.init)(jax.random.key(3))
-    step = jax.jit(env.step)
+    env = env_for(map="antietam", end="occupied")
+    single = Single(env, GAMES)
+    state = single.init(jax.random.key(3))
+    step = single.step
     seat = int(state.current_player)
     recall = next(a.id for a in env.game.decisions if a.verb == "recall")
     assert not bool(state.legal_action_mask[recall])
@@ -191,18 +210,20 @@ def test_from_engine_refuses_a_flip_and_another_game() -> None:
     other.apply("flip HH")
     with pytest.raises(ValueError, match="options"):
         env.from_engine(other)
+    init, _, _ = compiled(env_for(map="gettysburg"))
     with pytest.raises(ValueError, match="one state"):
-        env.to_engine(jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(0), 2)))
+        env.to_engine(init(jax.random.key(0), GAMES))
 
 
 def test_jit_and_vmap_keep_the_shapes() -> None:
-    env = vector.make()
-    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(1), 3))
-    assert states.observation.shape == (3, *env.observation_shape)
-    assert states.legal_action_mask.shape == (3, env.num_actions)
-    assert states.rewards.shape == (3, 2)
+    env = env_for(map="gettysburg")
+    init, _, _ = compiled(env)  # jit(vmap(init)), as the playouts use it
+    states = init(jax.random.key(1), GAMES)
+    assert states.observation.shape == (GAMES, *env.observation_shape)
+    assert states.legal_action_mask.shape == (GAMES, env.num_actions)
+    assert states.rewards.shape == (GAMES, 2)
     assert str(states.current_player.dtype) == "int32"
-    compare(env, env.to_engine(one(states, 0)), one(states, 0), False, "converted")
+    compare(env, env.to_engine(one(states, 0)), one(states, 0), "converted")
 
 
 def test_the_docstring_examples_run() -> None:

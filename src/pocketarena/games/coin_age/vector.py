@@ -7,7 +7,7 @@ once, on any map.
 >>> env = make(map="five-fiefs")
 >>> env.num_actions, env.observation_shape
 (95, (340,))
->>> state = env.init(jax.random.key(0))
+>>> state = jax.jit(env.init)(jax.random.key(0))  # compiled: much faster than op by op
 >>> bool(state.legal_action_mask[env.num_actions - 1])  # "end" is always legal
 True
 
@@ -490,17 +490,17 @@ class Env(VectorEnv[State, CoinAgeState]):
         game = self.game
         kinds = [sum(1 << (c & 3) for c in st) for st in engine.stacks]
         tails = [sum((c >> 2) << (c & 3) for c in st) for st in engine.stacks]
-        i32 = jnp.int32
-        state = State(
+        i32 = np.int32
+        host: dict[str, Any] = dict(  # numpy: one transfer into the compiled call
             current_player=i32(engine.mover),
-            observation=jnp.zeros(self.observation_shape, jnp.float32),
-            legal_action_mask=jnp.zeros(self.num_actions, jnp.bool_),
-            rewards=jnp.zeros(2, jnp.float32),
-            terminated=jnp.bool_(engine.current_player == TERMINAL),
-            truncated=jnp.bool_(False),
-            kinds=jnp.array(kinds, i32),
-            tails=jnp.array(tails, i32),
-            banks=jnp.array(engine.banks, i32),
+            observation=np.zeros(self.observation_shape, np.float32),
+            legal_action_mask=np.zeros(self.num_actions, np.bool_),
+            rewards=np.zeros(2, np.float32),
+            terminated=np.bool_(engine.current_player == TERMINAL),
+            truncated=np.bool_(False),
+            kinds=np.array(kinds, i32),
+            tails=np.array(tails, i32),
+            banks=np.array(engine.banks, i32),
             turn=i32(engine.turn),
             thrown=i32(game.arg_a[engine.slap.id]),
             heads=i32(game.arg_b[engine.slap.id]),
@@ -512,6 +512,7 @@ class Env(VectorEnv[State, CoinAgeState]):
             captures=i32(engine.captures),
             slaps_drawn=i32(0),
         )
+        state = State(**host)
         state = self._complete(state)
         return state._replace(rewards=jnp.array(engine.returns(), jnp.float32))
 

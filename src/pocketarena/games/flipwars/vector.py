@@ -298,28 +298,27 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
             player = 1 - (e.first ^ ((placed - 1) & 1))
         else:
             player = e.current_player
-        return self._complete(
-            FlipWarsVectorState(
-                current_player=jnp.int32(player),
-                observation=jnp.zeros(self.observation_shape, np.float32),
-                legal_action_mask=jnp.zeros(self.num_actions, bool),
-                rewards=jnp.zeros(2, np.float32),
-                terminated=jnp.bool_(terminated),
-                truncated=jnp.bool_(False),
-                blue=jnp.int32(e.blue),
-                red=jnp.int32(e.red),
-                flags=jnp.int32(e.flags),
-                tiles=jnp.array(e.tiles, np.int32),
-                stock=jnp.asarray(stock),
-                block=jnp.int32(e.block),
-                phase=jnp.int32(e.phase),
-                first=jnp.int32(e.first),
-                round=jnp.int32(e.round),
-                wins=jnp.array(e.wins, np.int32),
-                results=jnp.asarray(results),
-                results_len=jnp.int32(len(e.results)),
-            )
+        host: dict[str, Any] = dict(  # numpy: one transfer into the compiled call
+            current_player=np.int32(player),
+            observation=np.zeros(self.observation_shape, np.float32),
+            legal_action_mask=np.zeros(self.num_actions, bool),
+            rewards=np.zeros(2, np.float32),
+            terminated=np.bool_(terminated),
+            truncated=np.bool_(False),
+            blue=np.int32(e.blue),
+            red=np.int32(e.red),
+            flags=np.int32(e.flags),
+            tiles=np.array(e.tiles, np.int32),
+            stock=np.asarray(stock),
+            block=np.int32(e.block),
+            phase=np.int32(e.phase),
+            first=np.int32(e.first),
+            round=np.int32(e.round),
+            wins=np.array(e.wins, np.int32),
+            results=np.asarray(results),
+            results_len=np.int32(len(e.results)),
         )
+        return self._complete(FlipWarsVectorState(**host))
 
     def _completed(self, state: FlipWarsVectorState) -> FlipWarsVectorState:
         """The derived fields (legal mask, rewards of a finished game, observation) filled in."""

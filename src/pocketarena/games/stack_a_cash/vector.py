@@ -13,6 +13,7 @@ make 184**3 * 2 * 10 < 2**31 keys, exactly, without hashing.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -81,8 +82,10 @@ def position_key(xp: Any, cells: Any, to_move: Any, protected: Any) -> Any:
     return (key * 2 + to_move) * 10 + (protected + 1)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def engine_key(key: int) -> int:
-    """The engine's own key (``StackACashState.key``) of a position key."""
+    """The engine's own key (``StackACashState.key``) of a position key (cached: a game's
+    history converts again at every step)."""
     protected = key % 10 - 1
     key //= 10
     to_move = key % 2
@@ -98,6 +101,15 @@ def engine_key(key: int) -> int:
             cells[c] |= (1 | face << 1) << (2 * s)
     board = sum(code << (CELL_BITS * c) for c, code in enumerate(cells))
     return board | to_move << 54 | (protected + 1) << 55
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def vector_key(board_key: int) -> int:
+    """The position key of the engine's own key: ``engine_key``'s inverse (cached)."""
+    cells = np.array([board_key >> (CELL_BITS * c) & 63 for c in range(NUM_CELLS)], np.int32)
+    to_move = board_key >> 54 & 1
+    protected = (board_key >> 55) - 1
+    return int(position_key(np, cells, to_move, protected))
 
 
 def _top_size(cells: jax.Array) -> jax.Array:
@@ -272,32 +284,26 @@ class StackACashEnv(Env[StackACashVectorState, StackACashState]):
         history = np.zeros(HISTORY, np.int32)
         at = 0
         for board_key, count in e.seen.items():
-            seen_cells = np.array(
-                [board_key >> (CELL_BITS * c) & 63 for c in range(NUM_CELLS)], np.int32
-            )
-            to_move = board_key >> 54 & 1
-            protected = (board_key >> 55) - 1
-            history[at : at + count] = position_key(np, seen_cells, to_move, protected)
+            history[at : at + count] = vector_key(board_key)
             at += count
         terminated = e.current_player == TERMINAL
-        return self._complete(
-            StackACashVectorState(
-                current_player=jnp.int32(e.plies % 2),
-                observation=jnp.zeros(self.observation_shape, np.float32),
-                legal_action_mask=jnp.zeros(self.num_actions, bool),
-                rewards=jnp.zeros(2, np.float32),
-                terminated=jnp.bool_(terminated),
-                truncated=jnp.bool_(False),
-                cells=jnp.asarray(cells),
-                supply=jnp.array(e.supply(), np.int32),
-                protected=jnp.int32(e.protected),
-                plies=jnp.int32(e.plies),
-                history=jnp.asarray(history),
-                history_len=jnp.int32(at),
-                repeats=jnp.int32(e.repeats),
-                winner=jnp.int32(e.winner_seat),
-            )
+        host: dict[str, Any] = dict(  # numpy: one transfer into the compiled call
+            current_player=np.int32(e.plies % 2),
+            observation=np.zeros(self.observation_shape, np.float32),
+            legal_action_mask=np.zeros(self.num_actions, bool),
+            rewards=np.zeros(2, np.float32),
+            terminated=np.bool_(terminated),
+            truncated=np.bool_(False),
+            cells=np.asarray(cells),
+            supply=np.array(e.supply(), np.int32),
+            protected=np.int32(e.protected),
+            plies=np.int32(e.plies),
+            history=np.asarray(history),
+            history_len=np.int32(at),
+            repeats=np.int32(e.repeats),
+            winner=np.int32(e.winner_seat),
         )
+        return self._complete(StackACashVectorState(**host))
 
     def _completed(self, state: StackACashVectorState) -> StackACashVectorState:
         """The derived fields (legal mask, rewards of a finished game, observation) filled in."""

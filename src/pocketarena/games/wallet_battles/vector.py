@@ -7,7 +7,7 @@ games at once.
 >>> env = make(map="antietam")
 >>> env.num_actions, env.observation_shape
 (43, (84,))
->>> state = env.init(jax.random.key(0))
+>>> state = jax.jit(env.init)(jax.random.key(0))  # compiled: much faster than op by op
 >>> bool(state.legal_action_mask[env.num_actions - 1])  # "pass" is always legal
 True
 
@@ -352,23 +352,24 @@ class Env(VectorEnv[State, WalletBattlesState]):
             )
         over = engine.current_player == TERMINAL
         seat = _last_decider(engine) if over else engine.current_player
-        state = State(
-            current_player=jnp.int32(seat),
-            observation=jnp.zeros(self.observation_shape, jnp.float32),
-            legal_action_mask=jnp.zeros(self.num_actions, jnp.bool_),
-            rewards=jnp.zeros(2, jnp.float32),
-            terminated=jnp.bool_(over),
-            truncated=jnp.bool_(False),
-            stacks=jnp.array([sum(1 << c for c in st) for st in engine.stacks], jnp.int32),
-            holder=jnp.array(engine.holder, jnp.int32),
-            piles=jnp.array(engine.piles, jnp.int32).reshape(2, 4),
-            used=jnp.array([engine.used(loc) for loc in range(self.num_locations)], jnp.bool_),
-            odd=jnp.int32(engine.odd),
-            flips=jnp.int32(engine.flips),
-            recalling=jnp.bool_(engine.recalling),
-            odd_drawn=jnp.int32(0),
-            face_drawn=jnp.int32(-1),
+        host: dict[str, Any] = dict(  # numpy: one transfer into the compiled call
+            current_player=np.int32(seat),
+            observation=np.zeros(self.observation_shape, np.float32),
+            legal_action_mask=np.zeros(self.num_actions, np.bool_),
+            rewards=np.zeros(2, np.float32),
+            terminated=np.bool_(over),
+            truncated=np.bool_(False),
+            stacks=np.array([sum(1 << c for c in st) for st in engine.stacks], np.int32),
+            holder=np.array(engine.holder, np.int32),
+            piles=np.array(engine.piles, np.int32).reshape(2, 4),
+            used=np.array([engine.used(loc) for loc in range(self.num_locations)], np.bool_),
+            odd=np.int32(engine.odd),
+            flips=np.int32(engine.flips),
+            recalling=np.bool_(engine.recalling),
+            odd_drawn=np.int32(0),
+            face_drawn=np.int32(-1),
         )
+        state = State(**host)
         state = self._complete(state)
         return state._replace(rewards=jnp.array(engine.returns(), jnp.float32))
 
