@@ -179,6 +179,8 @@ function fmtClock(ms) {
   const r = Math.floor(s % 60);
   return `${m}:${String(r).padStart(2, "0")}`;
 }
+// "Heads' turn", "Blue's turn": a name ending in s takes the apostrophe alone (as the engine writes it).
+function possessive(name) { return name.endsWith("s") ? `${name}'` : `${name}'s`; }
 function playerName(seat, fallback) { return seat ? seat.name : fallback; }
 function fmtScore(x) { return Number.isInteger(x) ? String(x) : x.toFixed(1); }
 
@@ -951,8 +953,8 @@ class GamePage {
     if (v.node === "chance") {
       return this.refuse(v.thrower !== null && this.mine(v.thrower) ? "Throw the coins first." : "The coins are being thrown.");
     }
-    if (!this.mine(v.to_move)) return this.refuse(`It is ${playerName(v.seats[v.to_move], v.seat_names[v.to_move])}'s turn.`);
-    if (owner !== null && owner !== v.to_move) return this.refuse(`${name}: that is ${v.seat_names[owner]}'s, not yours.`);
+    if (!this.mine(v.to_move)) return this.refuse(`It is ${possessive(playerName(v.seats[v.to_move], v.seat_names[v.to_move]))} turn.`);
+    if (owner !== null && owner !== v.to_move) return this.refuse(`${name}: that is ${possessive(v.seat_names[owner])}, not yours.`);
     // Ask the rules about the move this pick would make: a legal move with the picked place
     // (or piece) put where that move has one of its kind, now's step first.
     const depth = this.selection.length;
