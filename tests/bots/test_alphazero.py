@@ -1,17 +1,22 @@
-"""The alphazero bot: the shipped network loads, plays only legal moves and beats random play."""
+"""The alphazero bot: the shipped network loads, plays only legal moves and beats random play;
+and the scripts that train and grade it still run (a tiny run of each, end to end)."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import pocketarena as pa
 from pocketarena.bots import make_bot
-from pocketarena.bots.alphazero import shipped_network
+from pocketarena.bots.alphazero import AlphaZeroBot, Network, shipped_network
 from pocketarena.match import SeededChance, play_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,3 +76,92 @@ def test_numpy_network_matches_the_flax_one() -> None:
     np_logits, np_values = net.policy_value(x)
     np.testing.assert_allclose(np_logits, np.asarray(logits), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(np_values, np.asarray(values), rtol=1e-4, atol=1e-4)
+
+
+# -- the training and grading scripts, run as their commands are documented (docs/research.md),
+# tiny: one iteration of a few games with two simulations, graded on a handful of positions.
+TINY = ["--iterations", "1", "--batch", "8", "--simulations", "2", "--max-steps", "4"]
+TINY += ["--train-batch", "16", "--hidden", "16", "--random-opening", "2", "--seed", "3"]
+
+
+def script(name: str, *args: str) -> list[dict[str, Any]]:
+    """Run ``scripts/<name>`` with ``args``; its JSON output lines. XLA's backend optimisations
+    are off (the compile is most of a tiny run's time: about a third less)."""
+    env = dict(os.environ)
+    env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " --xla_backend_optimization_level=0").strip()
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / name), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def share(x: object) -> bool:
+    return isinstance(x, float) and 0.0 <= x <= 1.0
+
+
+def check_checkpoints(run: Path, game_id: str, options: dict[str, Any]) -> list[Path]:
+    """The run's checkpoints (before and after its iteration) and log, as the grader reads them."""
+    checkpoints = sorted(run.glob("[0-9]*.npz"))
+    assert [p.name for p in checkpoints] == ["00000.npz", "00001.npz"]
+    (entry,) = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
+    assert entry["iteration"] == 1 and entry["frames"] == 8 * 4
+    assert {"games", "policy_loss", "value_loss", "seconds"} <= set(entry)
+    assert np.isfinite(entry["policy_loss"]) and np.isfinite(entry["value_loss"])
+    net = Network.load(checkpoints[-1])
+    assert net.meta["game"] == game_id and net.meta["options"] == options
+    assert net.meta["iteration"] == 1 and net.meta["hidden"] == 16
+    game = pa.load(game_id, **options)
+    bot = AlphaZeroBot(game, network=net)  # the bot plays a fresh checkpoint
+    state = game.new_initial_state()
+    assert bot.choose(state) in state.legal_actions()
+    return checkpoints
+
+
+@pytest.mark.slow
+@needs_training_libs
+def test_train_and_grade_stack_a_cash_smoke(tmp_path: Path) -> None:
+    run = tmp_path / "az"
+    logged = script("train_alphazero.py", *TINY, "--out", str(run))
+    assert [e["iteration"] for e in logged] == [1]
+    check_checkpoints(run, "stack-a-cash", {"protect": "touched"})
+    points = script(
+        "grade_alphazero.py", str(run), "--positions", "12", "--games", "4", "--simulations", "2"
+    )
+    report = json.loads((run / "grades.json").read_text())
+    assert report["positions"] == 12 and report["simulations"] == 2
+    assert 0 <= report["won_positions"] <= 12
+    assert [b["name"] for b in report["baselines"]] == [
+        "random legal move (expected)",
+        "greedy bot",
+    ]
+    assert [c["iteration"] for c in report["curve"]] == [0, 1] == [p["iteration"] for p in points]
+    for row in [
+        *report["baselines"],
+        *(c[k] for c in report["curve"] for k in ("policy", "search")),
+    ]:
+        assert share(row["keeps"]) and share(row["converts"]), row
+    assert report["curve"][1]["frames"] == 32
+
+
+@pytest.mark.slow
+@needs_training_libs
+def test_train_and_grade_flipwars_smoke(tmp_path: Path) -> None:
+    run = tmp_path / "az-flipwars"
+    script("train_alphazero.py", "--game", "flipwars", *TINY, "--out", str(run))
+    check_checkpoints(run, "flipwars", {"mode": "enclosed"})
+    args = ["--positions", "4", "--empty", "3", "--games", "2"]
+    script("grade_alphazero_flipwars.py", str(run), *args)
+    report = json.loads((run / "grades.json").read_text())
+    assert report["positions"] == 4
+    assert [c["iteration"] for c in report["curve"]] == [0, 1]
+    rows = [report["baseline"], *(c["endgames"] for c in report["curve"])]
+    for row in rows:
+        assert share(row["keeps_result"]) and share(row["keeps_margin"]), row
+    for point in report["curve"]:
+        assert share(point["vs_random"]) and share(point["vs_hard"]), point
