@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -429,6 +430,13 @@ ClientMessage = Annotated[
 # -- WebSocket: the server's messages ---------------------------------------------------------
 # The state message (``views.state_message``) is joined from parts serialized once per version
 # and shared by every watcher; these are the rest, each written by its schema.
+def message_text(message: BaseModel, **dump: Any) -> str:
+    """A message's JSON text. A field may echo what a client sent (a ``ref``, a game id), which
+    can hold a lone surrogate that UTF-8 cannot carry: ``json.dumps`` writes it escaped
+    (``\\ud800``), where pydantic's own JSON writer refuses it."""
+    return json.dumps(message.model_dump(**dump), separators=(",", ":"))
+
+
 class HelloOut(BaseModel):
     """The first message on every socket: who the server takes the client for."""
 
@@ -452,7 +460,7 @@ class AckOut(BaseModel):
     rematch: str | None = None
 
     def text(self) -> str:
-        return self.model_dump_json(exclude={"version", "rematch"} - self.model_fields_set)
+        return message_text(self, exclude={"version", "rematch"} - self.model_fields_set)
 
 
 class ErrorMessageOut(BaseModel):
@@ -465,7 +473,7 @@ class ErrorMessageOut(BaseModel):
     game: str | None = None
 
     def text(self) -> str:
-        return self.model_dump_json(exclude_none=True)
+        return message_text(self, exclude_none=True)
 
 
 class PresenceOut(BaseModel):

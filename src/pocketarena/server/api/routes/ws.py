@@ -46,6 +46,7 @@ from ...schemas import (
     ThrowMessage,
     UnwatchMessage,
     WatchMessage,
+    message_text,
 )
 
 log = logging.getLogger(__name__)
@@ -220,7 +221,7 @@ async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any], limit:
         conn.push(_error("bad_request", _refusal(e), ref, msg.get("game")))
         return
     if isinstance(parsed, PingMessage):
-        conn.push(PongOut(ref=ref).model_dump_json())
+        conn.push(message_text(PongOut(ref=ref)))
         return
     try:
         result = await _reply(hub, conn, parsed)
