@@ -225,14 +225,24 @@ class Env(VectorEnv[State, CoinAgeState]):
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
         """Apply the mover's legal decision to a running game; if the turn ends, slap for the
         next one."""
-        played, turn_over = self._decide(state, action)
+        return self._step_where(state, action, key, jnp.bool_(True))
+
+    def _step_where(
+        self, state: State, action: jax.Array, key: jax.Array, applies: jax.Array
+    ) -> State:
+        """``_step`` where ``applies``; elsewhere no verb is played, no turn ends, and the
+        state stays as it is by itself (no select after the step: see the base class)."""
+        played, turn_over = self._decide(state, action, applies)
         return self._finish(self._next_turns(played, turn_over, key))
 
-    def _decide(self, s: State, action: jax.Array) -> tuple[State, jax.Array]:
-        """The decision applied (``slaps_drawn`` reset), and whether the turn ends with it."""
+    def _decide(
+        self, s: State, action: jax.Array, applies: jax.Array | bool = True
+    ) -> tuple[State, jax.Array]:
+        """The decision applied (``slaps_drawn`` reset), and whether the turn ends with it;
+        where ``applies`` is false, nothing changes and the turn goes on."""
         mover = s.current_player
         picked = jnp.arange(self.num_actions) == action
-        verb = _pick(self._verb, picked)
+        verb = jnp.where(applies, _pick(self._verb, picked), -1)  # -1: no verb at all
         a = _pick(self._arg_a, picked)
         b = _pick(self._arg_b, picked)
         place, pay, move = verb == _PLACE, verb == _PAY, verb == _MOVE
@@ -280,10 +290,10 @@ class Env(VectorEnv[State, CoinAgeState]):
             pays=jnp.where(pay, 0, s.pays),
             moves=jnp.where(move, 0, s.moves),
             captures=jnp.where(capture, 0, s.captures),
-            slaps_drawn=jnp.int32(0),
+            slaps_drawn=jnp.where(applies, 0, s.slaps_drawn).astype(jnp.int32),
         )
         finished = spent & (_row(banks, mover).sum() == 0) | place & jnp.all(kinds != 0)
-        turn_over = ~finished & ((verb == _END) | ~self._can_act(decided))
+        turn_over = applies & ~finished & ((verb == _END) | ~self._can_act(decided))
         cleared = self._clear(decided)._replace(terminated=jnp.bool_(True))
         chosen: State = jax.tree.map(lambda x, y: jnp.where(finished, x, y), cleared, decided)
         return chosen, turn_over
