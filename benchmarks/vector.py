@@ -109,6 +109,10 @@ def random_action(key: jax.Array, mask: jax.Array) -> jax.Array:
     return jnp.argmax(jnp.where(mask, x, jnp.uint32(0)), axis=-1)
 
 
+# A compiled loop: (key, length) -> the number of games finished.
+Loop = Callable[[jax.Array, int], jax.Array]
+
+
 def first_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
     """The first legal action of each game (``--why``: what the random choice costs)."""
     return jnp.argmax(mask, axis=-1)
@@ -116,7 +120,7 @@ def first_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
 
 def random_loop(
     env: Any, batch: int, choose: Callable[[jax.Array, jax.Array], jax.Array] = random_action
-) -> Callable[[jax.Array, int], jax.Array]:
+) -> Loop:
     """A compiled function of (key, length): ``length`` steps of ``batch`` games with
     auto-reset, each action drawn by ``choose`` (uniformly random legal ones); returns the
     number of games finished (so nothing is optimised away)."""
@@ -154,24 +158,30 @@ def random_loop(
     return call
 
 
+def compiled_length(run: Loop, seconds: float) -> int:
+    """Compile ``run``, then the number of steps one call takes about ``seconds`` for."""
+    run(jax.random.PRNGKey(0), 4).block_until_ready()  # compiles
+    start = time.perf_counter()
+    run(jax.random.PRNGKey(1), 16).block_until_ready()
+    once = max(time.perf_counter() - start, 1e-6)
+    return max(16, min(1 << 20, int(16 * seconds / once)))
+
+
+def steps_per_s(run: Loop, batch: int, length: int, round_: int) -> float:
+    """One timed call of ``length`` steps of ``batch`` games (its key from ``round_``)."""
+    start = time.perf_counter()
+    run(jax.random.PRNGKey(2 + round_), length).block_until_ready()
+    return batch * length / (time.perf_counter() - start)
+
+
 def measure(subject: Subject, batch: int, seconds: float, runs: int) -> None:
     """Compile, size the loop to about ``seconds``, then time ``runs`` calls."""
     run = random_loop(subject.env, batch)
-    run(jax.random.PRNGKey(0), 4).block_until_ready()  # compiles
-    length = 16
-    start = time.perf_counter()
-    run(jax.random.PRNGKey(1), length).block_until_ready()
-    once = max(time.perf_counter() - start, 1e-6)
-    length = max(16, min(1 << 20, int(length * seconds / once)))
-    rates = []
-    for r in range(runs):
-        start = time.perf_counter()
-        run(jax.random.PRNGKey(2 + r), length).block_until_ready()
-        rates.append(batch * length / (time.perf_counter() - start))
-    subject.steps_per_s[batch] = rates
+    length = compiled_length(run, seconds)
+    subject.steps_per_s[batch] = [steps_per_s(run, batch, length, r) for r in range(runs)]
 
 
-def why_loops(map_name: str, batch: int) -> dict[str, Callable[[jax.Array, int], jax.Array]]:
+def why_loops(map_name: str, batch: int) -> dict[str, Loop]:
     """``--why``: Coin Age's loop as measured and changed in one thing each: the first legal
     action instead of a random one; a constant observation; the step as it was before
     ``_step_where`` (a select between the stepped and the old state after the step)."""
@@ -202,17 +212,11 @@ def why(maps: list[str], batches: list[int], seconds: float, runs: int) -> None:
             loops = why_loops(map_name, batch)
             for run in loops.values():
                 run(jax.random.PRNGKey(0), 4).block_until_ready()  # compiles
-            base = loops["as measured"]
-            start = time.perf_counter()
-            base(jax.random.PRNGKey(1), 16).block_until_ready()
-            once = max(time.perf_counter() - start, 1e-6)
-            length = max(16, min(1 << 20, int(16 * seconds / once)))
+            length = compiled_length(loops["as measured"], seconds)
             rates: dict[str, list[float]] = {name: [] for name in loops}
             for r in range(runs):
                 for name, run in loops.items():
-                    start = time.perf_counter()
-                    run(jax.random.PRNGKey(2 + r), length).block_until_ready()
-                    rates[name].append(batch * length / (time.perf_counter() - start))
+                    rates[name].append(steps_per_s(run, batch, length, r))
             medians = {name: statistics.median(v) for name, v in rates.items()}
             for name, rate in medians.items():
                 print(
