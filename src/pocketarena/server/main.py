@@ -110,6 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     secret_key = settings.resolved_secret_key()
     templates = Jinja2Templates(directory=str(PACKAGE / "templates"))
+    # Every word a player reads goes through gettext: {{ _("…") }} in the templates.
+    templates.env.add_extension("jinja2.ext.i18n")
+    templates.env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
