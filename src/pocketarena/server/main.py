@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import pocketarena as pa
+from pocketarena import i18n
 
 from . import chat
 from .api.routes import (
@@ -44,7 +45,7 @@ from .api.routes.pages import error_page, is_page
 from .context import AppContext
 from .core.config import Settings
 from .core.db import SqliteCheckpointer, make_engine, run_migrations, session_factory
-from .core.middleware import IdentityMiddleware
+from .core.middleware import IdentityMiddleware, PreferencesMiddleware
 from .core.ratelimit import Limiter, MemoryLimiter, Rates
 from .core.sessions import DatabaseSessions
 from .live import abandon
@@ -110,9 +111,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     secret_key = settings.resolved_secret_key()
     templates = Jinja2Templates(directory=str(PACKAGE / "templates"))
-    # Every word a player reads goes through gettext: {{ _("…") }} in the templates.
+    # Every word a player reads goes through gettext: {{ _("…") }} in the templates, in the
+    # language of the request (PreferencesMiddleware sets it).
     templates.env.add_extension("jinja2.ext.i18n")
-    templates.env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    templates.env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda message: i18n.SITE.catalog().gettext(message),
+        ngettext=lambda s, p, n: i18n.SITE.catalog().ngettext(s, p, n),
+        pgettext=lambda c, message: i18n.SITE.catalog().pgettext(c, message),
+        npgettext=lambda c, s, p, n: i18n.SITE.catalog().npgettext(c, s, p, n),
+        newstyle=True,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -179,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         secure=settings.secure_cookies,
         max_age_s=round(settings.session_max_days * 86400),
     )
+    app.add_middleware(PreferencesMiddleware)  # outside identity: its refusals are worded too
     if settings.trusted_proxies.strip():
         # Outermost: the address every limit is keyed by is the client a trusted proxy names.
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)

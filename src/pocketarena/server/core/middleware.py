@@ -12,6 +12,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pocketarena import i18n
+
 from .ratelimit import address_key
 
 log = logging.getLogger(__name__)
@@ -140,3 +142,46 @@ async def _plain(send: Send, status: int, body: bytes) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+# The reader's choices, each kept in a cookie (and, for an account, in the account: see
+# api/routes/settings.py, which also sets these cookies when a person signs in).
+LANGUAGE_COOKIE = "lang"
+TIME_ZONE_COOKIE = "tz"
+THEME_COOKIE = "theme"
+THEMES = ("auto", "light", "dark")
+
+
+class PreferencesMiddleware:
+    """Which language, time zone and theme to answer in. The language is the one the ``lang``
+    cookie names (the selector's choice), else the best match of ``Accept-Language``; it is
+    the current language (``pocketarena.i18n``) while the request is handled, and in
+    ``request.state``: ``locale``, ``time_zone`` (IANA name, UTC unless the browser told us),
+    ``theme`` (auto follows ``prefers-color-scheme``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        state: dict[str, Any] = scope.setdefault("state", {})
+        chosen = cookie_value(scope, LANGUAGE_COOKIE)
+        code = chosen if chosen and i18n.known(chosen) else None  # qps: the tests
+        code = code or i18n.negotiate(_headers(scope).get("accept-language"))
+        zone = i18n.valid_time_zone(cookie_value(scope, TIME_ZONE_COOKIE))
+        theme = cookie_value(scope, THEME_COOKIE)
+        state["locale"] = code
+        state["time_zone"] = zone or "UTC"
+        state["theme"] = theme if theme in THEMES else "auto"
+        with i18n.use_locale(code), i18n.use_time_zone(state["time_zone"]):
+
+            async def send_wrapper(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    headers = MutableHeaders(scope=message)
+                    headers.setdefault("content-language", i18n.html_lang(code))
+                    headers.append("vary", "Accept-Language, Cookie")
+                await send(message)
+
+            await self.app(scope, receive, send_wrapper if scope["type"] == "http" else send)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from pocketarena import i18n
 from pocketarena.core import RecordError
 from pocketarena.fair import verify_record
 from pocketarena.records import MAX_RECORD_BYTES, loads
@@ -59,14 +62,38 @@ async def page(
         "kind": player.kind if player else "guest",
         "username": player.username if player else None,
     }
-    response = ctx.templates.TemplateResponse(
-        request,
-        template,
-        {"me": me, "page_data": script_json({"me": me, **(data or {})}), **context},
-        status_code=status_code,
-    )
+    with reader(request) as speech:
+        response = ctx.templates.TemplateResponse(
+            request,
+            template,
+            {
+                "me": me,
+                "page_data": script_json({"me": me, "i18n": speech, **(data or {})}),
+                "speech": speech,
+                **context,
+            },
+            status_code=status_code,
+        )
     response.headers["Content-Security-Policy"] = CSP
     return response
+
+
+@contextlib.contextmanager
+def reader(request: Request) -> Iterator[dict[str, Any]]:
+    """The reader's language, time zone and theme (PreferencesMiddleware found them), current
+    while a page is made, and what the page and its scripts need to know of them."""
+    state = request.state
+    code = getattr(state, "locale", i18n.DEFAULT)
+    zone = getattr(state, "time_zone", "UTC")
+    with i18n.use_locale(code), i18n.use_time_zone(zone):
+        yield {
+            "locale": code,
+            "lang": i18n.html_lang(code),
+            "dir": "rtl" if i18n.is_rtl(code) else "ltr",
+            "time_zone": zone,
+            "theme": getattr(state, "theme", "auto"),
+            "languages": i18n.LANGUAGES,
+        }
 
 
 # Addresses whose errors stay JSON (programs read them); every other address is a page.
@@ -117,12 +144,18 @@ async def error_page(
         response = await page(request, ctx, "error.html", status_code=status_code, **context)
     except Exception:
         me = {"id": "", "name": "Guest", "kind": "guest", "username": None}
-        response = ctx.templates.TemplateResponse(
-            request,
-            "error.html",
-            {"me": me, "page_data": script_json({"me": me}), **context},
-            status_code=status_code,
-        )
+        with reader(request) as speech:
+            response = ctx.templates.TemplateResponse(
+                request,
+                "error.html",
+                {
+                    "me": me,
+                    "page_data": script_json({"me": me, "i18n": speech}),
+                    "speech": speech,
+                    **context,
+                },
+                status_code=status_code,
+            )
         response.headers["Content-Security-Policy"] = CSP
     for key, value in (headers or {}).items():
         response.headers[key] = value

@@ -1,0 +1,99 @@
+"""Extract the words of a gettext domain and update every language's catalog of it.
+
+    python scripts/catalogs.py site            # extract site.pot, update the eight site.po
+    python scripts/catalogs.py engine
+    python scripts/catalogs.py site --init eo  # start a new language's catalog (see docs/i18n.md)
+
+It runs pybabel with the project's settings (one mapping file per domain, ``babel-<domain>.cfg``;
+no line numbers in the catalogs so that catalogs do not change when code only moves; no
+wrapping), exactly the commands docs/i18n.md spells out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from pocketarena.i18n import LANGUAGES  # noqa: E402
+
+LOCALE = ROOT / "src" / "pocketarena" / "locale"
+# _ gettext ngettext pgettext are pybabel's defaults; N_ marks a word kept for later (a table
+# of titles), t/tn are the page scripts' own (static/i18n.js).
+KEYWORDS = ["N_", "t", "tn:1,2"]
+
+
+def pybabel(*args: str) -> None:
+    command = [str(Path(sys.executable).with_name("pybabel")), *args]
+    subprocess.run(command, check=True, cwd=ROOT)
+
+
+def extract(domain: str) -> Path:
+    pot = LOCALE / f"{domain}.pot"
+    keywords = [f"--keyword={k}" for k in KEYWORDS]
+    pybabel(
+        "extract",
+        "--mapping-file",
+        f"babel-{domain}.cfg",
+        *keywords,
+        "--no-location",
+        "--no-wrap",
+        "--sort-output",
+        "--project=Pocket Arena",
+        "--copyright-holder=Pocket Arena engineers",
+        "--output-file",
+        str(pot.relative_to(ROOT)),
+        ".",
+    )
+    return pot
+
+
+def update(domain: str, pot: Path) -> None:
+    pybabel(
+        "update",
+        "--input-file",
+        str(pot.relative_to(ROOT)),
+        "--output-dir",
+        str(LOCALE.relative_to(ROOT)),
+        "--domain",
+        domain,
+        "--no-wrap",
+        "--ignore-obsolete",
+        "--no-fuzzy-matching",
+    )
+
+
+def init(domain: str, pot: Path, code: str) -> None:
+    pybabel(
+        "init",
+        "--input-file",
+        str(pot.relative_to(ROOT)),
+        "--output-dir",
+        str(LOCALE.relative_to(ROOT)),
+        "--domain",
+        domain,
+        "--locale",
+        code,
+        "--no-wrap",
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("domain", choices=["site", "engine"])
+    parser.add_argument("--init", metavar="CODE", help="start the catalog of a new language")
+    args = parser.parse_args()
+    pot = extract(args.domain)
+    codes = [*LANGUAGES, *([args.init] if args.init else [])]
+    for code in codes:  # a language without a catalog of this domain gets an empty one
+        if not (LOCALE / code / "LC_MESSAGES" / f"{args.domain}.po").exists():
+            init(args.domain, pot, code)
+    update(args.domain, pot)
+
+
+if __name__ == "__main__":
+    main()
