@@ -68,6 +68,17 @@ def test_ray_plays_the_same_games_as_the_local_pool(tmp_path: Path, ray_running:
     assert outcome(summary[0]) == outcome(summary[1])
     assert records(tmp_path / "local") == records(tmp_path / "ray")
 
+    # A Swiss: each round paired from the last one's results, the same on Ray.
+    common = ["--kind", "swiss", "--rounds", "3", "--bots", "random,greedy,easy,mcts:30,mcts:20"]
+    local = run("arena", "stack-a-cash", *common, "--jobs", "1", "--out", str(tmp_path / "sl"))
+    assert local.exit_code == 0, local.output
+    ray = run(
+        "arena", "stack-a-cash", *common, "--ray", "--jobs", "2", "--out", str(tmp_path / "sr")
+    )
+    assert ray.exit_code == 0, ray.output
+    swiss = [json.loads((tmp_path / d / "summary.json").read_text()) for d in ("sl", "sr")]
+    assert swiss[0]["games"] == 6 and outcome(swiss[0]) == outcome(swiss[1])
+
     common = ["--bot", "greedy", "--games", "3", "--seed", "4", "--no-plots", "--no-records"]
     local = run("balance", "stack-a-cash", *common, "--jobs", "1", "--out", str(tmp_path / "bl"))
     assert local.exit_code == 0, local.output

@@ -8,7 +8,7 @@ import json
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -24,9 +24,12 @@ from pocketarena.arena import (
     make_tasks,
     run_with_progress,
 )
+from pocketarena.arena.rounds import KINDS as ROUND_KINDS
+from pocketarena.arena.rounds import RoundsReport, run_rounds, schedule_size
 from pocketarena.arena.runner import LOCAL_RAY, RAY_MISSING, RayUnavailable
 from pocketarena.arena.tournament import plot
 from pocketarena.bots import bot_names
+from pocketarena.core import Game
 from pocketarena.records import now_utc
 
 from .common import (
@@ -52,7 +55,20 @@ BotsOpt = Annotated[
     ),
 ]
 GamesOpt = Annotated[
-    int, typer.Option("--games", "-n", help="Games per pairing (seats alternate).")
+    int | None,
+    typer.Option("--games", "-n", help="Games per pairing (seats alternate; default 20)."),
+]
+KindOpt = Annotated[
+    str,
+    typer.Option(
+        "--kind",
+        help="all-pairs: every pairing plays --games games; swiss: --rounds rounds, each "
+        "paired by points; round-robin: groups of up to 10, everyone meets once. Swiss and "
+        "round robin play one game a pairing and rank by points, Buchholz, Sonneborn-Berger.",
+    ),
+]
+RoundsOpt = Annotated[
+    int | None, typer.Option("--rounds", help="Rounds of a Swiss (--kind swiss).")
 ]
 JobsOpt = Annotated[
     int | None, typer.Option("--jobs", "-j", help="Games played at once (default: every core).")
@@ -172,10 +188,85 @@ def print_report(data: dict[str, object]) -> None:
     console.print(pairings)
 
 
+def print_rounds(data: dict[str, Any]) -> None:
+    """A tournament in rounds: its standings with the tie-breaks."""
+    title = f"{data['game']}: {data['kind']}, {len(data['rounds'])} rounds ({data['games']} games)"
+    table = Table(title=title)
+    for column in ("#", "bot", "points", "Buchholz", "SB", "W", "D", "L", "byes"):
+        if column == "bot":
+            table.add_column(column, overflow="fold")
+        else:
+            table.add_column(column, justify="right", no_wrap=True)
+    for row in data["standings"]:
+        table.add_row(
+            str(row["rank"]),
+            escape(row["bot"]),
+            f"{row['points']:g}",
+            f"{row['buchholz']:g}",
+            f"{row['sonneborn_berger']:g}",
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            str(row["byes"]),
+        )
+    console.print(table)
+
+
+def play_in_rounds(
+    game: Game,
+    specs: list[str],
+    kind: str,
+    rounds: int | None,
+    jobs: int | None,
+    where: str | None,
+    seed: int,
+    folder: Path,
+) -> None:
+    """``arena --kind swiss|round-robin``: pair, play and rank, round by round."""
+    try:
+        total = schedule_size(kind, len(specs), rounds)
+    except ValueError as e:
+        fail(str(e))
+    workers = workers_for(jobs, where, len(specs) // 2)
+    report = RoundsReport(
+        kind=kind,
+        game=game.ID,
+        options=dict(game.options),
+        bots=specs,
+        seed=seed,
+        jobs=workers,
+        started=now_utc(),
+    )
+    start = time.perf_counter()
+
+    def play(tasks: list[GameTask]) -> list[GameResult]:
+        number = len(report.rounds)
+        return run_or_fail(tasks, workers, where, f"{game.ID}: round {number} of {total}")
+
+    interrupted = False
+    try:
+        run_rounds(report, game, total, play)
+    except Interrupted:
+        interrupted = True
+    report.seconds = time.perf_counter() - start
+    try:
+        path = report.save(folder)
+    except OSError as e:
+        fail(f"could not write the results to {folder}: {e.strerror}", 1)
+    print_rounds(json.loads(path.read_text(encoding="utf-8")))
+    console.print(f"Saved {path} and {plural(len(report.record_files), 'record')}")
+    if interrupted:
+        console.print(
+            f"Interrupted in round {len(report.rounds)} of {total}; the table covers the "
+            "games that finished."
+        )
+        raise typer.Exit(INTERRUPTED)
+
+
 def arena(
     game_id: GameArg,
     bots: BotsOpt = "random,greedy,medium,hard",
-    games: GamesOpt = 20,
+    games: GamesOpt = None,
     jobs: JobsOpt = None,
     seed: SeedOpt = 0,
     out: OutOpt = None,
@@ -186,11 +277,22 @@ def arena(
     map: MapOpt = None,
     protect: ProtectOpt = None,
     option: OptionOpt = None,
+    kind: KindOpt = "all-pairs",
+    rounds: RoundsOpt = None,
 ) -> None:
-    """Play a tournament of --bots at GAME, every pairing, seats swapped.
+    """Play a tournament of --bots at GAME: every pairing with seats swapped, or a Swiss or a
+    round robin (--kind).
 
     Saves the records, a summary and plots."""
     game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
+    kind = kind.strip().lower()
+    if kind not in ("all-pairs", *ROUND_KINDS):
+        fail(f"unknown --kind {kind!r}; kinds: all-pairs, {', '.join(ROUND_KINDS)}")
+    if kind != "all-pairs" and games is not None:
+        fail(f"a {kind} plays one game a pairing; drop --games")
+    if kind == "all-pairs" and rounds is not None:
+        fail("--rounds is for --kind swiss")
+    games = 20 if games is None else games
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
     jobs_or_fail(jobs)
@@ -202,6 +304,9 @@ def arena(
     folder = writable_or_fail(
         out if out is not None else default_out("arena", game.ID), "--out", folder=True
     )
+    if kind != "all-pairs":
+        play_in_rounds(game, specs, kind, rounds, jobs, where, seed, folder)
+        return
     tasks = make_tasks(game, specs, games, seed)
     workers = workers_for(jobs, where, len(tasks))
     started = now_utc()
