@@ -41,7 +41,7 @@ def limited(tmp_path: Path, **overrides: Any) -> Settings:
             "http_burst",
         )
     }
-    values.update(trusted_proxies="testclient", **overrides)
+    values.update(trusted_proxies="*", **overrides)
     return make_settings(tmp_path, **values)
 
 

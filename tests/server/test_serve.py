@@ -63,9 +63,20 @@ def test_bad_limits_and_proxies_are_explained(tmp_path: Path) -> None:
     for env, words in (
         ({"POCKETARENA_GAMES_PER_MINUTE": "0"}, "GAMES_PER_MINUTE must be positive"),
         ({"POCKETARENA_TRUSTED_PROXIES": "10.0.0.0/33"}, "'10.0.0.0/33' is not an IP address"),
+        ({"POCKETARENA_TRUSTED_PROXIES": "localhost"}, "'localhost' is not an IP address"),
+        ({"POCKETARENA_TRUSTED_PROXIES": "127.0.0.1,proxy"}, "'proxy' is not an IP address"),
     ):
         result = CliRunner().invoke(
             cli_app, ["serve"], env={"POCKETARENA_DATA_DIR": str(tmp_path), **env}
         )
         assert result.exit_code == 2 and words in result.output, result.output
+        assert "Traceback" not in result.output
+    for bad in ("balancer", "10.0.0.300", "10.0.0.0/8/8", "unix:/run/x.sock", "127.0.0.1 10.0.0.1"):
+        result = CliRunner().invoke(
+            cli_app,
+            ["serve", "--trusted-proxies", bad],
+            env={"POCKETARENA_DATA_DIR": str(tmp_path)},
+        )
+        assert result.exit_code == 2, (bad, result.output)
+        assert "--trusted-proxies" in result.output and "is not an IP address" in result.output
         assert "Traceback" not in result.output

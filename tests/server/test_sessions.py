@@ -141,7 +141,7 @@ def test_sessions_expire_when_idle(client: TestClient) -> None:
 
 
 def throttled(tmp_path: Path, **limits: object) -> Settings:
-    return make_settings(tmp_path, trusted_proxies="testclient", **limits)
+    return make_settings(tmp_path, trusted_proxies="*", **limits)
 
 
 def test_wrong_passwords_are_throttled_per_account(tmp_path: Path) -> None:

@@ -13,13 +13,13 @@ alone behaves the same through its ``MemoryBus``.
 from __future__ import annotations
 
 import logging
-import unicodedata
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 
 from .core.ratelimit import Limiter, Rate
+from .core.text import TextError, visible_line
 from .live.hub import GameError, Hub, LiveGame
 from .models import ChatMessageRow, utcnow
 from .store import Store, aware
@@ -31,9 +31,6 @@ MAX_CHARS = 140
 HISTORY = 200  # the newest messages of a room that a reader is sent
 QUICK_PHRASES = ("Hello", "Good luck", "Your turn", "Thanks", "Well played", "Good game")
 Room = Literal["players", "spectators"]
-# Characters that change how the text around them is shown (bidirectional overrides and
-# isolates) are refused like control characters: nobody may disguise a message with them.
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
 
 
 class ChatIn(BaseModel):
@@ -87,16 +84,15 @@ def room_of(live: LiveGame, player_id: str | None) -> Room:
 
 
 def clean_text(text: str, free_text: bool) -> str:
-    """The message as it will be kept, or GameError("bad_request") saying what is wrong."""
-    text = text.strip()
+    """The message as it will be kept (the rule of ``core.text.visible_line``: NFC, one line,
+    no control, format or direction characters), or GameError("bad_request") saying what is
+    wrong."""
+    try:
+        text = visible_line(text)
+    except TextError as e:
+        raise GameError("bad_request", f"a chat message cannot hold {e}") from None
     if not text:
         raise GameError("bad_request", "a chat message cannot be empty")
-    for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI:
-            raise GameError(
-                "bad_request",
-                f"chat messages cannot contain control characters (found U+{ord(ch):04X})",
-            )
     if not free_text and text not in QUICK_PHRASES:
         phrases = ", ".join(f'"{p}"' for p in QUICK_PHRASES)
         raise GameError(

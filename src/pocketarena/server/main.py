@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -89,6 +90,11 @@ STATUS_CODES = {
     429: "rate_limited",
     503: "unavailable",
 }
+# What the operating system says of a file name a client chose that cannot be a file here:
+# too long, too deep, not a folder, looping. The file is simply not there.
+NAME_ERRORS = frozenset(
+    {errno.ENAMETOOLONG, errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ELOOP, errno.EINVAL}
+)
 
 
 def _printable(value: Any) -> Any:
@@ -192,6 +198,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Outermost: the address every limit is keyed by is the client a trusted proxy names.
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
 
+    add_error_handlers(app)
+
+    for module in (
+        catalog,
+        games,
+        claims,
+        records,
+        lobby,
+        players,
+        auth,
+        ws,
+        health,
+        pages,
+        analysis,
+        puzzles,
+        lessons,
+        chat_routes,
+    ):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
+    return app
+
+
+def add_error_handlers(app: FastAPI) -> None:
+    """Every error as JSON for programs or as a page for people, never a trace."""
+
     @app.exception_handler(GameError)
     async def game_error(_request: Request, exc: GameError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if exc.status == 429 else None
@@ -228,32 +260,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         return SafeJSONResponse({"detail": errors, "code": "invalid"}, status_code=422)
 
+    @app.exception_handler(OSError)
+    async def os_error(request: Request, exc: OSError) -> Response:
+        # One place for every route that reads a file a request names (rules images, static
+        # files, whatever comes next): a name the system cannot take is a 404, not a 500.
+        if exc.errno not in NAME_ERRORS:
+            raise exc  # a real fault (a disk, a timeout): the server's error, logged
+        return await http_error(request, StarletteHTTPException(404, "there is no such file"))
+
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> Response:
         # Logged by the server as it propagates; the visitor gets a page or JSON, no trace.
         if is_page(request):
             return await error_page(request, 500)
         return SafeJSONResponse({"detail": "internal error", "code": "error"}, status_code=500)
-
-    for module in (
-        catalog,
-        games,
-        claims,
-        records,
-        lobby,
-        players,
-        auth,
-        ws,
-        health,
-        pages,
-        analysis,
-        puzzles,
-        lessons,
-        chat_routes,
-    ):
-        app.include_router(module.router)
-    app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
-    return app
 
 
 def cluster_parts(settings: Settings) -> tuple[Bus, BotQueue | None, Limiter]:

@@ -103,7 +103,8 @@ def title_and_body(text: str) -> tuple[str | None, str]:
 
 def asset(name: str) -> tuple[bytes, str] | None:
     """An image kept with the rules (docs/rules/<name>, folders allowed), if ``name`` is a plain
-    relative path to an image file (no '..', no absolute path)."""
+    relative path to an image file (no '..', no absolute path). A name the file system cannot
+    take (too long, too deep) raises its OSError: the app answers those with 404."""
     match = ASSET.fullmatch(name)
     if not match or ".." in name.split("/"):
         return None

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from pocketarena.ratings import Rating, rate
 
 from .core.security import default_guest_name, hash_password, needs_rehash, verify_password
+from .core.text import TextError, visible_line
 from .models import GameRecord, Heartbeat, Player, RatingRow, SessionRow, utcnow
 
 _GAMES: Table = GameRecord.__table__  # type: ignore[assignment]
@@ -66,23 +67,32 @@ def reserved_name(name: str) -> bool:
 
 
 def clean_name(name: object) -> str:
-    """A display name: printable, single-spaced, 2-24 characters."""
+    """A display name: 2-24 characters by ``core.text.visible_line``'s rule (NFC, single-spaced,
+    no control, format or direction characters), none of the characters HTML is made of."""
     if not isinstance(name, str):
         raise StoreError("a name must be text")
-    name = " ".join(name.split())
+    try:
+        name = visible_line(name)
+    except TextError as e:
+        raise StoreError(f"a name cannot hold {e}") from None
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise StoreError(f"a name must be {NAME_MIN} to {NAME_MAX} characters long")
-    if not all(ch.isprintable() for ch in name) or any(ch in "<>&\"'`" for ch in name):
-        raise StoreError("a name may not contain control characters or any of < > & \" ' `")
+    if any(ch in "<>&\"'`" for ch in name):
+        raise StoreError("a name may not contain any of < > & \" ' `")
     if reserved_name(name):
         raise StoreError(f"the name {name!r} is kept for the site's bots and staff: choose another")
     return name
 
 
 def clean_username(username: object) -> str:
+    """A username: 3-24 ASCII letters, digits, '-' or '_', lower case (checked after the rule
+    of ``core.text.visible_line``, so a refused character is named)."""
     if not isinstance(username, str):
         raise StoreError("a username must be text")
-    username = username.strip().lower()
+    try:
+        username = visible_line(username).lower()
+    except TextError as e:
+        raise StoreError(f"a username cannot hold {e}") from None
     if not 3 <= len(username) <= USERNAME_MAX or not all(
         c.isalnum() or c in "-_" for c in username
     ):

@@ -93,7 +93,8 @@ class Settings:
     max_live_games: int = 5000
     # Requests from these addresses (IPs or networks, comma-separated; "*" for any) may name
     # the client in X-Forwarded-For / X-Forwarded-Proto: set it to your reverse proxy's
-    # address. Empty: the socket's peer is the client, whatever the headers say.
+    # address, and let nothing else reach the server (anything that does, from a trusted
+    # address, names any client it likes). Empty: the socket's peer is the client.
     trusted_proxies: str = ""
 
     # Sessions: a random token in the cookie, kept (hashed) in the database.
@@ -148,18 +149,20 @@ class Settings:
 
 
 def _check_proxy(item: str) -> None:
-    """A trusted proxy: an IP address, a network (with /), "*", or a plain name (a Unix
-    socket's peer, a test client); anything else is a mistake worth saying."""
+    """A trusted proxy: an IP address, a network (with /), or "*" (any peer: only where nothing
+    but the proxy can reach the server); anything else, a host name included (it would never
+    match a peer's address), is refused with a message."""
     if not item or item == "*":
         return
     try:
         if "/" in item:
             ipaddress.ip_network(item)
-        elif item[0].isdigit() or ":" in item:
+        else:
             ipaddress.ip_address(item)
     except ValueError:
         raise ValueError(
-            f"{ENV_PREFIX}TRUSTED_PROXIES: {item!r} is not an IP address or network"
+            f"--trusted-proxies / {ENV_PREFIX}TRUSTED_PROXIES: {item!r} is not an IP address or "
+            "network (e.g. 10.0.0.5, 10.0.0.0/24 or fd00::/64, comma-separated)"
         ) from None
 
 

@@ -41,13 +41,15 @@ def cookie_value(scope: Scope, name: str) -> str | None:
 
 def same_origin(scope: Scope) -> bool:
     """Browsers send Origin on cross-site requests and WebSocket handshakes; a page of another
-    site must not act with our cookie. Requests without Origin (API clients) pass."""
+    site must not act with our cookie. Where a browser leaves Origin out it may still send
+    Referer, and ours ask for same-origin referrers only: a Referer of another site is a
+    request from that site. Requests with neither (API clients) pass."""
     headers = _headers(scope)
-    origin = headers.get("origin")
-    if not origin:
+    source = headers.get("origin") or headers.get("referer")
+    if not source:
         return True
     try:
-        netloc = urlsplit(origin).netloc.lower()
+        netloc = urlsplit(source).netloc.lower()
     except ValueError:  # not a URL at all
         return False
     return netloc == headers.get("host", "").lower()
