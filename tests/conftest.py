@@ -104,4 +104,10 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         )
     browser = services.chromium()
     lines.append(f"Chromium: {browser or 'none found (browser tests are skipped outside CI)'}")
+    axe = services.AXE_SCRIPT
+    lines.append(
+        f"axe-core: {services.axe_version(axe)} (tests/node_modules)"
+        if axe.exists()
+        else "axe-core: installed from npm by the first test that needs it"
+    )
     return lines

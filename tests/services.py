@@ -10,6 +10,9 @@
 - Chromium: ``POCKETARENA_CHROMIUM``, else Playwright's own browser if it is installed, else
   the system's (``chromium``, ``chromium-browser``, ``google-chrome``). With none, the browser
   tests are skipped with one line saying so, except in CI (``CI`` set), where that fails.
+- axe-core: the accessibility checker at its current npm release (``tests/package.json``),
+  installed into ``tests/node_modules`` by ``npm ci`` on first use; with no npm, the checks are
+  skipped with one line saying so (failed in CI).
 
 Only when nothing can be reached or started is a test skipped, and never in CI: there a missing
 service is a failure. Several processes of one run (pytest-xdist) share one throwaway server of
@@ -207,6 +210,37 @@ def chromium() -> str | None:
         if found:
             return found
     return None
+
+
+# -- axe-core ----------------------------------------------------------------------------------
+TESTS = Path(__file__).resolve().parent
+AXE_SCRIPT = TESTS / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_core() -> Path | None:
+    """axe-core's script at its current npm release (tests/package.json), installed with
+    ``npm ci`` on first use; None when there is no npm to install it with."""
+    if AXE_SCRIPT.exists():
+        return AXE_SCRIPT
+    npm = shutil.which("npm")
+    if npm is None:
+        return None
+    with _locked(TESTS, ".npm.lock"):  # one xdist worker installs, the others wait
+        if not AXE_SCRIPT.exists():
+            subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund", "--prefix", str(TESTS)],
+                check=False,
+                capture_output=True,
+                timeout=600,
+            )
+    return AXE_SCRIPT if AXE_SCRIPT.exists() else None
+
+
+def axe_version(script: Path) -> str:
+    """The release named in the script's first line (``/*! axe v4.14.1``)."""
+    with open(script, encoding="utf-8") as handle:
+        first = handle.readline()
+    return first.removeprefix("/*! axe v").strip() or "unknown"
 
 
 # -- what a run uses, for the report header -----------------------------------------------------

@@ -20,10 +20,19 @@ from pocketarena.rulepages import rules_text
 
 from ... import catalog, rules
 from ...context import AppContext
-from ...core.security import default_guest_name
+from ...core.security import address_hash, default_guest_name
 from ...live.hub import GameError
 from ...recording import record_of
-from ..deps import ContextDep, HubDep, PlayerIdDep, StoreDep, WriteLimit, page_visitor
+from ..deps import (
+    ContextDep,
+    HubDep,
+    PlayerIdDep,
+    StoreDep,
+    WriteLimit,
+    check,
+    client_addr,
+    page_visitor,
+)
 from .games import view_for
 from .players import player_json
 
@@ -173,6 +182,39 @@ async def home(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLResponse:
     online = await hub.presence.online_count()
     data = {"lobby": hub.lobby_view(), "online": online}
     return await page(request, ctx, "home.html", data, games=games, online=online)
+
+
+QUICK_BOT = "medium"  # the usual opponent of a one-click game
+
+
+@router.post("/play/{game}", dependencies=[WriteLimit])
+async def quick_game(
+    game: str, request: Request, ctx: ContextDep, hub: HubDep, player: PlayerIdDep
+) -> Response:
+    """A home card's Play: the usual game (the medium bot, default options, a seat drawn) in
+    one click; the new-game form stays for everything else."""
+    if game not in catalog.game_ids():
+        raise HTTPException(404, "no such game")
+    levels = catalog.bot_levels(game)
+    bot = QUICK_BOT if QUICK_BOT in levels else levels[0]
+    addr = client_addr(request)
+    await check(ctx, ctx.rates.address_games, addr, "too many new games from your address")
+    await check(ctx, ctx.rates.games, player, "too many new games")
+    try:
+        live = await hub.create(
+            player,
+            game,
+            {},
+            "bot",
+            None,
+            bot,
+            None,
+            True,
+            creator_addr=address_hash(ctx.secret_key, addr),
+        )
+    except GameError as e:
+        raise HTTPException(e.status, e.message) from e
+    return RedirectResponse(f"/g/{live.id}", status_code=303)
 
 
 @router.get("/new", response_class=HTMLResponse)
