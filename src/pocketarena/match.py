@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from .bots.base import Bot
-from .core import CHANCE, TERMINAL, Action, Game, IllegalActionError, State, possessive
+from .core import CHANCE, TERMINAL, Action, Game, IllegalActionError, State, seat_of
 from .core.chance import ChanceSource, SeededChance
 from .records import Player, Record, now_utc, result_for, result_of
 
@@ -113,7 +113,7 @@ class Match:
     def throw(self) -> Action:
         """Throw the coins at a chance node (from the match's chance source)."""
         if self.state.current_player != CHANCE:
-            raise IllegalActionError("there are no coins to throw now")
+            raise IllegalActionError("match.nothing-to-throw")
         action = self.chance.outcome(self.state)
         self._apply(action, CHANCE)
         return action
@@ -122,19 +122,15 @@ class Match:
         """A person's decision: notation, an Action, or the 1-based number of a listed move."""
         player = self.state.current_player
         if self.over:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("match.over")
         if player == CHANCE:
-            raise IllegalActionError("the coins must be thrown first (press Enter)")
+            raise IllegalActionError("match.throw-first")
         if not self.is_human(player):
-            raise IllegalActionError(
-                f"it is {possessive(self.game.SEATS[player])} turn, and a bot plays that seat"
-            )
+            raise IllegalActionError("match.bot-seat", seat=seat_of(self.game.SEATS[player]))
         if isinstance(action, int):
             legal = self.state.legal_actions()
             if not 1 <= action <= len(legal):
-                raise IllegalActionError(
-                    f"there is no move {action}; moves are numbered 1 to {len(legal)}"
-                )
+                raise IllegalActionError("match.no-such-number", number=action, last=len(legal))
             action = legal[action - 1]
         return self._apply(action, player)
 
@@ -142,7 +138,7 @@ class Match:
         player = self.state.current_player
         bot = self.seats[player] if player >= 0 else None
         if bot is None:
-            raise IllegalActionError("no bot is to move now")
+            raise IllegalActionError("match.no-bot-to-move")
         if self.reseed_bots:
             bot.reseed(f"{self.seed}:bot:{self.state.ply}")
         return self._apply(bot.choose(self.state), player)
@@ -162,20 +158,22 @@ class Match:
         """Play a saved game's moves again (a fresh match only), so it goes on from there;
         IllegalActionError names the first move that does not fit."""
         if self.state.history:
-            raise IllegalActionError("only a match that has not started can resume a game")
+            raise IllegalActionError("match.resume-started")
         for number, text in enumerate(moves, start=1):
             mover = self.state.current_player
             try:
                 self._apply(text, mover)
             except IllegalActionError as e:
-                raise IllegalActionError(f"move {number} ({text!r}) is illegal: {e}") from None
+                raise IllegalActionError(
+                    "match.resume-illegal", number=number, text=text, why=e.message
+                ) from None
 
     def undo(self, seat: int | None = None) -> int:
         """Take back ``seat``'s last decision and everything after it (the bot's reply, the
         throws: they are re-derived identically when played again). With no seat, the last
         decision of anyone. Returns how many plies were taken back."""
         if self.resigned is not None or self.abandoned:
-            raise IllegalActionError("the game has ended; nothing can be taken back")
+            raise IllegalActionError("match.ended-no-undo")
         cut = None
         for ply in range(len(self.movers) - 1, -1, -1):
             mover = self.movers[ply]
@@ -183,7 +181,7 @@ class Match:
                 cut = ply
                 break
         if cut is None:
-            raise IllegalActionError("there is no move of yours to take back")
+            raise IllegalActionError("match.nothing-to-undo")
         taken = len(self.movers) - cut
         history = self.state.history[:cut]
         state = self.game.new_initial_state()
@@ -198,7 +196,7 @@ class Match:
 
     def resign(self, seat: int) -> None:
         if self.over:
-            raise IllegalActionError("the game is already over")
+            raise IllegalActionError("match.already-over")
         self.resigned = seat
 
     def abandon(self) -> None:

@@ -2,7 +2,15 @@
 
 from .action import Action
 from .chance import ChanceSource, SeededChance, fresh_seed, outcome_from_unit, sample_outcome
-from .errors import IllegalActionError, NotationError, RecordError
+from .errors import (
+    ActionError,
+    IllegalActionError,
+    Message,
+    NotationError,
+    RecordError,
+    UnreadableActionError,
+    message,
+)
 from .game import Game, GameInfo, normalize_notation
 from .options import Option, format_options, parse_option_pairs
 from .perft import divide, perft
@@ -22,9 +30,17 @@ from .registry import (
     with_seed,
 )
 from .state import CHANCE, TERMINAL, State
-from .words import possessive
+from .words import comma_list, or_list, possessive, seat_name, seat_of
 
 __all__ = [
+    "ActionError",
+    "Message",
+    "UnreadableActionError",
+    "comma_list",
+    "message",
+    "or_list",
+    "seat_name",
+    "seat_of",
     "CHANCE",
     "GAMES",
     "KINDS",

@@ -1,17 +1,103 @@
-"""Errors raised by the engine. All are ``ValueError``s, split by stage as python-chess does."""
+"""Errors raised by the engine, split by stage as python-chess does, all ``ValueError``s.
+
+An action error says *why* as a :class:`Message`: an id (``stack-a-cash.protected``) and
+parameters (``{"place": "b2", "seat": 1}``), with no language in it. The English sentence
+(``str(error)``) and every translation are worded by :mod:`pocketarena.messages`, the one
+place that holds the text.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-class IllegalActionError(ValueError):
-    """An action that cannot be applied here: unreadable, wrong kind of node, or against the rules.
+# A message id is dotted words ("core.game-over"); anything else given where a reason is
+# expected is a sentence a game wrote itself (a plugin's raise), kept as it is.
+_MESSAGE_ID = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)+")
+SAID = "core.said"
 
-    The state it was offered to is left unchanged.
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """What the engine says, as an id and parameters; the presentation layer words it.
+
+    A parameter is text that is never translated (notation, a cell, a number) or another
+    ``Message`` (a seat's name, a coin's name) that is worded in the reader's language too.
+    """
+
+    id: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        from pocketarena.messages import render  # the words live outside the engine
+
+        return render(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id": ..., "params": {...}}`` with inner messages as the same kind of object."""
+        return {"id": self.id, "params": _json_params(self.params)}
+
+
+def message(id: str, /, **params: Any) -> Message:
+    return Message(id, params)
+
+
+def _json_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v.to_json() if isinstance(v, Message) else v for k, v in params.items()}
+
+
+class ActionError(ValueError):
+    """An action that cannot be read or cannot be played; ``reason`` and ``params`` say why.
+
+    ``ActionError("stack-a-cash.protected", place="b2", seat=...)``; a plain sentence instead
+    of an id is kept as it is (reason ``core.said``), for games that have no message ids.
+    """
+
+    def __init__(self, reason: str | Message, /, **params: Any) -> None:
+        if isinstance(reason, Message):
+            said = Message(reason.id, {**reason.params, **params})
+        elif _MESSAGE_ID.fullmatch(reason):
+            said = Message(reason, params)
+        else:
+            said = Message(SAID, {"text": reason})
+        self.message = said
+        super().__init__(said.id)
+
+    @property
+    def reason(self) -> str:
+        return self.message.id
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.message.params
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"reason": ..., "params": {...}}``, JSON-safe, for services and clients."""
+        return {"reason": self.message.id, "params": _json_params(self.message.params)}
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message,))
+
+
+class IllegalActionError(ActionError):
+    """An action of the game that the rules refuse here (a taken cell, the wrong node's kind,
+    a finished game). The state it was offered to is left unchanged.
     """
 
 
-class NotationError(IllegalActionError):
+class NotationError(ActionError):
     """Text that does not read as any action of the game (a typo, an unknown cell, "")."""
+
+
+class UnreadableActionError(NotationError, IllegalActionError):
+    """Text offered to ``State.apply`` that reads as no action. The engine contract refuses an
+    unreadable action to ``apply`` as it refuses an illegal one, so this one error is both;
+    reading text alone (``Game.parse_action``) raises a plain ``NotationError``."""
 
 
 class RecordError(ValueError):

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .action import Action
-from .errors import IllegalActionError, NotationError
+from .errors import IllegalActionError, Message, NotationError, message
 from .options import Option, resolve_options
+from .words import comma_list, or_list
 
 if TYPE_CHECKING:
     from .state import State
@@ -108,21 +109,26 @@ class Game(ABC):
     @abstractmethod
     def new_initial_state(self) -> State: ...
 
-    def explain_unreadable(self, text: str) -> str:
+    def explain_unreadable(self, text: str) -> Message:
         """Say why ``text`` is not an action of this game. Games may refine this."""
         words = normalize_notation(text).split()
         if not words:
-            return "an empty action: type a move in notation (e.g. " + self._example() + ")"
+            return message("core.empty-action", example=self._example())
         verbs = sorted({a.verb for a in self.actions})
         if words[0] not in verbs:
-            return f"{text.strip()!r} starts with an unknown word {words[0]!r}; actions start with: {', '.join(verbs)}"
-        shapes = sorted({self._shape(a) for a in self.actions if a.verb == words[0]})
-        return (
-            f"{text.strip()!r} is not a {self.TITLE} action; {words[0]!r} is written: "
-            + " or ".join(shapes)
+            return message(
+                "core.unknown-verb", text=text.strip(), word=words[0], verbs=comma_list(verbs)
+            )
+        shapes = {str(s): s for s in (self._shape(a) for a in self.actions if a.verb == words[0])}
+        return message(
+            "core.not-an-action",
+            text=text.strip(),
+            game=self.TITLE,
+            word=words[0],
+            shapes=or_list(shapes[k] for k in sorted(shapes)),
         )
 
-    def _shape(self, action: Action) -> str:
+    def _shape(self, action: Action) -> str | Message:
         return action.text
 
     def _example(self) -> str:
@@ -140,9 +146,7 @@ class Game(ABC):
     def parse_action(self, text: str) -> Action:
         """Read notation (any case, any spacing) as one of this game's actions."""
         if not isinstance(text, str):
-            raise NotationError(
-                f"an action must be notation text or an Action, got {type(text).__name__}"
-            )
+            raise NotationError("core.not-text", type=type(text).__name__)
         action = self._by_key.get(normalize_notation(text))
         if action is None:
             raise NotationError(self.explain_unreadable(text))
@@ -153,19 +157,15 @@ class Game(ABC):
         if isinstance(ref, Action):
             own = self._by_key.get(normalize_notation(ref.text))
             if own is None or own.text != ref.text:
-                raise IllegalActionError(f"{ref.text!r} is not a {self.TITLE} action")
+                raise IllegalActionError("core.foreign-action", action=ref.text, game=self.TITLE)
             return own
         if isinstance(ref, str):
             return self.parse_action(ref)
         if isinstance(ref, int) and not isinstance(ref, bool):
             if not 0 <= ref < len(self.actions):
-                raise IllegalActionError(
-                    f"action id {ref} is out of range 0..{len(self.actions) - 1}"
-                )
+                raise IllegalActionError("core.id-out-of-range", id=ref, last=len(self.actions) - 1)
             return self.actions[ref]
-        raise NotationError(
-            f"an action must be notation text or an Action, got {type(ref).__name__}"
-        )
+        raise NotationError("core.not-text", type=type(ref).__name__)
 
     @property
     def decisions(self) -> tuple[Action, ...]:

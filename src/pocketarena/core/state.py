@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from .action import Action
 from .chance import sample_outcome
-from .errors import IllegalActionError
-from .words import possessive
+from .errors import IllegalActionError, NotationError, UnreadableActionError
+from .words import seat_of
 
 if TYPE_CHECKING:
     from .game import Game
@@ -100,25 +100,27 @@ class State(ABC):
         """Apply a decision or chance outcome (an Action or notation). Raises
         IllegalActionError saying why, leaving the state unchanged, if it cannot be applied."""
         game = self.game
-        if type(action) is Action:
-            table = game.actions
-            if not (action.id < len(table) and table[action.id] is action):
-                action = game.action(action)  # an equal action from another Game object
-        else:
-            action = game.action(action)
+        try:
+            if type(action) is Action:
+                table = game.actions
+                if not (action.id < len(table) and table[action.id] is action):
+                    action = game.action(action)  # an equal action from another Game object
+            else:
+                action = game.action(action)
+        except NotationError as e:
+            # apply refuses unreadable text as it refuses an illegal action (the contract).
+            raise UnreadableActionError(e.message) from None
         player = self.current_player
         if player == TERMINAL:
-            raise IllegalActionError(f"the game is over; {action.text!r} cannot be played")
+            raise IllegalActionError("core.game-over", action=action.text)
         if action.chance:
             if player != CHANCE:
                 raise IllegalActionError(
-                    f"{action.text!r} is a chance outcome, but it is {possessive(game.SEATS[player])} turn to decide"
+                    "core.not-chance-now", action=action.text, seat=seat_of(game.SEATS[player])
                 )
         elif player == CHANCE:
             example = self._chance_outcomes()[0][0].text
-            raise IllegalActionError(
-                f"{action.text!r} is a decision, but the coins must be thrown first (e.g. {example!r})"
-            )
+            raise IllegalActionError("core.throw-first", action=action.text, example=example)
         self._apply(action)
         self.history.append(action)
 

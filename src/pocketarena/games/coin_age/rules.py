@@ -14,9 +14,20 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pocketarena.core import Action, Game, IllegalActionError, Option, State, normalize_notation
+from pocketarena.core import (
+    Action,
+    Game,
+    IllegalActionError,
+    Message,
+    Option,
+    State,
+    comma_list,
+    message,
+    normalize_notation,
+    seat_name,
+    seat_of,
+)
 from pocketarena.core.state import CHANCE, TERMINAL
-from pocketarena.core.words import possessive
 
 from .atlas import MAP_NAMES, CoinAgeMap, load_map
 
@@ -44,6 +55,16 @@ def allowance_text(matches: int) -> str:
         "place up to 2",
         "place up to 2, and pay 1 to place a third",
     )[matches]
+
+
+def allowance_words(matches: int) -> Message:
+    """``allowance_text`` as a message, worded in the reader's language."""
+    return message(f"coin-age.allows.{matches}")
+
+
+def coin_word(kind: int) -> Message:
+    """ "quarter", "nickel", "penny" or "dime" (kind 3..0), in the reader's language."""
+    return message(f"coin-age.coin.{COIN_NAMES[kind]}")
 
 
 def coin_text(coin: int) -> str:
@@ -191,26 +212,23 @@ class CoinAge(Game):
         return CoinAgeState(self)
 
     # -- messages for text that is not an action ------------------------------------------
-    def _shape(self, action: Action) -> str:
-        return {
-            "place": "'place <coin> <space>' (e.g. 'place Q stone-rock')",
-            "pay": "'pay <coin>' (e.g. 'pay D')",
-            "move": "'move <from> <to>' (e.g. 'move stone-rock treewood')",
-            "capture": "'capture <space>'",
-            "end": "'end'",
-            "slap": "'slap' and the thrown coins in the order Q N P D with their faces (e.g. 'slap Q:H N:T P:T D:H')",
-        }[action.verb]
+    def _shape(self, action: Action) -> Message:
+        return message(f"coin-age.shape.{action.verb}")
 
-    def _space_problem(self, word: str) -> str:
+    def _space_problem(self, word: str) -> Message:
         close = difflib.get_close_matches(word, self.map.space_ids, n=1)
-        hint = (
-            f"; did you mean {close[0]!r}?"
-            if close
-            else f"; spaces: {', '.join(self.map.space_ids)}"
+        if close:
+            return message(
+                "coin-age.not-a-space-close", word=word, map=self.map.title, close=close[0]
+            )
+        return message(
+            "coin-age.not-a-space",
+            word=word,
+            map=self.map.title,
+            spaces=comma_list(self.map.space_ids),
         )
-        return f"{word!r} is not a space on the {self.map.title} map{hint}"
 
-    def explain_unreadable(self, text: str) -> str:
+    def explain_unreadable(self, text: str) -> Message:
         words = normalize_notation(text).split()
         shown = text.strip()
         spaces = self.map.space_ids
@@ -224,24 +242,31 @@ class CoinAge(Game):
             for word in args:
                 coin, _, face = word.partition(":")
                 if coin.upper() not in coins or face.upper() not in SIDES:
-                    return f"{shown!r}: {word!r} is not a thrown coin; write each as coin:face, e.g. Q:H or D:T"
-            return f"{shown!r}: list each thrown coin once, in the order Q N P D (e.g. 'slap Q:H N:T P:T D:H')"
+                    return message("coin-age.not-a-thrown-coin", text=shown, word=word)
+            return message("coin-age.slap-order", text=shown)
         if expected is not None and len(args) != expected:
-            return f"{shown!r} has {len(args)} word(s) after {verb!r}; it is written {shape}"
+            return message(
+                "coin-age.word-count", text=shown, count=len(args), verb=verb, shape=shape
+            )
         if verb in ("place", "pay") and args[0].upper() not in coins:
-            return f"{shown!r}: {args[0]!r} is not a coin; coins are Q (quarter), N (nickel), P (penny), D (dime)"
+            return message("coin-age.not-a-coin", text=shown, word=args[0])
         for word in args[1:] if verb == "place" else args if verb in ("move", "capture") else ():
             if word not in spaces:
-                return f"{shown!r}: " + self._space_problem(word)
+                return message("core.about", text=shown, problem=self._space_problem(word))
         if verb == "move":
             a, b = args
             if a == b:
-                return f"{shown!r}: a stack moves to another space, not onto itself"
-            reachable = ", ".join(self.map.neighbours(a))
-            return (
-                f"{shown!r}: {a} and {b} are not adjacent; a stack on {a} can move to {reachable}"
+                return message("coin-age.move-onto-itself", text=shown)
+            return message(
+                "coin-age.not-adjacent",
+                text=shown,
+                start=a,
+                end=b,
+                reachable=comma_list(self.map.neighbours(a)),
             )
-        return f"{shown!r} is not a {self.TITLE} action; {verb!r} is written {shape}"
+        return message(
+            "coin-age.not-an-action", text=shown, game=self.TITLE, verb=verb, shape=shape
+        )
 
 
 class CoinAgeState(State):
@@ -387,9 +412,10 @@ class CoinAgeState(State):
         top = self.tops[b]
         if top >= 0 and (top & 3) <= a:
             raise IllegalActionError(
-                f"{self.game.map.space_ids[b]} is topped by {self._coin_words(top)}; a "
-                f"{COIN_NAMES[a]} goes only on an empty space or on a coin of higher rank "
-                f"(Q > N > P > D)"
+                "coin-age.topped",
+                space=self.game.map.space_ids[b],
+                top=self._coin_words(top),
+                coin=coin_word(a),
             )
         coin = mover << 2 | a
         self.stacks[b] = self.stacks[b] + (coin,)
@@ -420,13 +446,11 @@ class CoinAgeState(State):
         """Move the stack on space ``s`` to the empty space ``t``."""
         ids = self.game.map.space_ids
         if not self.moves:
-            raise IllegalActionError(self._no_allowance("move a stack", "moved a stack"))
+            raise IllegalActionError(self._no_allowance("move"))
         if self.tops[s] < 0:
-            raise IllegalActionError(f"{ids[s]} is empty: there is no stack to move")
+            raise IllegalActionError("coin-age.empty-move", space=ids[s])
         if self.tops[t] >= 0:
-            raise IllegalActionError(
-                f"{ids[t]} is occupied: a stack moves only to an empty adjacent space"
-            )
+            raise IllegalActionError("coin-age.occupied", space=ids[t])
         self.stacks[t] = self.stacks[s]
         self.tops[t] = self.tops[s]
         self.stacks[s] = ()
@@ -438,11 +462,9 @@ class CoinAgeState(State):
     def _capture(self, s: int) -> None:
         """Take the top coin of space ``s`` into the mover's bank."""
         if not self.captures:
-            raise IllegalActionError(self._no_allowance("capture", "captured a coin"))
+            raise IllegalActionError(self._no_allowance("capture"))
         if self.tops[s] < 0:
-            raise IllegalActionError(
-                f"{self.game.map.space_ids[s]} is empty: there is no coin to capture"
-            )
+            raise IllegalActionError("coin-age.empty-capture", space=self.game.map.space_ids[s])
         stack = self.stacks[s]
         self.banks[self.mover][stack[-1] & 3] += 1
         stack = self.stacks[s] = stack[:-1]
@@ -458,8 +480,11 @@ class CoinAgeState(State):
         if thrown != mask:
             kinds = " ".join(COINS[k] for k in SLAP_ORDER if mask >> k & 1)
             raise IllegalActionError(
-                f"{action.text!r} does not fit: {self.game.SEATS[mover]} throws one coin of each kind "
-                f"in their bank, which is {kinds} (e.g. {self._chance_outcomes()[0][0].text!r})"
+                "coin-age.slap-misfit",
+                action=action.text,
+                seat=seat_name(self.game.SEATS[mover]),
+                kinds=kinds,
+                example=self._chance_outcomes()[0][0].text,
             )
         matched = heads if mover == 0 else thrown & ~heads
         self.slap = action
@@ -491,44 +516,46 @@ class CoinAgeState(State):
     def matches(self) -> int:
         return _POPCOUNT[self.matched]
 
-    def _coin_words(self, coin: int) -> str:
-        return (
-            f"{possessive(self.game.SEATS[coin >> 2])} {COIN_NAMES[coin & 3]} ({coin_text(coin)})"
+    def _coin_words(self, coin: int) -> Message:
+        return message(
+            "coin-age.coin-of",
+            seat=seat_of(self.game.SEATS[coin >> 2]),
+            coin=coin_word(coin & 3),
+            text=coin_text(coin),
         )
 
-    def _no_allowance(self, doing: str, done: str) -> str:
+    def _no_allowance(self, verb: str) -> Message:
         m = self.matches
         given = ALLOWANCE[m]
         has = {"place": given[0], "pay": given[1], "move": given[2], "capture": given[3]}
-        verb = doing.split()[0]
         if verb == "place" and m == 4 and self.pays:
-            return "you have placed two coins already; pay a matching coin to place a third"
+            return message("coin-age.pay-for-third")
         if has.get(verb, 0):
-            return f"you have already {done} this turn (your slap allows {allowance_text(m)})"
-        return f"your slap has {m} match{'es' if m != 1 else ''}, which allows {allowance_text(m)}: you cannot {doing}"
+            return message(f"coin-age.already-{verb}", allows=allowance_words(m))
+        return message(f"coin-age.cannot-{verb}", count=m, allows=allowance_words(m))
 
     def _check_coin(self, k: int, verb: str, allowance: int) -> None:
         """Raise unless coin kind ``k`` may be placed (or paid) now. The coin's own problem is
         named first: it says more than "no place left"."""
         bit = 1 << k
-        name = COIN_NAMES[k]
+        name = coin_word(k)
         slap = self.slap
         thrown = self.game.arg_a[slap.id] if slap is not None else 0
         if not thrown & bit:
-            raise IllegalActionError(f"you threw no {name} this turn, so you cannot {verb} one")
+            raise IllegalActionError(f"coin-age.not-thrown-{verb}", coin=name)
         if not self.matched & bit:
             raise IllegalActionError(
-                f"your {name} landed {SIDE_NAMES[1 - self.mover]}; only coins showing your side "
-                f"({SIDE_NAMES[self.mover]}) can be placed or paid"
+                "coin-age.landed-wrong",
+                coin=name,
+                side=message(f"coin-age.side.{SIDE_NAMES[1 - self.mover]}"),
+                own=message(f"coin-age.side.{SIDE_NAMES[self.mover]}"),
             )
         if not self.unused & bit:
-            raise IllegalActionError(
-                f"your matching {name} has already been placed or paid this turn"
-            )
+            raise IllegalActionError("coin-age.already-used", coin=name)
         if not allowance:
             if verb == "place":
-                raise IllegalActionError(self._no_allowance("place a coin", "placed your coins"))
-            raise IllegalActionError(self._no_allowance("pay", "paid"))
+                raise IllegalActionError(self._no_allowance("place"))
+            raise IllegalActionError(self._no_allowance("pay"))
 
     # -- views ----------------------------------------------------------------------------
     def scores(self) -> tuple[int, int]:

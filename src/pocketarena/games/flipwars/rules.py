@@ -30,9 +30,13 @@ from pocketarena.core import (
     Action,
     Game,
     IllegalActionError,
+    Message,
     Option,
     State,
+    comma_list,
+    message,
     normalize_notation,
+    seat_name,
 )
 
 # -- tiles and their attack patterns --------------------------------------------------------
@@ -305,56 +309,51 @@ class FlipWars(Game):
     def _example(self) -> str:
         return "'place grenade c3 r90'"
 
-    def _board_span(self) -> str:
-        return f"the board is {self.size}x{self.size}, a1 to {self.cell_names[-1]}"
-
-    def _explain_cell(self, word: str) -> str | None:
+    def _explain_cell(self, word: str) -> Message | None:
         if word in self.cell_index:
             return None
-        return f"{word!r} is not a cell: {self._board_span()}"
+        return message("flipwars.not-a-cell", word=word, size=self.size, last=self.cell_names[-1])
 
-    def _explain_tile(self, word: str) -> str | None:
+    def _explain_tile(self, word: str) -> Message | None:
         if word in TILE_ALIASES or any(word == k.name for k in self.kinds):
             return None
         if word == "flag":
-            return "there are flags only in Capture the Flag (mode=flag)"
+            return message("flipwars.flag-only")
         names = [k.name for k in self.kinds]
         close = difflib.get_close_matches(word, names + list(TILE_ALIASES), n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        return f"{word!r} is not a tile{hint}; the tiles are: {', '.join(names)}"
+        if close:
+            return message(
+                "flipwars.not-a-tile-close", word=word, close=close[0], tiles=comma_list(names)
+            )
+        return message("flipwars.not-a-tile", word=word, tiles=comma_list(names))
 
-    def explain_unreadable(self, text: str) -> str:
+    def explain_unreadable(self, text: str) -> Message:
         words = normalize_notation(text).split()
         shown = " ".join(words)
         if not words:
-            return "an empty action: type a move in notation, e.g. 'place grenade c3 r90'"
+            return message("flipwars.empty")
         verb, rest = words[0], words[1:]
         verbs = ["place", "block", "first"] if self.series else ["place"]
         if verb == "place":
             if len(rest) < 2:
-                return f"{shown!r} is incomplete: write place TILE CELL ROTATION, e.g. place grenade c3 r90"
+                return message("flipwars.incomplete", text=shown)
             problem = self._explain_tile(rest[0]) or self._explain_cell(rest[1])
             if problem:
                 return problem
             if len(rest) >= 3 and rest[2] not in ROTATION_WORDS:
-                return f"{rest[2]!r} is not a rotation: use r0, r90, r180 or r270 (clockwise)"
-            return f"{shown!r} has extra words: write place TILE CELL ROTATION, e.g. place grenade c3 r90"
+                return message("flipwars.not-a-rotation", word=rest[2])
+            return message("flipwars.extra-words", text=shown)
         if verb in ("block", "first") and not self.series:
-            return (
-                f"{verb!r} is only used between the rounds of a tactical series (mode=tactical); "
-                f"in this game every move is: place TILE CELL ROTATION"
-            )
+            return message("flipwars.series-only", word=verb)
         if verb == "block":
             if len(rest) != 1:
-                return f"{shown!r}: write block CELL, e.g. block d4"
-            return self._explain_cell(rest[0]) or f"{shown!r}: write block CELL, e.g. block d4"
+                return message("flipwars.write-block", text=shown)
+            return self._explain_cell(rest[0]) or message("flipwars.write-block", text=shown)
         if verb == "first":
-            return f"{shown!r}: write first blue or first red"
+            return message("flipwars.write-first", text=shown)
         if verb in self.cell_index or verb in KIND_BY_NAME:
-            return (
-                f"{shown!r} needs a verb: write place TILE CELL ROTATION, e.g. place grenade c3 r90"
-            )
-        return f"{shown!r} starts with an unknown word {verb!r}; actions start with: {', '.join(verbs)}"
+            return message("flipwars.needs-verb", text=shown)
+        return message("core.unknown-verb", text=shown, word=verb, verbs=comma_list(verbs))
 
     def _shape(self, action: Action) -> str:
         return {
@@ -544,10 +543,7 @@ class FlipWarsState(State):
         if not (stock >> shift) & 3:
             raise IllegalActionError(self._why_no_tile(seat, kind))
         if game.mode.flag and kind != FLAG and (stock >> (FLAG + FLAG)) & 3:
-            raise IllegalActionError(
-                f"{game.SEATS[seat]} must place the flag first (e.g. place flag c3 r0): "
-                "in Capture the Flag each player's first placement is the flag"
-            )
+            raise IllegalActionError("flipwars.flag-first", seat=seat_name(game.SEATS[seat]))
         # Legal: place, then flip every tile on an attacked cell (either colour).
         hit = targets & (blue | red)
         blue ^= hit
@@ -575,26 +571,16 @@ class FlipWarsState(State):
         game = self.game
         phase = self.phase
         if action.verb == "place":
-            chooser = game.SEATS[self.current_player]
-            step = (
-                "where the block goes (e.g. block d4)"
-                if phase == CHOOSE_BLOCK
-                else "who goes first (first blue or first red)"
-            )
             raise IllegalActionError(
-                f"round {self.round if phase == CHOOSE_BLOCK else self.round - 1} is over: "
-                f"{chooser} now chooses {step} before the next round"
+                "flipwars.choose-block" if phase == CHOOSE_BLOCK else "flipwars.choose-first",
+                round=self.round if phase == CHOOSE_BLOCK else self.round - 1,
+                seat=seat_name(game.SEATS[self.current_player]),
             )
         if action.verb == "block":
             if phase == PLACING:
-                raise IllegalActionError(
-                    "the block only moves between rounds of the series; now place a tile"
-                )
+                raise IllegalActionError("flipwars.block-between-rounds")
             if phase == CHOOSE_FIRST:
-                raise IllegalActionError(
-                    f"the block is already on {game.cell_names[self.block]}; now choose who goes "
-                    "first (first blue or first red)"
-                )
+                raise IllegalActionError("flipwars.block-placed", place=game.cell_names[self.block])
             # The board is cleared and the block set for the next round.
             self.round += 1
             self._start_round(game._block_of[action.id], first=self.current_player)
@@ -602,13 +588,10 @@ class FlipWarsState(State):
             return
         # `first blue` / `first red`
         if phase == PLACING:
-            raise IllegalActionError(
-                "who goes first is chosen between rounds of the series; now place a tile"
-            )
+            raise IllegalActionError("flipwars.first-between-rounds")
         if phase == CHOOSE_BLOCK:
             raise IllegalActionError(
-                f"{game.SEATS[self.current_player]} first chooses where the block goes "
-                "(e.g. block d4), then who goes first"
+                "flipwars.block-before-first", seat=seat_name(game.SEATS[self.current_player])
             )
         first = game._first_of[action.id]
         self.first = first
@@ -636,25 +619,27 @@ class FlipWarsState(State):
         self.phase = CHOOSE_BLOCK
         self.current_player = 1 - winner if winner >= 0 else 1 - self.first
 
-    def _why_taken(self, cell: int) -> str:
+    def _why_taken(self, cell: int) -> Message:
         game = self.game
         name = game.cell_names[cell]
         if cell == self.block:
-            return f"{name} holds the block: no tile can be placed there"
+            return message("flipwars.block-there", place=name)
         code = self.tiles[cell]
         colour = "blue" if self.blue >> cell & 1 else "red"
-        return f"{name} is already taken (by a {colour} {KINDS[code // 4].name})"
+        return message(f"flipwars.taken-{colour}", place=name, tile=KINDS[code // 4].name)
 
-    def _why_no_tile(self, seat: int, kind: int) -> str:
+    def _why_no_tile(self, seat: int, kind: int) -> Message:
         game = self.game
         name = KINDS[kind].name
+        who = seat_name(game.SEATS[seat])
         if kind == FLAG:
-            return f"{game.SEATS[seat]} has already placed the flag"
+            return message("flipwars.flag-placed", seat=who)
         left = [k.name for k in game.kinds if (self.stock[seat] >> (2 * k.index)) & 3]
-        all_placed = "it is" if game.mode.copies == 1 else "both are"
-        return (
-            f"{game.SEATS[seat]} has no {name} left to place ({all_placed} on the board); "
-            f"left: {', '.join(left)}"
+        return message(
+            "flipwars.none-left-1" if game.mode.copies == 1 else "flipwars.none-left-2",
+            seat=who,
+            tile=name,
+            left=comma_list(left),
         )
 
     def _copy(self) -> FlipWarsState:

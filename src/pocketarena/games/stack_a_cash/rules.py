@@ -38,9 +38,12 @@ from pocketarena.core import (
     Action,
     Game,
     IllegalActionError,
+    Message,
     Option,
     State,
+    message,
     normalize_notation,
+    seat_name,
 )
 
 from .board import (
@@ -74,6 +77,11 @@ FULL_SUPPLY = sum(COINS_PER_SIZE << (2 * s) for s in range(3))
 # AVAILABLE[left]: bit s set when a coin of size s is still in the supply.
 AVAILABLE = tuple(sum(1 << s for s in range(3) if left >> (2 * s) & 3) for left in range(64))
 SIDE_NAMES = ("Heads", "Tails")
+
+
+def size_word(size: int) -> Message:
+    """ "large", "medium" or "small", to be worded in the reader's language."""
+    return message(f"stack-a-cash.size.{SIZE_NAMES[size]}")
 
 
 def _protect_help() -> str:
@@ -164,42 +172,41 @@ class StackACash(Game):
     def _example(self) -> str:
         return "'place L b2'"
 
-    def explain_unreadable(self, text: str) -> str:
+    def explain_unreadable(self, text: str) -> Message:
         words = normalize_notation(text).split()
         shown = text.strip()
         if not words:
-            return (
-                "an empty action: type a move such as 'place L b2', 'flip b2' or 'move b2 c3 flip'"
-            )
+            return message("stack-a-cash.empty")
         verb = words[0]
         if verb not in ("place", "flip", "move"):
-            return f"{shown!r} starts with {verb!r}; a Stack-a-Cash action starts with place, flip or move"
+            return message("stack-a-cash.unknown-verb", text=shown, word=verb)
 
-        def bad_cell(word: str) -> str | None:
+        def bad_cell(word: str) -> Message | None:
             if word not in CELL_INDEX:
-                return f"{word!r} is not a cell: cells are a1 to c3 (file a-c, then rank 1-3)"
+                return message("stack-a-cash.not-a-cell", word=word)
             return None
 
+        unreadable = message("core.foreign-action", action=shown, game=self.TITLE)
         if verb == "place":
             if len(words) != 3:
-                return f"{shown!r}: write a placement as 'place L b2' (size L, M or S, then a cell)"
+                return message("stack-a-cash.write-place", text=shown)
             if words[1].upper() not in SIZES:
-                return f"{words[1]!r} is not a coin size: use L (large), M (medium) or S (small)"
-            return bad_cell(words[2]) or f"{shown!r} is not a Stack-a-Cash action"
+                return message("stack-a-cash.not-a-size", word=words[1])
+            return bad_cell(words[2]) or unreadable
         if verb == "flip":
             if len(words) != 2:
-                return f"{shown!r}: write a flip as 'flip b2' (one cell)"
-            return bad_cell(words[1]) or f"{shown!r} is not a Stack-a-Cash action"
+                return message("stack-a-cash.write-flip", text=shown)
+            return bad_cell(words[1]) or unreadable
         if len(words) not in (3, 4):
-            return f"{shown!r}: write a move as 'move b2 c3', or 'move b2 c3 flip' to turn the coin over too"
+            return message("stack-a-cash.write-move", text=shown)
         problem = bad_cell(words[1]) or bad_cell(words[2])
         if problem:
             return problem
         if len(words) == 4 and words[3] != "flip":
-            return f"{words[3]!r} after a move must be 'flip' (or nothing): 'move b2 c3 flip'"
+            return message("stack-a-cash.after-move", word=words[3])
         if words[1] == words[2]:
-            return f"a coin must move to another cell; to turn over the coin on {words[1]} write 'flip {words[1]}'"
-        return f"{shown!r} is not a Stack-a-Cash action"
+            return message("stack-a-cash.move-in-place", place=words[1])
+        return unreadable
 
     # -- legal actions ------------------------------------------------------------------
     # Legal actions depend only on which size of coin is on top of each cell (three 9-bit
@@ -354,9 +361,11 @@ class StackACashState(State):
                 s = TOP_SIZE[cells[a]]
                 if TOP_SIZE[cells[b]] >= s:
                     raise IllegalActionError(
-                        f"the {SIZE_NAMES[s]} coin on {CELLS[a]} cannot go onto {CELLS[b]}: "
-                        f"its top coin is a {SIZE_NAMES[TOP_SIZE[cells[b]]]} one, and a coin "
-                        "only goes onto an empty cell or a strictly larger coin"
+                        "stack-a-cash.not-onto",
+                        size=size_word(s),
+                        place=CELLS[a],
+                        onto=CELLS[b],
+                        top=size_word(TOP_SIZE[cells[b]]),
                     )
                 face = TOP_FACE[cells[a]] ^ (kind == MOVE_FLIP)
                 self._set(a, POP[cells[a]])
@@ -390,25 +399,27 @@ class StackACashState(State):
     def _check_place(self, s: int, c: int) -> None:
         if not self.left >> (2 * s) & 3:
             raise IllegalActionError(
-                f"there is no {SIZE_NAMES[s]} coin ({SIZES[s]}) left in the supply"
-                + ("; move or flip a coin on the board instead" if not self.left else "")
+                "stack-a-cash.none-left" if self.left else "stack-a-cash.supply-empty",
+                size=size_word(s),
+                letter=SIZES[s],
             )
         top = TOP_SIZE[self.cells[c]]
         if top >= s:
             raise IllegalActionError(
-                f"{CELLS[c]} has a {SIZE_NAMES[top]} coin on top; a {SIZE_NAMES[s]} coin only "
-                "goes onto an empty cell or a strictly larger coin"
+                "stack-a-cash.topped", place=CELLS[c], top=size_word(top), size=size_word(s)
             )
 
     def _check_top(self, a: int, verb: str) -> None:
         if self.cells[a] == 0:
-            raise IllegalActionError(f"{CELLS[a]} is empty: there is no coin there to {verb}")
+            raise IllegalActionError(f"stack-a-cash.empty-{verb}", place=CELLS[a])
         if a == self.protected:
-            other = SIDE_NAMES[1 - self.current_player]
-            how = "touched" if self._game.protect_touched else "placed"
+            other = 1 - self.current_player
             raise IllegalActionError(
-                f"the coin on {CELLS[a]} is protected: {other} just {how} it, so it cannot be "
-                "moved or flipped this turn (it can still be covered)"
+                "stack-a-cash.protected-touched"
+                if self._game.protect_touched
+                else "stack-a-cash.protected",
+                place=CELLS[a],
+                seat=seat_name(SIDE_NAMES[other]),
             )
 
     def _set(self, c: int, code: int) -> None:

@@ -32,14 +32,26 @@ from pocketarena.core import (
     Action,
     Game,
     IllegalActionError,
+    Message,
     Option,
     State,
+    comma_list,
+    message,
     normalize_notation,
+    or_list,
+    seat_name,
 )
 
 COINS = ("Q", "N", "P", "D")  # largest first: a coin may only go on a smaller index
 COIN_NAMES = ("quarter", "nickel", "penny", "dime")
 MAPS = ("gettysburg", "antietam")
+
+
+def coin_word(coin: int) -> Message:
+    """ "quarter", "nickel", "penny" or "dime" (Q N P D), in the reader's language."""
+    return message(f"wallet-battles.coin.{COIN_NAMES[coin]}")
+
+
 DEFAULT_COINS: dict[str, int] = {"Q": 6, "N": 6, "P": 6, "D": 6}
 # What records and saved games meant before the ``end`` option existed (they name no ``end``).
 FORMER_COINS: dict[str, int] = {"Q": 6, "N": 6, "P": 6, "D": 6}
@@ -293,56 +305,53 @@ class WalletBattles(Game):
         return WalletBattlesState(self)
 
     # -- messages for text that is no action at all ---------------------------------------
-    def explain_unreadable(self, text: str) -> str:
+    def explain_unreadable(self, text: str) -> Message:
         words = normalize_notation(text).split()
         typed = text.split()  # the same words as the player typed them, for quoting
         shown = text.strip()
+        first = self.location_ids[0]
         shapes = {
-            "place": "place <coin> <location>, e.g. place Q " + self.location_ids[0],
-            "capture": "capture <location>, e.g. capture " + self.location_ids[0],
-            "recall": "recall <location>, e.g. recall " + self.location_ids[0],
-            "pass": "pass",
-            "flip": "flip HH, flip TT or flip odd",
+            verb: message(f"wallet-battles.shape.{verb}", place=first)
+            for verb in ("place", "capture", "recall", "pass", "flip")
         }
         if not words:
-            return "an empty action: type a move, e.g. place Q " + self.location_ids[0] + " or pass"
+            return message("wallet-battles.empty", place=first)
         verb, rest = words[0], words[1:]
         if verb not in shapes:
-            return (
-                f"{shown!r} starts with an unknown word {verb!r}; actions start with: "
-                + ", ".join(shapes)
-            )
+            return message("core.unknown-verb", text=shown, word=verb, verbs=comma_list(shapes))
         expected = {"place": 2, "capture": 1, "recall": 1, "pass": 0, "flip": 1}[verb]
         if verb == "flip" and len(rest) == 1:
-            return (
-                f"{shown!r}: {typed[1]!r} is not a flip; the flips are flip HH, flip TT, flip odd"
-            )
+            return message("wallet-battles.not-a-flip", text=shown, word=typed[1])
         if verb == "flip" and not rest:
-            return f"{shown!r}: say how the coins landed: flip HH, flip TT or flip odd"
+            return message("wallet-battles.say-flip", text=shown)
         if verb == "place" and rest and rest[0].upper() not in COINS:
             if rest[0] in self.location_ids and len(rest) == 1:
-                return f"{shown!r}: say which coin to place, e.g. place Q {rest[0]}"
-            return (
-                f"{shown!r}: {typed[1]!r} is not a coin; coins are "
-                "Q (quarter), N (nickel), P (penny), D (dime)"
-            )
+                return message("wallet-battles.which-coin", text=shown, place=rest[0])
+            return message("wallet-battles.not-a-coin", text=shown, word=typed[1])
         if len(rest) > expected:
-            return f"{shown!r} has too many words; write {shapes[verb]}"
+            return message("wallet-battles.too-many-words", text=shown, shape=shapes[verb])
         if len(rest) < expected:
-            missing = "the coin and location" if verb == "place" and not rest else "the location"
-            return f"{shown!r} is missing {missing}; write {shapes[verb]}"
+            missing = "coin-and-location" if verb == "place" and not rest else "location"
+            return message(f"wallet-battles.missing-{missing}", text=shown, shape=shapes[verb])
         where = rest[-1]
         other = next(
             (m for m in MAPS if m != self.battle_map.id and where in load_map(m).location_ids), None
         )
         if other is not None:
-            return (
-                f"{shown!r}: {where!r} is on the {load_map(other).title} map; "
-                f"this game is on {self.battle_map.title}: " + ", ".join(self.location_ids)
+            return message(
+                "wallet-battles.other-map",
+                text=shown,
+                word=where,
+                map=load_map(other).title,
+                this=self.battle_map.title,
+                places=comma_list(self.location_ids),
             )
-        return (
-            f"{shown!r}: {where!r} is not a location of {self.battle_map.title}; "
-            "locations: " + ", ".join(self.location_ids)
+        return message(
+            "wallet-battles.not-a-location",
+            text=shown,
+            word=where,
+            map=self.battle_map.title,
+            places=comma_list(self.location_ids),
         )
 
 
@@ -463,7 +472,9 @@ class WalletBattlesState(State):
                 raise IllegalActionError(self._recall_owed(action))
             if self.holder[loc] != seat:
                 raise IllegalActionError(
-                    f"{game.location_ids[loc]} is not yours to recall; " + self._recall_owed(None)
+                    "wallet-battles.not-yours-to-recall",
+                    place=game.location_ids[loc],
+                    owed=self._recall_owed(None),
                 )
             self._take_top(loc, seat, seat)
             if seat == UNION and self.held[CONFEDERACY]:
@@ -483,18 +494,17 @@ class WalletBattlesState(State):
             h = self.holder[loc]
             if h == NOBODY:
                 raise IllegalActionError(
-                    f"{game.location_ids[loc]} is empty: there is nothing to capture"
+                    "wallet-battles.empty-capture", place=game.location_ids[loc]
                 )
             if h == seat:
                 raise IllegalActionError(
-                    f"{game.location_ids[loc]} is your own stack: you can only capture "
-                    f"{game.SEATS[1 - seat]} coins"
+                    "wallet-battles.own-stack",
+                    place=game.location_ids[loc],
+                    seat=seat_name(game.SEATS[1 - seat]),
                 )
             self._take_top(loc, h, seat)  # the captured coin is the capturer's from now on
         elif kind == RECALL:
-            raise IllegalActionError(
-                "no recall is owed: a recall comes only after three odd flips in a row"
-            )
+            raise IllegalActionError("wallet-battles.no-recall-owed")
         self._next_flip()
 
     def _flip(self, face: int) -> None:
@@ -531,7 +541,7 @@ class WalletBattlesState(State):
         name = game.location_ids[loc]
         if not self.piles[4 * seat + coin]:
             raise IllegalActionError(
-                f"you have no {COINS[coin]} ({COIN_NAMES[coin]}) left in your pile"
+                "wallet-battles.none-left", letter=COINS[coin], coin=coin_word(coin)
             )
         h = self.holder[loc]
         if h == NOBODY:
@@ -545,15 +555,17 @@ class WalletBattlesState(State):
                 self.unused -= 1
         elif h != seat:
             raise IllegalActionError(
-                f"{name} is held by the {game.SEATS[h]}: you cannot stack on your opponent's "
-                "coins (capture its top coin instead)"
+                "wallet-battles.held", place=name, seat=seat_name(game.SEATS[h])
             )
         else:
             top = self.stacks[loc][-1]
             if coin <= top:
                 raise IllegalActionError(
-                    f"the top coin on {name} is a {COINS[top]} ({COIN_NAMES[top]}); only a strictly "
-                    f"smaller coin may go on it, and a {COINS[coin]} is not smaller"
+                    "wallet-battles.not-smaller",
+                    place=name,
+                    top=COINS[top],
+                    coin=coin_word(top),
+                    letter=COINS[coin],
                 )
             self.stacks[loc] += (coin,)
         self.piles[4 * seat + coin] -= 1
@@ -571,14 +583,21 @@ class WalletBattlesState(State):
             self.held[holder] -= 1
             self.empty += 1
 
-    def _recall_owed(self, action: Action | None) -> str:
+    def _recall_owed(self, action: Action | None) -> Message:
         seat = self.current_player
-        own = [self.game.location_ids[loc] for loc, h in enumerate(self.holder) if h == seat]
-        what = "" if action is None else f"{action.text!r} is not allowed now: "
-        return (
-            f"{what}after three odd flips the {self.game.SEATS[seat]} must recall one of their own "
-            f"top coins (no passing while coins are on the map): recall " + " or recall ".join(own)
+        own = [
+            f"recall {self.game.location_ids[loc]}"
+            for loc, h in enumerate(self.holder)
+            if h == seat
+        ]
+        said = message(
+            "wallet-battles.recall-owed",
+            seat=seat_name(self.game.SEATS[seat]),
+            recalls=or_list(own),
         )
+        if action is None:
+            return said
+        return message("wallet-battles.not-now", action=action.text, owed=said)
 
     # -- reading the position -------------------------------------------------------------
     def location_value(self, loc: int) -> int:
