@@ -29,7 +29,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pocketarena.core import Action, Game, IllegalActionError, State, outcome_from_unit
+from pocketarena.core import (
+    Action,
+    ActionError,
+    Game,
+    IllegalActionError,
+    State,
+    outcome_from_unit,
+)
 
 if TYPE_CHECKING:
     from pocketarena.records import Record
@@ -300,7 +307,7 @@ def _check_throws(
             expected = expected_at(state, n)
             try:
                 recorded = game.action(text).text
-            except IllegalActionError:
+            except ActionError:  # unreadable or not this game's: shown as recorded
                 recorded = str(text)
             report.checks.append(ChanceCheck(n, recorded, expected.text))
         try:

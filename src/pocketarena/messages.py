@@ -199,9 +199,18 @@ ENGLISH: dict[str, Source] = {
 }
 
 
-def _word(value: Any, translations: gettext.NullTranslations | None) -> Any:
+# Parameters that name a place of the board (a cell, a space, a location) by its notation id;
+# a page that shows the places by name ("Gentle Wood") words them so.
+PLACE_PARAMS = frozenset({"place", "space", "onto", "start", "end"})
+
+
+def _word(
+    value: Any,
+    translations: gettext.NullTranslations | None,
+    places: Mapping[str, str] | None = None,
+) -> Any:
     if isinstance(value, Message):
-        return render(value, translations)
+        return render(value, translations, places)
     return value
 
 
@@ -237,14 +246,33 @@ def _text(
     return template % values
 
 
-def render(said: Message, translations: gettext.NullTranslations | None = None) -> str:
-    """``said`` worded in English, or in the language of ``translations``."""
+def speak(said: Message, places: Mapping[str, str] | None = None) -> str:
+    """``said`` in the language of the moment (``pocketarena.i18n.use_locale``), English
+    when none is set."""
+    return render(said, current_translations(), places)
+
+
+def current_translations() -> gettext.NullTranslations | None:
+    """The engine catalog of the language in use, or None for English."""
+    return None
+
+
+def render(
+    said: Message,
+    translations: gettext.NullTranslations | None = None,
+    places: Mapping[str, str] | None = None,
+) -> str:
+    """``said`` worded in English, or in the language of ``translations``; ``places`` maps
+    place ids to the names a board shows (the place parameters are then said by name)."""
     key = said.id
     if key not in ENGLISH:
         return f"{key} {dict(said.params)}"  # an id this version does not know: say it raw
     params = said.params
     if key in ("core.list", "core.alternatives"):
         return _list(list(params.get("items", ())), key, translations)
-    values = {name: _word(value, translations) for name, value in params.items()}
+    values = {name: _word(value, translations, places) for name, value in params.items()}
+    if places:
+        for name in PLACE_PARAMS.intersection(values):
+            values[name] = places.get(values[name], values[name])
     count = params.get("count")
     return _text(key, values, count if isinstance(count, int) else None, translations)

@@ -133,8 +133,14 @@ def test_moves_over_http_with_every_refusal(client: TestClient) -> None:
     # illegal: the engine's reason
     r = client.post(f"/api/games/{gid}/moves", json={"action": "place L b2", "version": 2})
     assert r.status_code == 422 and r.json()["code"] == "illegal"
+    # ... given as a reason id and parameters beside the words
+    assert r.json()["reason"] == "stack-a-cash.topped"
+    assert r.json()["params"]["place"] == "b2"
+    assert r.json()["params"]["size"] == {"id": "stack-a-cash.size.large", "params": {}}
     r = client.post(f"/api/games/{gid}/moves", json={"action": "jump b2", "version": 2})
     assert r.status_code == 422 and "starts with" in r.json()["detail"]
+    assert r.json()["reason"] == "stack-a-cash.unknown-verb"
+    assert r.json()["params"] == {"text": "jump b2", "word": "jump"}
     # someone else
     other = second_client(client)
     r = other.post(f"/api/games/{gid}/moves", json={"action": "place S a1", "version": 2})

@@ -113,6 +113,9 @@ def test_bad_messages_get_an_error_and_the_connection_survives(client: TestClien
             err = me.until("error")
             assert err["code"] == code, (raw[:60], err)
             assert err["message"]
+            if "z9" in raw:  # a refused move says the engine's reason beside the words
+                assert err["reason"] == "stack-a-cash.not-a-cell"
+                assert err["params"] == {"word": "z9"}
         ws.send_bytes(b"\xff\xfe")
         assert me.until("error")["code"] == "bad_json"
         # moving for the other seat, and out of turn

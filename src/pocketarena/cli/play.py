@@ -195,7 +195,7 @@ class TerminalGame:
                 action = self.match.play(int(text))
             else:
                 action = self.match.play(drawing.read_move(before, text))
-        except pa.IllegalActionError as e:
+        except pa.ActionError as e:
             say(f"[red]{escape(str(e))}[/]")
             return
         self.announce(mover, action, before)

@@ -30,7 +30,7 @@ from typing import Any
 from rich.panel import Panel
 from rich.pretty import Pretty
 
-from pocketarena.core import Action, State, for_game
+from pocketarena.core import Action, Game, State, for_game
 
 
 def rich_board(state: State, last: Action | None = None) -> Any:
@@ -89,6 +89,14 @@ def read_move(state: State, text: str) -> str:
     module = for_game(state.game.ID, "render")
     reader = getattr(module, "read_move", None)
     return text if reader is None else str(reader(state, text))
+
+
+def place_names(game: Game) -> dict[str, str]:
+    """The names a board shows for its places by notation id (``{"gentle-wood": "Gentle
+    Wood"}``); empty for a game whose places are named by their notation (cells)."""
+    module = for_game(game.ID, "render")
+    names = getattr(module, "place_names", None)
+    return {} if names is None else dict(names(game))
 
 
 def has_svg(game_id: str) -> bool:

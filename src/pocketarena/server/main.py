@@ -228,7 +228,9 @@ def add_error_handlers(app: FastAPI) -> None:
     async def game_error(_request: Request, exc: GameError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if exc.status == 429 else None
         return SafeJSONResponse(
-            {"detail": exc.message, "code": exc.code}, status_code=exc.status, headers=headers
+            {"detail": exc.message, "code": exc.code, **exc.to_json()},
+            status_code=exc.status,
+            headers=headers,
         )
 
     @app.exception_handler(StoreError)

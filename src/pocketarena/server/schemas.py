@@ -56,6 +56,12 @@ def plain_json(value: Any, max_depth: int = MAX_OPTION_DEPTH) -> Any:
 class ErrorOut(BaseModel):
     detail: str = Field(description="What is wrong, in words meant for the person")
     code: str = Field("bad_request", description="A stable machine-readable reason")
+    reason: str | None = Field(
+        None, description="For a refused move: the engine's reason id, e.g. stack-a-cash.protected"
+    )
+    params: dict[str, Any] | None = Field(
+        None, description="For a refused move: the reason's parameters, e.g. {'place': 'b2'}"
+    )
 
 
 class Issue(BaseModel):
@@ -471,6 +477,8 @@ class ErrorMessageOut(BaseModel):
     message: str
     ref: Any = None
     game: str | None = None
+    reason: str | None = None  # a refused move's reason id and parameters (GameError)
+    params: dict[str, Any] | None = None
 
     def text(self) -> str:
         return message_text(self, exclude_none=True)

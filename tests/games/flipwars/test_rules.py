@@ -166,8 +166,11 @@ def test_no_tile_can_be_placed_on_the_block() -> None:
 def test_placing_on_a_taken_cell_is_refused() -> None:
     state = play(new(), ["place grenade b2 r90"])
     before = state.to_json()
-    with pytest.raises(pa.IllegalActionError, match=r"b2 is already taken \(by a blue grenade\)"):
+    with pytest.raises(pa.IllegalActionError) as info:
         state.apply("place tank b2 r0")
+    assert info.value.reason == "flipwars.taken-blue"
+    assert info.value.params == {"place": "b2", "tile": "grenade"}
+    assert str(info.value) == "b2 is already taken (by a blue grenade)"
     assert state.to_json() == before
 
 
@@ -315,8 +318,10 @@ def test_flag_first_placement_must_be_the_flag() -> None:
         state.apply("place tank a1 r0")
     state.apply("place flag c3 r0")
     assert {a.args[0] for a in state.legal_actions()} == {"flag"}
-    with pytest.raises(pa.IllegalActionError, match="Red must place the flag first"):
+    with pytest.raises(pa.IllegalActionError) as info:
         state.apply("place tank a1 r0")
+    assert info.value.reason == "flipwars.flag-first"
+    assert info.value.to_json()["params"] == {"seat": {"id": "seat.red", "params": {}}}
     state.apply("place flag a1")
     assert "flag" not in {a.args[0] for a in state.legal_actions()}
     with pytest.raises(pa.IllegalActionError, match="Blue has already placed the flag"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -81,22 +82,26 @@ def test_after_a_drawn_round_the_second_mover_chooses() -> None:
     assert state.current_player == 0
 
 
+def reason(state: pa.State, move: str) -> tuple[str, dict[str, Any]]:
+    """The engine's reason for refusing ``move`` here, as a client receives it."""
+    with pytest.raises(pa.IllegalActionError) as info:
+        state.apply(move)
+    said = info.value.to_json()
+    return said["reason"], said["params"]
+
+
 def test_steps_between_rounds_come_in_order() -> None:
     state = _round(new(mode="tactical"), LAST_FIRST_WINS)
     before = state.to_json()
-    with pytest.raises(pa.IllegalActionError, match="Red now chooses where the block goes"):
-        state.apply("place tank a1 r0")
-    with pytest.raises(pa.IllegalActionError, match="first chooses where the block goes"):
-        state.apply("first blue")
+    red = {"id": "seat.red", "params": {}}
+    assert reason(state, "place tank a1 r0") == ("flipwars.choose-block", {"round": 1, "seat": red})
+    assert reason(state, "first blue") == ("flipwars.block-before-first", {"seat": red})
     assert state.to_json() == before
     state.apply("block b2")
-    with pytest.raises(pa.IllegalActionError, match="the block is already on b2"):
-        state.apply("block c3")
-    with pytest.raises(pa.IllegalActionError, match="chooses who goes first"):
-        state.apply("place tank a1 r0")
+    assert reason(state, "block c3") == ("flipwars.block-placed", {"place": "b2"})
+    assert reason(state, "place tank a1 r0")[0] == "flipwars.choose-first"
     state.apply("first blue")
-    with pytest.raises(pa.IllegalActionError, match="only moves between rounds"):
-        state.apply("block c3")
+    assert reason(state, "block c3") == ("flipwars.block-between-rounds", {})
     with pytest.raises(pa.IllegalActionError, match="chosen between rounds"):
         state.apply("first red")
 

@@ -17,11 +17,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pocketarena.core import CHANCE, TERMINAL, Action, State, possessive
+from pocketarena.core import CHANCE, TERMINAL, Action, Game, State, possessive
 from pocketarena.games.coin_age import (
     COINS,
     MAX_TURNS,
     SLAP_ORDER,
+    CoinAge,
     CoinAgeMap,
     CoinAgeState,
     allowance_text,
@@ -47,6 +48,12 @@ LEGEND_TOP = MAP_TOP + MAP_H + 48  # first row of the region legend
 def _xy(game_map: CoinAgeMap, space_id: str) -> tuple[float, float]:
     space = game_map.spaces[game_map.index(space_id)]
     return MAP_LEFT + space.x * MAP_W / 100, MAP_TOP + space.y * MAP_H / 100
+
+
+def place_names(game: Game) -> dict[str, str]:
+    """Each space's name on the map by its notation id (for messages shown beside the map)."""
+    assert isinstance(game, CoinAge)
+    return {space.id: space.name for space in game.map.spaces}
 
 
 def _attr(text: str) -> str:

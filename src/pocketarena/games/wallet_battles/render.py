@@ -13,11 +13,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from pocketarena.core import CHANCE, TERMINAL, Action, State
+from pocketarena.core import CHANCE, TERMINAL, Action, Game, State
 from pocketarena.games.wallet_battles import (
     COIN_NAMES,
     COINS,
     BattleMap,
+    WalletBattles,
     WalletBattlesState,
     flip_seat,
     location_names,
@@ -48,6 +49,12 @@ METAL = {  # face fill, rim: copper pennies, silver the rest
 }
 # Coin radii in SVG units, in proportion to the real diameters (24.26, 21.21, 19.05, 17.91 mm).
 RADIUS = {"Q": 11.0, "N": 9.6, "P": 8.6, "D": 8.1}
+
+
+def place_names(game: Game) -> dict[str, str]:
+    """Each location's name on the map by its notation id."""
+    assert isinstance(game, WalletBattles)
+    return {loc.id: loc.name for loc in game.battle_map.locations}
 
 
 def _board(state: State) -> WalletBattlesState:

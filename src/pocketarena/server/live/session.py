@@ -15,10 +15,19 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
-from pocketarena.core import CHANCE, Action, Game, IllegalActionError, State, recorded_options
+from pocketarena.core import (
+    CHANCE,
+    Action,
+    ActionError,
+    Game,
+    State,
+    recorded_options,
+)
 from pocketarena.fair import SCHEME, FairChance
+from pocketarena.messages import speak
 from pocketarena.ratings import Rating
 from pocketarena.records import result_for
+from pocketarena.render import place_names
 
 from .. import catalog
 from ..models import GameRecord, utcnow
@@ -53,11 +62,39 @@ class GameError(Exception):
         "unavailable": 503,
     }
 
-    def __init__(self, code: str, message: str, retry_after: int = 60) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        retry_after: int = 60,
+        *,
+        reason: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.retry_after = retry_after  # seconds, for a 429
+        # The engine's reason for a refused move (``stack-a-cash.protected``) and its
+        # parameters, so that a client can point at the place without reading the words.
+        self.reason = reason
+        self.params = params
+
+    @classmethod
+    def refused(cls, error: ActionError, game: Game) -> GameError:
+        """A move the engine refused: its reason, worded in the reader's language with the
+        board's own names for places."""
+        said = error.to_json()
+        return cls(
+            "illegal",
+            speak(error.message, places=place_names(game)),
+            reason=said["reason"],
+            params=said["params"],
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The refusal's reason and parameters, when the engine gave them."""
+        return {} if self.reason is None else {"reason": self.reason, "params": self.params}
 
     @property
     def status(self) -> int:
@@ -263,8 +300,8 @@ def move(
         )
     try:
         new = table.state.child(table.game.parse_action(text))
-    except IllegalActionError as e:
-        raise GameError("illegal", str(e)) from None
+    except ActionError as e:
+        raise GameError.refused(e, table.game) from None
     return advance(table, new, now, wall)
 
 
@@ -614,7 +651,7 @@ def from_record(kind: type[T], row: GameRecord, seats: list[Seat | None]) -> T:
     try:
         for text in row.history:
             append(table, table.state, table.state.game.action(text))
-    except (IllegalActionError, ValueError) as e:
+    except ValueError as e:
         raise GameError("unavailable", f"game {row.id} no longer replays: {e}") from None
     table.events_from = len(table.state.history)
     return table
@@ -641,7 +678,7 @@ def advanced(table: T, row: GameRecord) -> T | None:
     try:
         for text in row.history[done:]:
             append(fresh, fresh.state, fresh.state.game.action(text))
-    except (IllegalActionError, ValueError):
+    except ValueError:  # an ActionError too
         return None
     fresh.version = row.version
     fresh.rated = row.rated

@@ -257,12 +257,15 @@ function roundWins(p, seats) {
   return `Round wins: ${seats[0]} ${w.blue ?? 0} – ${seats[1]} ${w.red ?? 0} (first to ${p?.series?.target ?? "?"})`;
 }
 
-// A refusal about a place, naming it once: "a1 is already taken (by a red foxhole)." as the
-// rules say it when they name the place, else "Gentle Wood: you threw no dime this turn …".
-function aboutPlace(name, why) {
+// A refusal about a place, naming it once: "a1 is already taken (by a red foxhole)." when the
+// engine's reason names the place (one of its parameters is the place's id), else
+// "Gentle Wood: you threw no dime this turn …". The server words the reason in the reader's
+// language, with the board's names for places; nothing here reads the words.
+function aboutPlace(name, place, refusal) {
+  const why = refusal.detail;
   const text = `${why}.`.replace(/\.\.$/, ".");
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  if (!new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(why)) return `${name}: ${text}`;
+  const named = Object.values(refusal.params || {}).includes(place);
+  if (!named) return `${name}: ${text}`;
   return text.startsWith(name) ? text : text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -328,7 +331,7 @@ class GamePage {
     live.on("state", (msg) => { if (msg.game.id === this.id) this.receive(msg); });
     live.on("error", (msg) => {
       if (msg.game && msg.game !== this.id) return;
-      this.refuse(this.named(msg.message));
+      this.refuse(msg.message);
       this.clearSelection();
     });
     live.on("presence", (msg) => {
@@ -977,18 +980,8 @@ class GamePage {
       if (this.view.version !== version) return;
       if (res.ok) return this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name}: first pick one of the highlighted places or buttons.`);
       const body = await res.json().catch(() => null);
-      const why = body?.detail || body?.error?.message || body?.message;
-      this.refuse(typeof why === "string" ? aboutPlace(name, this.named(why)) : `${name}: not a legal move now.`);
+      this.refuse(typeof body?.detail === "string" ? aboutPlace(name, place, body) : `${name}: not a legal move now.`);
     } catch { this.refuse(`${name} is not one of the highlighted places.`); }
-  }
-
-  // The rules name places by notation ("gentle-wood"); the board by name ("Gentle Wood").
-  named(text) {
-    const places = $$("[data-place][data-name]", this.board)
-      .map((n) => [n.getAttribute("data-place"), n.getAttribute("data-name")])
-      .sort((a, b) => b[0].length - a[0].length);
-    for (const [id, name] of places) text = text.replace(new RegExp(`(?<![\\w-])${id.replace(/[^\w]/g, "\\$&")}(?![\\w-])`, "g"), name);
-    return text;
   }
 
   refuse(text) {

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response
 
-from pocketarena.core import IllegalActionError
+from pocketarena.core import ActionError
 
 from ... import catalog
 from ...core.security import address_hash
@@ -178,8 +178,8 @@ async def preview(game_id: str, hub: HubDep, action: str = Query(max_length=100)
         raise GameError("not_active", "there is no decision to preview now")
     try:
         after = state.child(live.game.parse_action(action))
-    except IllegalActionError as e:
-        raise GameError("illegal", str(e)) from None
+    except ActionError as e:
+        raise GameError.refused(e, live.game) from None
     return Response(
         catalog.svg_board(after, after.history[-1]),
         media_type="image/svg+xml",

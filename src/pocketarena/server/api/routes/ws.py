@@ -53,9 +53,15 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 
-def _error(code: str, message: str, ref: Any = None, game: Any = None) -> str:
+def _error(
+    code: str, message: str, ref: Any = None, game: Any = None, said: GameError | None = None
+) -> str:
     return ErrorMessageOut(
-        code=code, message=message, ref=ref, game=game if isinstance(game, str) else None
+        code=code,
+        message=message,
+        ref=ref,
+        game=game if isinstance(game, str) else None,
+        **(said.to_json() if said is not None else {}),
     ).text()
 
 
@@ -226,7 +232,7 @@ async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any], limit:
     try:
         result = await _reply(hub, conn, parsed)
     except GameError as e:
-        conn.push(_error(e.code, e.message, ref, msg.get("game")))
+        conn.push(_error(e.code, e.message, ref, msg.get("game"), e))
         if e.code in ("stale", "conflict") and isinstance(msg.get("game"), str):
             # The client's view is out of date: send the current one.
             live = hub.games.get(msg["game"])
