@@ -25,6 +25,7 @@ from .core import (
     sample_outcome,
 )
 from .games import load_all as _load_all_games
+from .messages import render as _render  # noqa: F401  (installs the English wording)
 
 _load_all_games()
 

@@ -18,7 +18,7 @@ import gettext
 from collections.abc import Mapping
 from typing import Any
 
-from pocketarena.core.errors import Message
+from pocketarena.core.errors import Message, set_wording
 from pocketarena.core.words import possessive
 
 Source = str | tuple[str, str]
@@ -276,3 +276,6 @@ def render(
             values[name] = places.get(values[name], values[name])
     count = params.get("count")
     return _text(key, values, count if isinstance(count, int) else None, translations)
+
+
+set_wording(render)  # str(message) and str(error) say it in English

@@ -9,7 +9,7 @@ place that holds the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +17,14 @@ from typing import Any
 # expected is a sentence a game wrote itself (a plugin's raise), kept as it is.
 _MESSAGE_ID = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)+")
 SAID = "core.said"
+# Words a message in English; pocketarena.messages (the text's one home) installs itself here
+# when the package is imported, so the engine never imports its words.
+_wording: Callable[[Message], str] | None = None
+
+
+def set_wording(wording: Callable[[Message], str]) -> None:
+    global _wording
+    _wording = wording
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +39,9 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        from pocketarena.messages import render  # the words live outside the engine
-
-        return render(self)
+        if _wording is None:
+            return f"{self.id} {dict(self.params)}"
+        return _wording(self)
 
     def to_json(self) -> dict[str, Any]:
         """``{"id": ..., "params": {...}}`` with inner messages as the same kind of object."""
