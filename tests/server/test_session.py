@@ -47,7 +47,13 @@ def test_who_may_act_and_on_which_version() -> None:
 def test_a_move_changes_nothing_until_it_is_adopted() -> None:
     t = table()
     change = session.move(t, "ann", "place L b2", 0, now=0.0, wall=WALL)
-    assert change.values == {"history": ["place L b2"], "version": 1}
+    # the row also says whose move it is now (Bob's "your turn" list); untimed: no deadline
+    assert change.values == {
+        "history": ["place L b2"],
+        "version": 1,
+        "turn_id": "bob",
+        "deadline": None,
+    }
     assert change.finish is None and change.clock is None
     assert t.version == 0 and t.state.history == [] and t.entries == []  # not yet written
     play(t, change)

@@ -25,11 +25,11 @@ VIEW_KEYS = [
     *("id", "game", "title", "options", "options_text", "mode", "status", "rated", "version"),
     *("seat_names", "seats", "node", "to_move", "thrower", "legal", "history", "history_from"),
     *("plies", "events_from", "scores", "position", "winner", "result", "termination"),
-    *("rating_changes", "fair", "rematch", "created_at"),
+    *("rating_changes", "fair", "rematch", "created_at", "days_per_move", "deadline"),
 ]
 ENTRY_KEYS = [
     *("id", "game", "title", "options", "options_text", "mode", "rated", "clock", "seats"),
-    *("plies", "created_at"),
+    *("plies", "created_at", "days_per_move"),
 ]
 
 

@@ -7,9 +7,9 @@ import contextlib
 import errno
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ from .live.bots import BotRunner
 from .live.bus import Bus, MemoryBus, RedisBus
 from .live.hub import CLOCK_SWEEP_S, GameError, Hub
 from .live.jobs import BotQueue
+from .models import utcnow
 from .store import Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,7 @@ address: over one, a request gets 429 with `Retry-After`.
 """
 HEARTBEAT_S = 2.0  # how often the database hears that the server runs (clocks across a crash)
 SWEEP_EVERY = 30  # heartbeats between sweeps of expired sessions and waiting games
+TURN_SWEEP_EVERY = 5  # heartbeats between sweeps of turn-based games whose move was due
 WATCH_CHECK_EVERY = 2  # clock sweeps between checks that watched games are current
 LOBBY_READ_EVERY = 5  # clock sweeps between reads of the cluster's lobby
 
@@ -113,7 +115,9 @@ class SafeJSONResponse(JSONResponse):
         return text.encode("utf-8", "replace")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, now: Callable[[], datetime] = utcnow) -> FastAPI:
+    """The web platform. ``now``: the date as games see it (moves, deadlines of turn-based
+    games); tests pass their own clock to play days of turns without waiting."""
     settings = settings or Settings.from_env()
     secret_key = settings.resolved_secret_key()
     templates = Jinja2Templates(directory=str(PACKAGE / "templates"))
@@ -136,7 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(engine, session_factory(engine))
         bots = BotRunner(settings.bot_executor, settings.bot_workers, settings.bot_time_budget_s)
         bus, jobs, limiter = cluster_parts(settings)
-        hub = Hub(store, settings, bots, bus, jobs)
+        hub = Hub(store, settings, bots, bus, jobs, now=now)
         chat.attach(hub)  # chat messages reach this process's watchers over the bus
         sessions = DatabaseSessions(
             store,
@@ -310,14 +314,17 @@ async def clock_sweeps(hub: Hub) -> None:
 
 
 async def maintenance(hub: Hub, sessions: DatabaseSessions) -> None:
-    """Background chores: the heartbeat, and now and then the sweeps of expired sessions, of
-    games nobody joined in time and of games nobody plays any more."""
+    """Background chores: the heartbeat, and now and then the sweeps of turn-based games
+    whose move was due, of expired sessions, of games nobody joined in time and of games
+    nobody plays any more."""
     beats = 0
     while True:
         await asyncio.sleep(HEARTBEAT_S)
         beats += 1
         try:
             await hub.heartbeat()
+            if beats % TURN_SWEEP_EVERY == 0:
+                await hub.sweep_turns()
             if beats % SWEEP_EVERY == 0:
                 await hub.expire_waiting()
                 await abandon.abort_idle(hub)

@@ -76,6 +76,12 @@ class GameRecord(Base):
     # When the running clock last started (wall time): after a crash, the time its player
     # used up to the server's last heartbeat is charged.
     clock_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Turn-based games: days each move may take, and when the move awaited is due (swept by
+    # every process: a game ends on time with nobody watching it).
+    days_per_move: Mapped[int | None] = mapped_column(Integer)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The player whose move it is in a game in progress (their "your turn" list).
+    turn_id: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -87,6 +93,8 @@ class GameRecord(Base):
         Index("ix_games_seat1", "seat1_id"),
         Index("ix_games_creator", "creator_id"),
         Index("ix_games_creator_addr", "creator_addr"),
+        Index("ix_games_deadline", "deadline"),
+        Index("ix_games_turn", "turn_id"),
     )
 
 

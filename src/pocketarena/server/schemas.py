@@ -125,6 +125,11 @@ class GameCreate(BaseModel):
         None, examples=["random"], max_length=40, description="Bot level (mode bot)"
     )
     clock: ClockIn | None = Field(None, description="null: untimed")
+    days_per_move: int | None = Field(
+        None,
+        description="A turn-based game: days each move may take (1, 2, 3, 5, 7 or 14); a move "
+        "not made in time loses. null: not turn-based. Not together with a clock.",
+    )
     rated: bool = Field(
         True,
         description="Asked for a rated game; it is rated only if both players are accounts "
@@ -207,6 +212,10 @@ class GameView(BaseModel):
     fair: FairOut | None
     rematch: RematchOut
     created_at: str
+    days_per_move: int | None = Field(None, description="Turn-based: days each move may take")
+    deadline: str | None = Field(
+        None, description="Turn-based: when the move awaited is due (ISO 8601, UTC)"
+    )
     svg: str | None = None
     clock: dict[str, Any] | None = None
     you: list[int] = Field(default_factory=list, description="The seats that are yours")
@@ -244,6 +253,7 @@ class LobbyEntry(BaseModel):
     seats: list[SeatOut | None]
     plies: int
     created_at: str
+    days_per_move: int | None = None
     idle_s: int | None = Field(None, description="Seconds since the last move (live games)")
 
 
@@ -288,6 +298,23 @@ class GameSummary(BaseModel):
     termination: str | None
     rating_change: int | None
     created_at: str
+
+
+class TurnOut(BaseModel):
+    """A game in progress that awaits the player's move."""
+
+    id: str
+    game: str
+    title: str
+    url: str
+    opponent: str | None
+    days_per_move: int | None
+    deadline: str | None = Field(description="When the move is due (ISO 8601, UTC); null: never")
+
+
+class TurnsOut(BaseModel):
+    count: int = Field(description="How many games await your move (all of them, not only listed)")
+    games: list[TurnOut]
 
 
 class PlayerOut(BaseModel):

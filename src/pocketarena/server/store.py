@@ -537,6 +537,39 @@ class Store:
             ).all()
         return [(r[0], r[1], min(r[2] or 0, r[3] or 0)) for r in rows]
 
+    def due_turns(self, now: datetime, limit: int = 500) -> list[str]:
+        """The turn-based games in progress whose move awaited was due before ``now``, the
+        longest overdue first (an index range scan on ``deadline``: a finished game has none)."""
+        with self.autocommit_engine.connect() as conn:
+            rows = conn.execute(
+                select(_GAMES.c.id)
+                .where(_GAMES.c.deadline <= now, _GAMES.c.status == "active")
+                .order_by(_GAMES.c.deadline)
+                .limit(limit)
+            ).all()
+        return [r[0] for r in rows]
+
+    def turns_of(self, player_id: str, limit: int = 50) -> tuple[int, list[GameRecord]]:
+        """How many games in progress await ``player_id``'s move (against someone else: not
+        games with both seats on one screen), and the first ``limit`` of them, the soonest due
+        first (games without a deadline last, the longest waiting first)."""
+        awaiting = and_(
+            GameRecord.turn_id == player_id,
+            GameRecord.status == "active",
+            GameRecord.mode != "local",
+        )
+        with self.single() as s:
+            count = s.scalar(select(func.count()).select_from(GameRecord).where(awaiting)) or 0
+            if not count:
+                return 0, []
+            rows = s.scalars(
+                select(GameRecord)
+                .where(awaiting)
+                .order_by(GameRecord.deadline.is_(None), GameRecord.deadline, GameRecord.updated_at)
+                .limit(limit)
+            ).all()
+            return count, list(rows)
+
     def unfinished_game_ids(self) -> list[str]:
         with self.single() as s:
             return list(

@@ -1,7 +1,8 @@
 """Games people walked away from (as lichess handles them).
 
 - A game in progress with no move for ``abandon_after_s`` is aborted: it leaves the lobby, no
-  rating changes, and a restart does not bring it back.
+  rating changes, and a restart does not bring it back. Not a turn-based game: its moves
+  take days by design, and the deadline of each ends it.
 - In an untimed game between two people, when the player to act has left (no page of theirs
   shows the game, on any process of the cluster: ``live.presence``) and has not moved for
   ``claim_win_after_s``, their opponent may claim the win. A timed game needs no claim: the clock ends it.
@@ -55,6 +56,8 @@ async def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
         return Claim(False, None, "both seats are yours: there is nobody to wait for")
     if live.clock is not None:
         return Claim(False, None, "this game has a clock: it ends when the clock runs out")
+    if live.days_per_move is not None:
+        return Claim(False, None, "this game is turn-based: it ends when a move's deadline passes")
     other = 1 - mine[0]
     seat = live.seats[other]
     if seat is None or seat.kind == "bot":
@@ -91,8 +94,8 @@ async def abort_idle(hub: Hub) -> int:
     after = hub.settings.abandon_after_s
     aborted = 0
     for live in list(hub.games.values()):
-        if live.status != "active" or idle_s(live) < after:
-            continue
+        if live.status != "active" or live.days_per_move is not None or idle_s(live) < after:
+            continue  # a turn-based game waits days by design: its deadline ends it
         async with hub._locked(live):  # in a cluster: the newest stored version
             if live.status != "active" or idle_s(live) < after:
                 continue
@@ -130,7 +133,9 @@ def _stale_rows(hub: Hub, before: datetime) -> list[tuple[str, int]]:
     with hub.store.sessions() as s:
         rows = s.execute(
             select(GameRecord.id, GameRecord.version).where(
-                GameRecord.status == "active", GameRecord.updated_at < before
+                GameRecord.status == "active",
+                GameRecord.updated_at < before,
+                GameRecord.days_per_move.is_(None),
             )
         ).all()
         return [(r[0], r[1]) for r in rows]

@@ -63,6 +63,7 @@ HEARTBEAT = "hub"  # the heartbeat row of this server
 # In a cluster: a heartbeat this recent means the cluster runs (clocks ran on meanwhile).
 CLUSTER_ALIVE_S = 10.0
 CLOCK_SWEEP_S = 1.0  # how often some process looks for clocks that ran out unwatched
+TURN_SWEEP_BATCH = 500  # overdue turn-based games ended per sweep (the rest: the next one)
 
 
 @dataclass
@@ -97,7 +98,11 @@ class Hub:
         bots: BotRunner,
         bus: Bus | None = None,
         jobs: BotQueue | None = None,
+        now: Callable[[], datetime] = utcnow,
     ) -> None:
+        # The date as games see it (moves, deadlines): tests pass a clock of their own to
+        # play a turn-based week without waiting for it.
+        self.now = now
         self.store = store
         self.settings = settings
         self.bots = bots
@@ -311,6 +316,7 @@ class Hub:
         rated: bool = True,
         rematch_of: str | None = None,
         creator_addr: str | None = None,
+        days_per_move: int | None = None,
     ) -> LiveGame:
         """A new game. ``creator_addr`` (a keyed hash of the client's address) is given for a
         game a client asks for: it is then held to the open-game caps."""
@@ -320,7 +326,7 @@ class Hub:
                 raise GameError(
                     "unavailable", "the server is full right now; try again in a minute"
                 )
-        game = session.check_new_game(game_id, options, mode, seat, bot, clock)
+        game = session.check_new_game(game_id, options, mode, seat, bot, clock, days_per_move)
         if creator_addr is not None and (mode in ("seek", "friend") or clock is not None):
             await self._check_open_games(creator_id, creator_addr)
         creator_seat = secrets.randbelow(2) if seat is None else seat
@@ -345,12 +351,15 @@ class Hub:
             clock=Clock(clock[0], clock[1]) if clock else None,
             rematch_of=rematch_of,
             creator_addr=creator_addr,
+            created_at=self.now(),
+            days_per_move=days_per_move,
         )
         if started:
             live.status = "active"
-            live.started_at = utcnow()
+            live.started_at = self.now()
         row = session.new_record(live)
         await self.db(self.store.insert_game, row)
+        live.deadline = row.deadline
         self.games[gid] = live
         if started:
             await self._begin(live)
@@ -394,7 +403,7 @@ class Hub:
     async def _begin(self, live: LiveGame) -> None:
         """First moment with both seats taken: resolve opening chance nodes, start the clock."""
         async with self._locked(live):
-            change = session.begin(live, _moment(live), utcnow())
+            change = session.begin(live, _moment(live), self.now())
             if change is not None:
                 await self._carry_out(live, change)
             else:
@@ -412,7 +421,7 @@ class Hub:
             seats[seat] = self._seat(
                 player, await self.db(self.store.rating, player.id, live.game.ID)
             )
-            started_at = utcnow()
+            started_at = self.now()
             rated = live.rated and may_be_rated(seats)  # a guest joining plays it unrated
             values = {
                 f"seat{seat}_id": player.id,
@@ -420,8 +429,10 @@ class Hub:
                 "rated": rated,
                 "started_at": started_at,
                 "version": live.version + 1,
+                **session.turn_values(live, live.state, started_at, seats),
             }
             await self._save(live, values)
+            live.deadline = values["deadline"]
             live.seats = seats
             live.status = "active"
             live.rated = rated
@@ -457,7 +468,7 @@ class Hub:
         live = await self.get(game_id)
         async with self._locked(live):
             await self._flag_if_due(live)
-            change = session.move(live, player_id, text, version, _moment(live), utcnow())
+            change = session.move(live, player_id, text, version, _moment(live), self.now())
             await self._carry_out(live, change)
         return live
 
@@ -465,14 +476,14 @@ class Hub:
         live = await self.get(game_id)
         async with self._locked(live):
             await self._flag_if_due(live)
-            change = session.throw(live, player_id, version, _moment(live), utcnow())
+            change = session.throw(live, player_id, version, _moment(live), self.now())
             await self._carry_out(live, change)
         return live
 
     async def resign(self, player_id: str | None, game_id: str) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live):
-            await self._carry_out(live, session.resign(live, player_id, _moment(live), utcnow()))
+            await self._carry_out(live, session.resign(live, player_id, _moment(live), self.now()))
         return live
 
     async def rematch(self, player_id: str | None, game_id: str) -> LiveGame:
@@ -502,6 +513,7 @@ class Hub:
                 clock=terms.clock,
                 rated=terms.rated,
                 rematch_of=live.id,
+                days_per_move=terms.days_per_move,
             )
             if terms.opponent_id is not None:
                 await self.join(terms.opponent_id, new.id, new.invite_token)
@@ -514,7 +526,7 @@ class Hub:
     async def _play(self, live: LiveGame, new: State) -> None:
         """Adopt ``new`` (one action past the live state) after resolving the chance nodes
         nobody throws in person; end the game if it is over."""
-        await self._carry_out(live, session.advance(live, new, _moment(live), utcnow()))
+        await self._carry_out(live, session.advance(live, new, _moment(live), self.now()))
 
     async def _save(self, live: LiveGame, values: dict[str, Any]) -> None:
         try:
@@ -529,13 +541,13 @@ class Hub:
 
     async def _commit(self, live: LiveGame, new: State) -> None:
         """The game goes on at ``new``."""
-        await self._carry_out(live, session.step(live, new, _moment(live), utcnow()))
+        await self._carry_out(live, session.step(live, new, _moment(live), self.now()))
 
     async def _finish(
         self, live: LiveGame, new: State, winner: int | None, termination: str
     ) -> None:
         """The game ends at ``new``."""
-        change = session.finish(live, new, winner, termination, _moment(live), utcnow())
+        change = session.finish(live, new, winner, termination, _moment(live), self.now())
         await self._carry_out(live, change)
 
     async def _carry_out(self, live: LiveGame, change: session.Change) -> None:
@@ -627,18 +639,22 @@ class Hub:
         if seat is not None and seat.kind == "bot" and seat.bot and idle:
             live.bot_task = self._spawn(self._bot_turn(live, live.version, actor or 0, seat.bot))
 
-    async def _flag_check(self, live: LiveGame) -> None:
+    async def _flag_check(self, live: LiveGame) -> bool:
+        """Whether this call ended the game on time."""
         try:
             async with self._locked(live):
-                await self._flag_if_due(live)
+                return await self._flag_if_due(live)
         except GameError as e:  # another process ended it first, or the database is away
             log.info("time check of %s: %s", live.id, e.message)
+            return False
 
-    async def _flag_if_due(self, live: LiveGame) -> None:
-        """Lose on time: checked on every action and by a timer set for the exact moment."""
-        change = session.flag(live, _moment(live), utcnow())
+    async def _flag_if_due(self, live: LiveGame) -> bool:
+        """Lose on time: checked on every action, by a timer set for the exact moment, and
+        for turn-based games by the sweep of due deadlines. Whether it ended the game."""
+        change = session.flag(live, _moment(live), self.now())
         if change is not None:
             await self._carry_out(live, change)
+        return change is not None
 
     async def _bot_turn(self, live: LiveGame, version: int, seat: int, spec: str) -> None:
         try:
@@ -975,3 +991,24 @@ class Hub:
             looked += 1
             await self._flag_check(live)
         return looked
+
+    async def sweep_turns(self) -> int:
+        """End the turn-based games whose move was due (read from the database: they end on
+        time whether or not any process holds them). In a cluster one process at a time
+        looks, and the version each end is written against ends a game once whoever else
+        races. How many games ended."""
+        if self.clustered and not await self.bus.try_lock("turns", CLOCK_SWEEP_S * 5):
+            return 0
+        ended = 0
+        for gid in await self.db(self.store.due_turns, self.now(), TURN_SWEEP_BATCH):
+            try:
+                live = await self.get(gid)
+            except GameError:
+                continue
+            if await self._flag_check(live):
+                ended += 1
+            if not live.subscribers and not live.lock.locked() and live.status != "active":
+                self.games.pop(gid, None)  # stays stored; a sweep keeps nothing in memory
+        if ended:
+            log.info("%d turn-based game(s) ended on time", ended)
+        return ended

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from pocketarena.core import (
@@ -32,11 +32,13 @@ from pocketarena.render import place_names
 from .. import catalog
 from ..models import GameRecord, utcnow
 from ..schemas import HistoryEntry
+from ..store import aware
 from .clock import Clock
 
 MODES = ("bot", "friend", "seek", "local")
 MAX_CLOCK_MS = 3 * 3600 * 1000
 MAX_INCREMENT_MS = 180 * 1000
+DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)  # a turn-based game's time for each move
 # Game ids are checked before they reach the database (ours are 8 letters and digits).
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 RATED_KINDS = ("account", "bot")
@@ -143,6 +145,8 @@ class Table:
     finished_at: datetime | None = None
     throwers: dict[int, int | None] = field(default_factory=dict)
     creator_addr: str | None = None  # keyed hash of the address it was opened from
+    days_per_move: int | None = None  # a turn-based game: the days each move may take
+    deadline: datetime | None = None  # when the move awaited is due (turn-based games)
 
     def seats_of(self, player_id: str | None) -> list[int]:
         if player_id is None:
@@ -329,8 +333,16 @@ def resign(table: Table, player_id: str | None, now: float, wall: datetime) -> C
 
 
 def flag(table: Table, now: float, wall: datetime) -> Change | None:
-    """Lose on time, if the running clock has run out at ``now``."""
-    if table.status != "active" or table.clock is None:
+    """Lose on time, if the running clock has run out at ``now``, or the move awaited in a
+    turn-based game was due before ``wall``."""
+    if table.status != "active":
+        return None
+    if table.deadline is not None and wall >= table.deadline:
+        seat = table.actor()
+        if seat is None:
+            return None
+        return finish(table, table.state, 1 - seat, "time forfeit", now, wall)
+    if table.clock is None:
         return None
     seat = table.clock.flagged(now)
     if seat is None:
@@ -403,6 +415,8 @@ def finish(
         "scores": done.scores,
         "finished_at": wall,
         "rated": done.rated is not None,
+        "turn_id": None,
+        "deadline": None,
     }
     return Change(new, values, clock, done)
 
@@ -418,7 +432,24 @@ def _row_values(
         values["clock0_ms"] = max(0, clock.left_ms(0, now))
         values["clock1_ms"] = max(0, clock.left_ms(1, now))
         values["clock_since"] = wall  # the running clock (re)started now
+    values.update(turn_values(table, new, wall))
     return values
+
+
+def turn_values(
+    table: Table, state: State, wall: datetime, seats: list[Seat | None] | None = None
+) -> dict[str, Any]:
+    """Whose move it is at ``state`` (a person's, for their "your turn" list) and, in a
+    turn-based game, when it is due: ``days_per_move`` from ``wall``. A bot has no deadline:
+    it moves at once. ``seats``: the seats as they are about to be (default: the table's)."""
+    seats = table.seats if seats is None else seats
+    actor = table.actor(state) if not state.is_terminal() else None
+    seat = seats[actor] if actor is not None else None
+    person = seat is not None and seat.kind != "bot"
+    due = None
+    if person and table.days_per_move is not None:
+        due = wall + timedelta(days=table.days_per_move)
+    return {"turn_id": seat.player_id if seat is not None and person else None, "deadline": due}
 
 
 def adopt(table: Table, change: Change) -> None:
@@ -431,6 +462,8 @@ def adopt(table: Table, change: Change) -> None:
     table.clock = change.clock
     table.events_from = start
     table.version += 1
+    if "deadline" in change.values:
+        table.deadline = change.values["deadline"]
     done = change.finish
     if done is not None:
         table.status = "finished"
@@ -450,11 +483,24 @@ def check_new_game(
     seat: int | None,
     bot: str | None,
     clock: tuple[int, int] | None,
+    days_per_move: int | None = None,
 ) -> Game:
     """The game asked for, once every part of the request is checked (nothing is written
     before: a refused request changes nothing)."""
     if mode not in MODES:
         raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if days_per_move is not None:
+        if isinstance(days_per_move, bool) or days_per_move not in DAYS_PER_MOVE:
+            raise GameError(
+                "bad_request",
+                "days_per_move must be one of "
+                f"{', '.join(map(str, DAYS_PER_MOVE))}, not {days_per_move!r}",
+            )
+        if clock is not None:
+            raise GameError(
+                "bad_request",
+                "a game has a real-time clock or days per move, not both: send one of them",
+            )
     try:
         game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
     except ValueError as e:
@@ -559,6 +605,7 @@ class Rematch:
     clock: tuple[int, int] | None
     rated: bool
     opponent_id: str | None  # seated at once, without the invite (friend and seek games)
+    days_per_move: int | None = None
 
 
 def rematch_terms(table: Table, player_id: str) -> Rematch:
@@ -578,6 +625,7 @@ def rematch_terms(table: Table, player_id: str) -> Rematch:
         clock=(table.clock.initial_ms, table.clock.increment_ms) if table.clock else None,
         rated=table.rated,
         opponent_id=opponent,
+        days_per_move=table.days_per_move,
     )
 
 
@@ -611,6 +659,12 @@ def new_record(table: Table) -> GameRecord:
         creator_addr=table.creator_addr,
         created_at=table.created_at,
         started_at=table.started_at,
+        days_per_move=table.days_per_move,
+        **(
+            turn_values(table, table.state, table.started_at or table.created_at)
+            if table.status == "active"
+            else {}
+        ),
     )
 
 
@@ -647,6 +701,8 @@ def from_record(kind: type[T], row: GameRecord, seats: list[Seat | None]) -> T:
         started_at=row.started_at,
         finished_at=row.finished_at,
         creator_addr=row.creator_addr,
+        days_per_move=row.days_per_move,
+        deadline=aware(row.deadline) if row.deadline is not None else None,
     )
     try:
         for text in row.history:
@@ -683,6 +739,7 @@ def advanced(table: T, row: GameRecord) -> T | None:
     fresh.version = row.version
     fresh.rated = row.rated
     fresh.clock = _stored_clock(row) or fresh.clock
+    fresh.deadline = aware(row.deadline) if row.deadline is not None else None
     return fresh
 
 

@@ -116,6 +116,7 @@ def _listing(live: LiveGame) -> dict[str, Any]:
         "mode": live.mode,
         "rated": live.rated,
         "created_at": live.created_at.isoformat(),
+        "days_per_move": live.days_per_move,
     }
 
 
@@ -168,6 +169,7 @@ def game_view(
         rematch=RematchOut(
             id=live.rematch_id, offers=sorted(live.rematch_offers), of=live.rematch_of
         ),
+        deadline=live.deadline.isoformat() if live.deadline is not None and active else None,
         svg=board,
     )
 

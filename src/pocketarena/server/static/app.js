@@ -166,10 +166,21 @@ function gameOptionsText(options) {
     })
     .join(" · ");
 }
-function clockText(clock) {
+function clockText(clock, days) {
+  if (days) return `${days} day${days === 1 ? "" : "s"} per move`;
   if (!clock) return "untimed";
   const [initial, inc] = clock;
   return `${Math.round(initial / 60000 * 10) / 10}+${Math.round(inc / 1000)}`;
+}
+// A moment as the reader's clock shows it (their time zone and language).
+function localTime(date) {
+  return date.toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+function showLocalTimes(root = document) {
+  for (const node of root.querySelectorAll("[data-local-time]")) {
+    const at = new Date(node.getAttribute("datetime"));
+    if (!Number.isNaN(at.getTime())) node.textContent = localTime(at);
+  }
 }
 function fmtClock(ms) {
   ms = Math.max(0, ms);
@@ -395,6 +406,7 @@ class GamePage {
   }
 
   clockLabel() {
+    if (this.view?.days_per_move) return clockText(null, this.view.days_per_move);
     if (!this.clock) return "";
     return `${Math.round(this.clock.initial_ms / 60000 * 10) / 10}+${Math.round(this.clock.increment_ms / 1000)}`;
   }
@@ -514,6 +526,11 @@ class GamePage {
         el("div", {}, who, el("div", { class: "seat-name", text: v.seat_names[seat] })),
         el("span", { class: "score", "data-score": seat, "aria-label": `score ${fmtScore(v.scores[seat] ?? 0)}`, text: fmtScore(v.scores[seat] ?? 0) }));
       if (this.clock) row.append(el("span", { class: "clock", "data-clock": seat }));
+      // A turn-based move's deadline, in the reader's own time zone.
+      if (toMove && v.deadline) {
+        const due = new Date(v.deadline);
+        row.append(el("time", { class: "deadline small", "data-deadline": seat, datetime: v.deadline, title: "the move is due by then, or the game is lost on time", text: `move by ${localTime(due)}` }));
+      }
       box.append(row);
     }
     this.tickClocks();
@@ -1150,7 +1167,7 @@ class ReplayPage {
 function lobbyEntry(g, kind) {
   const names = g.seats.map((s, i) => (s ? s.name : "open seat"));
   const info = el("span", { class: "grow" }, el("strong", { text: g.title }), " ",
-    el("span", { class: "muted small", text: [g.options_text ?? optionsText(g.options), clockText(g.clock), g.rated ? "rated" : "casual"].filter(Boolean).join(" · ") }),
+    el("span", { class: "muted small", text: [g.options_text ?? optionsText(g.options), clockText(g.clock, g.days_per_move), g.rated ? "rated" : "casual"].filter(Boolean).join(" · ") }),
     el("div", { class: "small", text: kind === "seek" ? `by ${names.find((n) => n !== "open seat")}` : `${names[0]} vs ${names[1]} · ${g.plies} action${g.plies === 1 ? "" : "s"}` }));
   if (kind === "seek") {
     const mine = g.seats.some((s) => s && s.player === DATA.me?.id);
@@ -1276,7 +1293,8 @@ function setupNewGame() {
       game: form.game.value, options, mode,
       seat: seat === "random" ? null : Number(seat),
       bot: mode === "bot" ? $("#bot").value : null,
-      clock: clock ? { initial_s: Number(clock.split("+")[0]), increment_s: Number(clock.split("+")[1]) } : null,
+      clock: clock && !clock.startsWith("days:") ? { initial_s: Number(clock.split("+")[0]), increment_s: Number(clock.split("+")[1]) } : null,
+      days_per_move: clock.startsWith("days:") ? Number(clock.slice(5)) : null,
       rated: mode !== "local" && $("#rated").checked,
     };
     const err = $("#new-error");
@@ -1319,6 +1337,7 @@ function setupAccount() {
 
 // -- start --------------------------------------------------------------------------------------------------------
 setupName();
+showLocalTimes();
 const page = document.body.dataset.page;
 if (page === "game") {
   window.paGame = new GamePage(new Live(), DATA.game);

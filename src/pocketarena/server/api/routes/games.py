@@ -49,7 +49,8 @@ def view_for(live: LiveGame, player_id: str | None, svg: bool = True) -> dict[st
 async def create_game(
     body: GameCreate, request: Request, ctx: ContextDep, hub: HubDep, player: PlayerIdDep
 ) -> dict[str, Any]:
-    """Start a game against a bot or on one screen, or open one for a friend or the lobby.
+    """Start a game against a bot or on one screen, or open one for a friend or the lobby,
+    real-time (``clock``), untimed, or turn-based (``days_per_move``: a move a day or a week).
 
     New games are limited per player and per address (429 with Retry-After), and so are the
     games each may keep open: waiting for an opponent or running a clock. A game nobody
@@ -69,6 +70,7 @@ async def create_game(
         clock,
         body.rated,
         creator_addr=address_hash(ctx.secret_key, addr),
+        days_per_move=body.days_per_move,
     )
     base = str(request.base_url).rstrip("/")
     invite = f"{base}/g/{live.id}?invite={live.invite_token}" if live.invite_token else None

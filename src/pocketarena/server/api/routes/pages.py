@@ -22,6 +22,7 @@ from ... import catalog, rules
 from ...context import AppContext
 from ...core.security import address_hash, default_guest_name
 from ...live.hub import GameError
+from ...live.session import DAYS_PER_MOVE
 from ...recording import record_of
 from ..deps import (
     ContextDep,
@@ -34,7 +35,7 @@ from ..deps import (
     page_visitor,
 )
 from .games import view_for
-from .players import player_json
+from .players import player_json, turns_json
 
 router = APIRouter(include_in_schema=False)
 
@@ -71,12 +72,15 @@ async def page(
         "kind": player.kind if player else "guest",
         "username": player.username if player else None,
     }
+    # The games awaiting the visitor's move, shown in every page's header.
+    turns = await run_in_threadpool(turns_json, ctx.store, pid) if pid and player else None
     with reader(request) as speech:
         response = ctx.templates.TemplateResponse(
             request,
             template,
             {
                 "me": me,
+                "turns": turns,
                 "page_data": script_json({"me": me, "i18n": speech, **(data or {})}),
                 "speech": speech,
                 **context,
@@ -229,6 +233,7 @@ async def new_game(
         "new.html",
         {"catalog": games, "game": chosen, "mode": mode or "bot"},
         games=games,
+        days_per_move=DAYS_PER_MOVE,
     )
 
 

@@ -9,8 +9,8 @@ from fastapi import APIRouter, HTTPException
 
 from ... import catalog
 from ...models import GameRecord, Player
-from ...schemas import ErrorOut, MeOut, NameIn, PlayerOut
-from ...store import Store
+from ...schemas import ErrorOut, MeOut, NameIn, PlayerOut, TurnsOut
+from ...store import Store, aware
 from ..deps import HubDep, PlayerIdDep, StoreDep, WriteLimit
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -39,6 +39,46 @@ def rename(body: NameIn, store: StoreDep, hub: HubDep, player: PlayerIdDep) -> d
     p = store.rename(player, body.name)
     hub.player_renamed(p.id, p.name)
     return me_of(p)
+
+
+TURNS_LISTED = 20  # games each page's "your turn" list shows (the count says how many in all)
+
+
+def turns_json(store: Store, player_id: str, limit: int = TURNS_LISTED) -> dict[str, Any]:
+    """The games awaiting ``player_id``'s move (``TurnsOut``), the soonest due first."""
+    count, rows = store.turns_of(player_id, limit)
+    others = {(r.seat1_id if r.seat0_id == player_id else r.seat0_id) for r in rows} - {None}
+    names = {pid: p.name for pid, p in store.get_players([o for o in others if o]).items()}
+    games = []
+    for r in rows:
+        other = r.seat1_id if r.seat0_id == player_id else r.seat0_id
+        try:
+            title = catalog.game_class(r.game).TITLE
+        except ValueError:
+            title = r.game
+        games.append(
+            {
+                "id": r.id,
+                "game": r.game,
+                "title": title,
+                "url": f"/g/{r.id}",
+                "opponent": names.get(other) if other else None,
+                "days_per_move": r.days_per_move,
+                "deadline": aware(r.deadline).isoformat() if r.deadline else None,
+            }
+        )
+    return {"count": count, "games": games}
+
+
+@router.get(
+    "/me/turns",
+    response_model=TurnsOut,
+    summary="The games awaiting your move, the soonest due first",
+)
+def my_turns(store: StoreDep, player: PlayerIdDep) -> dict[str, Any]:
+    """Every game in progress where it is your move (turn-based and real-time, not games with
+    both seats on one screen): how many, and the first few, the soonest deadline first."""
+    return turns_json(store, player)
 
 
 def summarize(row: GameRecord, player_id: str, names: dict[str, str]) -> dict[str, Any]:
