@@ -216,6 +216,16 @@ const WIDE = matchMedia("(min-width: 900px)"); // the two-column game page, its 
 const MIN_BOARD_PX = 320; // below this a board is too small to play: the page scrolls instead
 
 // The name of a board element in the game's words: the renderer's data-label, else its title.
+// Beside each coin throw of a finished game (its seed revealed): a one-tap check of that throw,
+// naming the exact HMAC message it was drawn from (moves count from 0 there: move 1 is "id:0").
+function throwCheck(view, entry, index) {
+  if (!entry.chance || !view.fair?.seed) return null;
+  return el("a", {
+    class: "throw-check", href: `/g/${view.id}/verify#throw-${index}`,
+    title: `HMAC message ${view.id}:${index}`, "aria-label": `Check this throw (HMAC message ${view.id}:${index})`,
+    text: "✓ check", onclick: (e) => e.stopPropagation(),
+  });
+}
 function labelOf(node) {
   return node.getAttribute("data-label") || node.querySelector(":scope > title")?.textContent || tokenOf(node) || "";
 }
@@ -619,7 +629,7 @@ class GamePage {
     if (list.childElementCount !== v.history.length || list.dataset.version !== String(v.version)) {
       list.replaceChildren(...v.history.map((h, i) => el("li", {
         class: `${h.chance ? "chance" : ""} ${h.seat !== null ? `seat${h.seat}` : ""}`, "data-ply": i + 1,
-      }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null)));
+      }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null, throwCheck(v, h, i))));
       list.dataset.version = String(v.version);
       list.scrollTop = list.scrollHeight;
       $("#move-count").textContent = `${v.history.length} action${v.history.length === 1 ? "" : "s"}`;
@@ -643,7 +653,11 @@ class GamePage {
     inviteBox.hidden = !(waiting && DATA.invite_url && this.you.length);
     if (!inviteBox.hidden) $("#invite-url").value = DATA.invite_url;
     const canJoin = waiting && !this.you.length && (v.mode === "seek" || (v.mode === "friend" && DATA.invite));
-    $("#join-box").hidden = !canJoin;
+    // An invitation opened is an invitation taken: the friend is in the game at once. (In the
+    // page's script, not the server's GET, so a chat app fetching the link for a preview
+    // never takes the seat.)
+    if (canJoin && v.mode === "friend" && this.joining === undefined) this.joinByLink();
+    $("#join-box").hidden = !canJoin || this.joining === true;
     if (canJoin) {
       const free = v.seats[0] ? 1 : 0;
       $("#join-text").textContent = `Play ${v.title} as ${v.seat_names[free]} against ${v.seats[1 - free]?.name || "?"}, as ${DATA.me.name}.`;
@@ -1083,6 +1097,17 @@ class GamePage {
     try { await api(`/api/games/${this.id}`, { method: "DELETE" }); } catch (err) { toast(err.message, "error"); }
   }
   join() { this.live.send({ type: "join", game: this.id, invite: DATA.invite || undefined }); }
+  async joinByLink() {
+    this.joining = true;
+    try {
+      // Over HTTP: it needs no open socket, and the socket brings the started game as any change.
+      await api(`/api/games/${this.id}/join`, { method: "POST", body: { invite: DATA.invite } });
+    } catch (err) {
+      this.joining = false; // the Join button stays for another try
+      toast(err.message, "error");
+      this.renderInvite();
+    }
+  }
 }
 
 // -- the replay page ----------------------------------------------------------------------------------------
@@ -1114,7 +1139,7 @@ class ReplayPage {
     list.replaceChildren(...view.history.map((h, i) => el("li", {
       class: `${h.chance ? "chance" : ""} ${h.seat !== null ? `seat${h.seat}` : ""}`, "data-ply": i + 1,
       onclick: () => this.go(i + 1),
-    }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null)));
+    }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null, throwCheck(view, h, i))));
     this.renderPlayers();
     $("#status").textContent = view.status === "finished" ? GamePage.prototype.resultText.call({ view }) : `In progress (${view.status})`;
     $("#replay-meta").textContent = view.options_text ?? optionsText(view.options);
