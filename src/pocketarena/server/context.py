@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
@@ -13,6 +14,9 @@ from .core.sessions import SessionStore
 from .live.bots import BotRunner
 from .live.hub import Hub
 from .store import Store
+
+if TYPE_CHECKING:
+    from .tournaments import Tournaments
 
 
 @dataclass
@@ -27,3 +31,4 @@ class AppContext:
     rates: Rates
     secret_key: str  # keys the hashes of client addresses
     templates: Jinja2Templates
+    tournaments: Tournaments

@@ -39,6 +39,7 @@ from .api.routes import (
     players,
     puzzles,
     records,
+    tournaments,
     ws,
 )
 from .api.routes import chat as chat_routes
@@ -56,6 +57,7 @@ from .live.hub import CLOCK_SWEEP_S, GameError, Hub
 from .live.jobs import BotQueue
 from .models import utcnow
 from .store import Store, StoreError
+from .tournaments import TICK_S, Tournaments
 
 log = logging.getLogger(__name__)
 PACKAGE = Path(str(resources.files("pocketarena.server")))
@@ -158,10 +160,14 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
             rates=Rates.from_settings(settings),
             secret_key=secret_key,
             templates=templates,
+            tournaments=Tournaments(hub),
         )
         await abandon.abort_idle(hub)  # games left long ago are not brought back
         await hub.start()
-        chores = [asyncio.create_task(maintenance(hub, sessions))]
+        chores = [
+            asyncio.create_task(maintenance(hub, sessions)),
+            asyncio.create_task(tournament_ticks(app.state.ctx.tournaments)),
+        ]
         if hub.clustered:
             chores.append(asyncio.create_task(clock_sweeps(hub)))
         try:
@@ -189,6 +195,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
             {"name": "lobby", "description": "Open seeks and live games"},
             {"name": "players", "description": "Identity, names, ratings, history"},
             {"name": "accounts", "description": "Optional accounts (argon2 password hashes)"},
+            {"name": "tournaments", "description": "Swiss, round robin and arena tournaments"},
         ],
     )
     app.add_middleware(
@@ -219,6 +226,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         puzzles,
         lessons,
         chat_routes,
+        tournaments,
     ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
@@ -311,6 +319,20 @@ async def clock_sweeps(hub: Hub) -> None:
             raise
         except Exception:  # the database or Redis away for a moment: the next round tries
             log.exception("the clock sweep failed")
+
+
+async def tournament_ticks(tournaments: Tournaments) -> None:
+    """Every process ticks the running tournaments (pairs a round once it is over, creates
+    the games of its boards, pushes the standings to its watchers): whichever gets there
+    first pairs; a process killed mid-round leaves the rest to the others."""
+    while True:
+        await asyncio.sleep(TICK_S)
+        try:
+            await tournaments.tick_all()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database away for a moment: the next tick tries again
+            log.exception("the tournament tick failed")
 
 
 async def maintenance(hub: Hub, sessions: DatabaseSessions) -> None:

@@ -199,3 +199,66 @@ class BlunderPuzzleRow(Base):
     rating: Mapped[int] = mapped_column(Integer)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentRow(Base):
+    """A tournament (``server.tournaments``): its settings, and where it stands.
+
+    ``status``: created (players join) | running | paused (an arena pairs no one) | finished.
+    """
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_status_starts", "status", "starts_at"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    kind: Mapped[str] = mapped_column(String(12))  # swiss | round-robin | arena
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    clock_initial_ms: Mapped[int | None] = mapped_column(Integer)
+    clock_increment_ms: Mapped[int | None] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_only: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_token: Mapped[str | None] = mapped_column(String(40))
+    min_games: Mapped[int] = mapped_column(Integer, default=0)
+    max_players: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int | None] = mapped_column(Integer)  # swiss
+    duration_s: Mapped[int | None] = mapped_column(Integer)  # arena
+    status: Mapped[str] = mapped_column(String(10), default="created")
+    creator_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentPlayerRow(Base):
+    """A player of a tournament; ``seed`` orders them (the order they joined)."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    seed: Mapped[int] = mapped_column(Integer)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentPairingRow(Base):
+    """One board of a round (an arena's rounds are its pairing batches): who sits first and
+    second (None: a bye) and the game's id, fixed when the round is paired. The unique
+    (tournament, round, board) is what makes a round paired once, whichever process tries."""
+
+    __tablename__ = "tournament_pairings"
+    __table_args__ = (
+        Index("ux_tournament_pairings_board", "tournament_id", "round", "board", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"))
+    round: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer)
+    first_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    second_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    game_id: Mapped[str | None] = mapped_column(String(16), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -446,6 +446,13 @@ class JoinMessage(_GameMessage):
     invite: TextAsSent | None = None
 
 
+class TournamentMessage(_Message):
+    """Follow a tournament: its standings and pairings now and after every change."""
+
+    type: Literal["tournament"]
+    id: GameRef = Field(description="The tournament's id")
+
+
 ClientMessage = Annotated[
     PingMessage
     | LobbyMessage
@@ -455,7 +462,8 @@ ClientMessage = Annotated[
     | ThrowMessage
     | ResignMessage
     | RematchMessage
-    | JoinMessage,
+    | JoinMessage
+    | TournamentMessage,
     Field(discriminator="type"),
 ]
 

@@ -91,6 +91,8 @@ class Settings:
     address_sockets_per_minute: int = 120  # WebSocket handshakes per address
     lobby_updates_per_s: float = 2.0  # lobby changes are sent together, at most this often
     max_live_games: int = 5000
+    tournament_max_players: int = 500  # players per tournament (an organiser may set fewer)
+    tournaments_per_day: int = 5  # tournaments an account may create in 24 hours
     # Requests from these addresses (IPs or networks, comma-separated; "*" for any) may name
     # the client in X-Forwarded-For / X-Forwarded-Proto: set it to your reverse proxy's
     # address, and let nothing else reach the server (anything that does, from a trusted

@@ -23,6 +23,8 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import IntegrityError
+
 from pocketarena.core import Game, State
 from pocketarena.explore import EXPLORABLE
 from pocketarena.fair import FairChance
@@ -301,7 +303,10 @@ class Hub:
         session.charge(live, aware(since), min(beat, now))
 
     def _seat(self, player: Player, rating: Rating) -> Seat:
-        return Seat(player.id, player.name, player.kind, player.bot_spec, rating)
+        # A tournament's bots of one level are players of their own ("easy#2"): they play
+        # as their level.
+        bot = player.bot_spec.split("#", 1)[0] if player.bot_spec else None
+        return Seat(player.id, player.name, player.kind, bot, rating)
 
     # -- creating and joining ------------------------------------------------------------------
     async def create(
@@ -363,6 +368,55 @@ class Hub:
         self.games[gid] = live
         if started:
             await self._begin(live)
+        self._lobby_changed(live)
+        return live
+
+    async def create_paired(
+        self,
+        gid: str,
+        game_id: str,
+        options: dict[str, Any],
+        players: tuple[str, str],
+        clock: tuple[int, int] | None,
+        rated: bool,
+        creator_id: str,
+    ) -> LiveGame | None:
+        """A tournament's game between two given players (the first sits first), under the id
+        its pairing fixed. None when a game of that id exists already (another process made
+        it): a board's game is created once."""
+        if gid in self.games:
+            return None
+        try:
+            game = catalog.load_game(game_id, options)
+        except ValueError as e:
+            raise GameError("bad_request", str(e)) from None
+        found = await self.db(self.store.get_players, list(players))
+        if any(pid not in found for pid in players):
+            raise GameError("bad_request", "a paired player is unknown")
+        seats: list[Seat | None] = [
+            self._seat(found[pid], await self.db(self.store.rating, pid, game.ID))
+            for pid in players
+        ]
+        live = LiveGame(
+            id=gid,
+            game=game,
+            state=game.new_initial_state(),
+            mode="tourney",
+            rated=rated and may_be_rated(seats),
+            creator_id=creator_id,
+            creator_seat=0,
+            seats=seats,
+            chance=FairChance(gid) if game.CHANCE else None,
+            clock=Clock(clock[0], clock[1]) if clock else None,
+        )
+        live.status = "active"
+        live.started_at = utcnow()
+        try:
+            await self.db(self.store.insert_game, session.new_record(live))
+        except IntegrityError:
+            return None
+        self.games[gid] = live
+        await self._begin(live)
         self._lobby_changed(live)
         return live
 
@@ -489,6 +543,8 @@ class Hub:
     async def rematch(self, player_id: str | None, game_id: str) -> LiveGame:
         """Offer a rematch; it starts when the opponent offers too (a bot always agrees)."""
         live = await self.get(game_id)
+        if live.mode == "tourney":
+            raise GameError("not_active", "a tournament's games have no rematch")
         async with self._locked(live):
             mine = session.rematch_offer(live, player_id)
             if live.rematch_id or player_id is None:

@@ -50,6 +50,7 @@ class GameError(Exception):
 
     STATUS = {
         "unknown_game": 404,
+        "unknown_tournament": 404,
         "stale": 409,
         "conflict": 409,
         "full": 409,

@@ -5,12 +5,14 @@ Client → server (each may carry ``ref``, echoed in the reply):
 ``{"type": "move", "game": ID, "action": "place Q b2", "version": 7}``,
 ``{"type": "throw", "game": ID, "version": 7}``, ``{"type": "resign", "game": ID}``,
 ``{"type": "rematch", "game": ID}``, ``{"type": "join", "game": ID, "invite": TOKEN}``,
-``{"type": "lobby"}`` (subscribe to lobby updates), ``{"type": "ping"}``.
+``{"type": "lobby"}`` (subscribe to lobby updates), ``{"type": "tournament", "id": ID}``
+(subscribe to a tournament's standings and pairings), ``{"type": "ping"}``.
 
 Server → client: ``hello``, ``state`` (after every change of a watched game), ``chat`` (a
 new message of the watched game's chat room the client reads; see ``server.chat``), ``lobby``,
 ``presence`` (whether each seat's player of a watched game is online; see ``live.presence``),
-``online`` (players online, to the lobby's watchers), ``ack`` (a request was carried out), ``pong``, and ``error`` (``code`` and ``message``; sent to
+``online`` (players online, to the lobby's watchers), ``tournament`` (a followed tournament,
+whole, when it changed), ``ack`` (a request was carried out), ``pong``, and ``error`` (``code`` and ``message``; sent to
 the client that caused it only; the connection stays open).
 """
 
@@ -29,7 +31,7 @@ from pydantic import TypeAdapter, ValidationError
 from ...context import AppContext
 from ...core.ratelimit import TokenBucket
 from ...live.connection import Connection
-from ...live.hub import GameError, Hub
+from ...live.hub import GameError
 from ...schemas import (
     AckOut,
     ClientMessage,
@@ -44,10 +46,12 @@ from ...schemas import (
     RematchMessage,
     ResignMessage,
     ThrowMessage,
+    TournamentMessage,
     UnwatchMessage,
     WatchMessage,
     message_text,
 )
+from ...tournaments import TournamentOut
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -83,9 +87,15 @@ def _refusal(e: ValidationError) -> str:
     return f"bad {issue['loc'][0]!s} message: field {where!r}: {issue['msg']}"
 
 
-async def _reply(hub: Hub, conn: Connection, msg: ClientMessage) -> dict[str, Any] | None:
+async def _reply(ctx: AppContext, conn: Connection, msg: ClientMessage) -> dict[str, Any] | None:
     """Carry out one message; the ack's fields (None: no ack, the reply is the state)."""
+    hub = ctx.hub
     match msg:
+        case TournamentMessage():
+            view = await ctx.tournaments.view(msg.id, conn.player_id)
+            ctx.tournaments.watch(conn, msg.id)
+            conn.push(TournamentOut(tournament=view).model_dump_json())
+            return None
         case PingMessage():
             raise AssertionError("answered by the socket")
         case LobbyMessage():
@@ -170,16 +180,19 @@ async def _serve(
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            await _handle(hub, conn, message, settings.max_message_bytes)
+            await _handle(ctx, conn, message, settings.max_message_bytes)
     except WebSocketDisconnect:
         pass
     finally:
         hub.disconnect(conn)
+        ctx.tournaments.unwatch(conn)
         with contextlib.suppress(Exception):
             await writer
 
 
-async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any], limit: int) -> None:
+async def _handle(
+    ctx: AppContext, conn: Connection, message: Mapping[str, Any], limit: int
+) -> None:
     raw = message.get("text")
     if raw is None:
         data = message.get("bytes") or b""
@@ -230,14 +243,14 @@ async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any], limit:
         conn.push(message_text(PongOut(ref=ref)))
         return
     try:
-        result = await _reply(hub, conn, parsed)
+        result = await _reply(ctx, conn, parsed)
     except GameError as e:
         conn.push(_error(e.code, e.message, ref, msg.get("game"), e))
         if e.code in ("stale", "conflict") and isinstance(msg.get("game"), str):
             # The client's view is out of date: send the current one.
-            live = hub.games.get(msg["game"])
+            live = ctx.hub.games.get(msg["game"])
             if live is not None:
-                conn.push(hub.message(live, conn, conn.watching.get(live.id, True)))
+                conn.push(ctx.hub.message(live, conn, conn.watching.get(live.id, True)))
         return
     except Exception:
         log.exception("handling %r failed", kind)
