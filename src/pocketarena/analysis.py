@@ -1,136 +1,342 @@
-"""Game analysis: every decision of a finished game judged by a strong bot.
+"""Game analysis: every decision of a finished game judged at the position where it was made.
 
-For each decision the analyst gives the value of the position for the mover before the move
-(the value of its best action) and after it (the value of the action played), both in [-1, 1]
-from the mover's view. Their difference in *expected score* (a win 1, a draw 1/2, a loss 0) is
-what the move cost: at least ``inaccuracy`` (default 0.1) marks it ``?!``, at least
-``blunder`` (0.25) marks it ``?``, and the analyst's best move is named. Throws are not judged:
-luck is not a mistake, and values are compared at the same decision, so the coins the mover
-was dealt do not count against them.
+For each decision one search of the position *before* the move values both the move played and
+the analyst's best move, so the two are compared at the same node. (Comparing the values of
+successive positions, each searched from its own mover's side, adds each search's bias towards
+its mover to every move: the graph zigzags and every move of both sides seems to lose.) Where
+an exact solver reaches, its values replace the search's: Stack-a-Cash always (the shipped
+solution), FlipWars rounds once few cells are empty (the endgame solver; not in a tactical
+series, where the round is not the game).
 
-With the perfect Stack-a-Cash bot the values are exact (1, 0 or -1), so a ``?`` there means the
-move threw away a win or a draw.
+Every value is on one scale: the **first seat's expected score** in [0, 1] (a win 1, a draw
+1/2, a loss 0). ``value_before`` is the position's value (its best move's, so equal to
+``best_value``), ``value_after`` the played move's; ``loss`` is the expected score the mover
+gave away by playing it (never negative). Marks, as chess players read them, by ``loss``:
+``?!`` an inaccuracy (at least 0.06), ``?`` a mistake (0.10), ``??`` a blunder (0.15). With
+exact values a move that keeps the result is never marked, and one that turns a win into a
+draw (0.5) or a loss (1.0) is a blunder.
+
+Throws are not judged: luck is not a mistake, and the values are expectations over the throws
+still to come (each weighed by its chance).
+
+>>> import pocketarena as pa
+>>> opening = pa.load("stack-a-cash").new_initial_state()
+>>> j = judge("hard", opening, "place S a1")
+>>> j.exact, j.value_before, j.value_after, j.mark, outcome_of(j)
+(True, 1.0, 0.0, '??', ('wins_in', {'seat': 0, 'plies': 15}))
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from .bots.base import Bot
-from .bots.evaluation import Analyst, expected_score
+from .bots.evaluation import Analyst
 from .core import State
 from .records import Record
 
-INACCURACY = 0.10  # expected score lost for "?!"
-BLUNDER = 0.25  # expected score lost for "?"
-_JUDGEMENT = re.compile(r"^(\?!? )?[\w ]+: value [+-]\d")
-# An MCTS value needs this many simulations behind it; a less-visited move is searched anew.
-MIN_SUPPORT = 30
+INACCURACY = 0.06  # expected score given away for "?!"
+MISTAKE = 0.10  # for "?"
+BLUNDER = 0.15  # for "??"
+MARKS = ("?!", "?", "??")
+# Simulations an MCTS analyst spends below the played move at least, so its value is measured
+# as well as the best move's, in the same tree.
+MIN_SUPPORT = 40
+# Earlier judgements (any version) in an annotated record's comments, replaced on re-analysis.
+_JUDGEMENT = re.compile(r"^(\?[!?]? )?[\w ]+: (value [+-]\d|[\w ]+ expected \d)")
+
+__all__ = [
+    "BLUNDER",
+    "INACCURACY",
+    "MARKS",
+    "MISTAKE",
+    "Judgement",
+    "analyst_for",
+    "analyze",
+    "annotated",
+    "decision_count",
+    "graph",
+    "judge",
+    "mark_for",
+    "outcome_of",
+    "summary",
+]
 
 
 @dataclass(frozen=True)
-class Annotation:
-    """The analyst's judgement of one decision (``ply`` counts every record move from 1)."""
+class Judgement:
+    """The analyst's judgement of one decision (``ply`` counts every record move from 1).
+    Values are the first seat's expected score; ``loss`` is the mover's."""
 
     ply: int
     seat: int
     move: str
-    before: float  # the position's value for the mover (its best action's)
-    after: float  # the played action's value for the mover
-    best: str  # the analyst's best action
-    mark: str  # "", "?!" or "?"
+    value_before: float  # the position's value: its best move's
+    value_after: float  # the played move's
+    best: str
+    best_value: float
+    loss: float
+    mark: str  # "", "?!", "?" or "??"
+    exact: bool = False
+    # Exact judgements: the best move's result for the mover (1 win, 0 draw, -1 loss), the
+    # plies to the end with best play (Stack-a-Cash) and the round's margin (FlipWars).
+    best_result: int | None = None
+    best_plies: int | None = None
+    best_margin: int | None = None
 
-    @property
-    def loss(self) -> float:
-        """Expected score the move gave away (0 for the best move)."""
-        return max(0.0, expected_score(self.before) - expected_score(self.after))
-
-    def comment(self, seat_name: str) -> str:
-        text = (
-            f"{self.mark + ' ' if self.mark else ''}{seat_name}: value {self.before:+.2f} -> "
-            f"{self.after:+.2f}"
-        )
-        if self.loss > 0.005:
-            text += f" (expected score -{self.loss:.2f}); better {self.best}"
-        return text
-
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, Any]:
+        """The figures ``pocketarena analyze --json`` prints for each decision."""
         return {
             "ply": self.ply,
             "seat": self.seat,
             "move": self.move,
-            "before": round(self.before, 4),
-            "after": round(self.after, 4),
-            "loss": round(self.loss, 4),
+            "value_before": round(self.value_before, 4),
+            "value_after": round(self.value_after, 4),
             "best": self.best,
+            "best_value": round(self.best_value, 4),
+            "loss": round(self.loss, 4),
             "mark": self.mark,
         }
 
+    def to_data(self) -> dict[str, Any]:
+        """Everything, as plain data (for a worker process and the stored analysis)."""
+        return {
+            **self.to_json(),
+            "exact": self.exact,
+            "best_result": self.best_result,
+            "best_plies": self.best_plies,
+            "best_margin": self.best_margin,
+        }
 
-def mark_for(loss: float, inaccuracy: float = INACCURACY, blunder: float = BLUNDER) -> str:
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Judgement:
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+
+
+def mark_for(
+    loss: float,
+    inaccuracy: float = INACCURACY,
+    mistake: float = MISTAKE,
+    blunder: float = BLUNDER,
+) -> str:
+    """The mark for giving away ``loss`` of expected score."""
     if loss >= blunder:
+        return "??"
+    if loss >= mistake:
         return "?"
     if loss >= inaccuracy:
         return "?!"
     return ""
 
 
-def judge(analyst: Bot, state: State, played: str) -> tuple[float, float, str]:
-    """(value before, value after, best action) of playing ``played`` at ``state``, for the
-    mover. The state is left unchanged."""
-    if not isinstance(analyst, Analyst):
+def check_thresholds(inaccuracy: float, mistake: float, blunder: float) -> None:
+    if not 0 < inaccuracy <= mistake <= blunder <= 1:
         raise ValueError(
-            f"the {analyst.name} bot cannot explain its moves; analyse with a search bot"
+            "thresholds must satisfy 0 < inaccuracy <= mistake <= blunder <= 1, got "
+            f"{inaccuracy}, {mistake} and {blunder}"
         )
-    mover = state.current_player
-    values = analyst.action_values(state)
+
+
+def outcome_of(j: Judgement) -> tuple[str, dict[str, Any]]:
+    """What the better move leads to, as a message id and its parameters, for a renderer to
+    word: ``wins_in`` (seat, plies), ``wins_round_by`` (seat, margin), ``draw``,
+    ``round_level`` or ``expected`` (value: the first seat's expected score)."""
+    if not j.exact or j.best_result is None:
+        return "expected", {"value": round(j.best_value, 2)}
+    winner = j.seat if j.best_result > 0 else 1 - j.seat
+    if j.best_margin is not None:
+        if j.best_result == 0:
+            return "round_level", {}
+        return "wins_round_by", {"seat": winner, "margin": abs(j.best_margin)}
+    if j.best_result == 0:
+        return "draw", {}
+    return "wins_in", {"seat": winner, "plies": j.best_plies}
+
+
+def _first_seat(value: float, seat: int) -> float:
+    """A value in [-1, 1] for ``seat`` as the first seat's expected score."""
+    mine = (value + 1.0) / 2.0
+    return mine if seat == 0 else 1.0 - mine
+
+
+def analyst_for(game_state: State, spec: str, ply: int, seed: int | str | None = None) -> Bot:
+    """The analyst ``spec`` names (a level such as ``hard`` or ``hard:0.3s``, or any bot that
+    explains itself) for the decision at ``ply``: fresh, seeded by the ply and counting
+    simulations instead of seconds, so a decision gets the same judgement on any machine, in
+    the terminal and on the web."""
+    from .bots import make_bot
+
+    return make_bot(
+        spec,
+        game_state.game,
+        seed=f"analysis:{ply}" if seed is None else f"{seed}:{ply}",
+        reproducible=True,
+    )
+
+
+def judge(
+    analyst: Bot | str,
+    state: State,
+    played: str,
+    *,
+    inaccuracy: float = INACCURACY,
+    mistake: float = MISTAKE,
+    blunder: float = BLUNDER,
+) -> Judgement:
+    """The judgement of playing ``played`` at ``state`` (left unchanged): exact where a solver
+    reaches, else from one search of ``state`` by ``analyst`` (a bot, or a spec for
+    ``analyst_for``)."""
+    move = state.game.parse_action(played).text
+    exact = _exact(state, move)
+    if exact is not None:
+        best, best_value, after, result, plies, margin = exact
+        return _judgement(
+            state,
+            move,
+            best,
+            best_value,
+            after,
+            (inaccuracy, mistake, blunder),
+            result,
+            plies,
+            margin,
+        )
+    bot = analyst_for(state, analyst, state.ply + 1) if isinstance(analyst, str) else analyst
+    if not isinstance(bot, Analyst):
+        raise ValueError(f"the {bot.name} bot cannot explain its moves; analyse with a search bot")
+    values = list(bot.action_values(state, include=move))
     if not values:
         raise ValueError(f"the analyst found no action at ply {state.ply + 1}")
-    best = values[0]
-    after = None
-    for av in values:
-        if av.action.text == played:
-            if av.support is None or av.support >= MIN_SUPPORT:
-                after = av.value
-            break
-    if after is None:
-        after = analyst.state_value(state.child(played), mover)
-    before = max(best.value, after)
-    best_text = best.action.text if best.value >= after else played
-    return before, after, best_text
+    played_value = next((av.value for av in values if av.action.text == move), None)
+    if played_value is None:  # an analyst that does not list it: its own search of the move
+        played_value = bot.state_value(state.child(move), state.current_player)
+    best, best_value = values[0].action.text, values[0].value
+    if played_value >= best_value:  # the search liked the played move as much
+        best, best_value = move, played_value
+    return _judgement(
+        state,
+        move,
+        best,
+        best_value,
+        played_value,
+        (inaccuracy, mistake, blunder),
+        None,
+        None,
+        None,
+    )
+
+
+def _judgement(
+    state: State,
+    move: str,
+    best: str,
+    best_value: float,
+    after: float,
+    thresholds: tuple[float, float, float],
+    result: int | None,
+    plies: int | None,
+    margin: int | None,
+) -> Judgement:
+    """Values for the mover in [-1, 1] turned into the judgement (the first seat's scale)."""
+    seat = state.current_player
+    loss = max(0.0, (best_value - after) / 2.0)
+    return Judgement(
+        ply=state.ply + 1,
+        seat=seat,
+        move=move,
+        value_before=_first_seat(best_value, seat),
+        value_after=_first_seat(after, seat),
+        best=best,
+        best_value=_first_seat(best_value, seat),
+        loss=loss,
+        mark=mark_for(loss, *thresholds),
+        exact=result is not None,
+        best_result=result,
+        best_plies=plies,
+        best_margin=margin,
+    )
+
+
+_Exact = tuple[str, float, float, int, "int | None", "int | None"]
+
+
+def _exact(state: State, move: str) -> _Exact | None:
+    """(best move, its value, the played move's value, the best's result, plies, margin) for
+    the mover, from a solver; None where none reaches."""
+    from .explore import ExplorerError, explorable, explore
+
+    if explorable(state) is not None:
+        return None
+    if state.game.ID == "flipwars":
+        if state.game.options.get("series"):
+            return None  # the solver knows the round, not the series
+        return _flipwars_exact(state, move)
+    try:
+        moves = explore(state)
+    except ExplorerError:
+        return None
+    played = next(m for m in moves if m.move == move)
+    best = moves[0]
+    return best.move, float(best.value), float(played.value), best.value, best.plies, best.margin
+
+
+def _flipwars_exact(state: State, move: str) -> _Exact | None:
+    """The best and the played move's exact round values: two solves sharing one table (the
+    explorer would solve every legal move)."""
+    from .bots.flipwars_endgame import EndgameLimitExceeded, EndgameSolver
+    from .explore import FLIPWARS_MAX_NODES
+    from .games.flipwars import FlipWars, FlipWarsState
+
+    game = state.game
+    assert isinstance(game, FlipWars) and isinstance(state, FlipWarsState)
+    solver = EndgameSolver(game)
+    mover = state.current_player
+    child = state.child(move)
+    assert isinstance(child, FlipWarsState)
+    try:
+        best_margin, best_action = solver.solve(state, max_nodes=FLIPWARS_MAX_NODES)
+        if child.empty:
+            reply, _ = solver.solve(child, max_nodes=FLIPWARS_MAX_NODES)
+            played_margin = -reply if child.current_player != mover else reply
+        else:
+            scores = child.round_scores()
+            played_margin = scores[mover] - scores[1 - mover]
+    except EndgameLimitExceeded:
+        return None
+    if played_margin >= best_margin:
+        best_margin, best_action = played_margin, child.history[-1]
+    sign = (best_margin > 0) - (best_margin < 0)
+    played_sign = (played_margin > 0) - (played_margin < 0)
+    return best_action.text, float(sign), float(played_sign), sign, len(state.empty), best_margin
 
 
 def analyze(
     record: Record,
-    analyst: Bot,
+    analyst: Bot | str,
     *,
     inaccuracy: float = INACCURACY,
+    mistake: float = MISTAKE,
     blunder: float = BLUNDER,
-    on_decision: Callable[[Annotation], None] | None = None,
-) -> list[Annotation]:
-    """Judge every decision of ``record`` (which must replay) with ``analyst``."""
-    if not 0 < inaccuracy <= blunder <= 1:
-        raise ValueError(
-            f"thresholds must satisfy 0 < inaccuracy <= blunder <= 1, got {inaccuracy} and {blunder}"
-        )
-    out: list[Annotation] = []
+    seed: int | str | None = None,
+    on_decision: Callable[[Judgement], None] | None = None,
+) -> list[Judgement]:
+    """Judge every decision of ``record`` (which must replay) with ``analyst``: a bot, or a spec
+    for a fresh analyst per decision (``analyst_for``: what the web's analyses do)."""
+    check_thresholds(inaccuracy, mistake, blunder)
+    out: list[Judgement] = []
     for state, move in _decisions(record):
-        before, after, best = judge(analyst, state, move)
-        annotation = Annotation(
-            ply=state.ply + 1,
-            seat=state.current_player,
-            move=move,
-            before=before,
-            after=after,
-            best=best,
-            mark="",
+        bot = (
+            analyst_for(state, analyst, state.ply + 1, seed)
+            if isinstance(analyst, str)
+            else analyst
         )
-        annotation = replace(annotation, mark=mark_for(annotation.loss, inaccuracy, blunder))
-        out.append(annotation)
+        j = judge(bot, state, move, inaccuracy=inaccuracy, mistake=mistake, blunder=blunder)
+        out.append(j)
         if on_decision is not None:
-            on_decision(annotation)
+            on_decision(j)
     return out
 
 
@@ -148,13 +354,71 @@ def _decisions(record: Record) -> Iterator[tuple[State, str]]:
         state.apply(move)
 
 
-def annotated(record: Record, annotations: list[Annotation], analyst: str) -> Record:
+def graph(judgements: list[Judgement], final: float) -> list[dict[str, Any]]:
+    """The first seat's expected score before each decision (``ply`` moves played), and
+    ``final``, the result, at the end (``ply`` None)."""
+    points: list[dict[str, Any]] = [
+        {"ply": j.ply - 1, "expected": round(j.value_before, 4)} for j in judgements
+    ]
+    return points + [{"ply": None, "expected": round(final, 4)}]
+
+
+def summary(judgements: list[Judgement], seats: list[str]) -> list[dict[str, Any]]:
+    """Per seat: decisions, marks of each kind, and the average expected score given away."""
+    out = []
+    for seat, name in enumerate(seats):
+        mine = [j for j in judgements if j.seat == seat]
+        out.append(
+            {
+                "seat": seat,
+                "name": name,
+                "decisions": len(mine),
+                "inaccuracies": sum(j.mark == "?!" for j in mine),
+                "mistakes": sum(j.mark == "?" for j in mine),
+                "blunders": sum(j.mark == "??" for j in mine),
+                "average_loss": round(sum(j.loss for j in mine) / len(mine), 4) if mine else 0.0,
+            }
+        )
+    return out
+
+
+# The English of ``outcome_of``'s message ids (records and the terminal; the web words its own).
+OUTCOMES = {
+    "wins_in": "{winner} wins in {plies}",
+    "wins_round_by": "{winner} wins the round by {margin}",
+    "draw": "a draw",
+    "round_level": "the round ends level",
+    "expected": "expected {value:.2f} for {first}",
+}
+
+
+def outcome_words(j: Judgement, seats: list[str] | tuple[str, ...]) -> str:
+    """What the better move leads to, in English: "Heads wins in 15", "expected 0.62 for
+    Blue"."""
+    kind, params = outcome_of(j)
+    winner = seats[params["seat"]] if "seat" in params else ""
+    return OUTCOMES[kind].format(winner=winner, first=seats[0], **params)
+
+
+def comment(j: Judgement, seats: list[str] | tuple[str, ...]) -> str:
+    """The judgement as a record comment (records keep English; the page words its own)."""
+    first = seats[0]
+    text = (
+        f"{j.mark + ' ' if j.mark else ''}{seats[j.seat]}: {first} expected "
+        f"{j.value_before:.2f} -> {j.value_after:.2f}"
+    )
+    if j.loss > 0.005:
+        text += f"; gave away {j.loss:.2f}; better {j.best} ({outcome_words(j, seats)})"
+    return text
+
+
+def annotated(record: Record, judgements: list[Judgement], analyst: str) -> Record:
     """A copy of ``record`` with a comment after each judged move and an Annotator header."""
     seats = record.load_game().SEATS
     # A record analysed before keeps its other comments, not the old judgements.
     comments = [(n, t) for n, t in record.comments if not _JUDGEMENT.match(t)]
-    for a in annotations:
-        comments.append((a.ply, a.comment(seats[a.seat])))
+    for j in judgements:
+        comments.append((j.ply, comment(j, seats)))
     comments.sort(key=lambda c: c[0])
     return Record(
         game=record.game,

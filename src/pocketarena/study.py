@@ -289,18 +289,12 @@ def analyst_name(game_id: str, depth: int) -> str:
 
 def judge_decision(
     game_id: str, options: Mapping[str, Any], moves: Sequence[str], played: str, depth: int
-) -> tuple[float, float, str]:
-    """(value before, value after, best move) of ``played`` after ``moves``, for the mover, by
-    the analyst for ``depth``. Counted budgets, seeded by the ply: the same game gets the same
-    judgement on any machine."""
+) -> dict[str, Any]:
+    """The judgement (``Judgement.to_data``) of ``played`` after ``moves`` by the analyst for
+    ``depth``: exact where a solver reaches, else one search of the position before the move,
+    with a counted budget seeded by the ply, so the same game gets the same judgement on any
+    machine and from ``pocketarena analyze``."""
     from pocketarena.analysis import judge
-    from pocketarena.bots.levels import make_level
 
     state = load_position(game_id, options, moves)
-    spec = analyst_name(game_id, depth)
-    level, _, budget = spec.partition(":")
-    seconds = float(budget.rstrip("s")) if budget else None
-    bot = make_level(
-        state.game, level, seed=f"analysis:{state.ply}", seconds=seconds, reproducible=True
-    )
-    return judge(bot, state, played)
+    return judge(analyst_name(game_id, depth), state, played).to_data()

@@ -147,14 +147,32 @@ def test_analyze_marks_the_blunder_and_writes_an_annotated_record(tmp_path: Path
     out = tmp_path / "annotated.txt"
     result = run("analyze", str(path), "--bot", "mcts:1500", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "analysis by mcts:1500" in result.output and "1 blunder," in result.output
+    # Stack-a-Cash is judged by its solution whoever the analyst: exact, and one blunder.
+    words = " ".join(result.output.split())
+    assert "analysis by mcts:1500" in words and "blunders (??) 1" in words
+    assert "Every value is the expected score of Heads" in words
     annotated = load(out)
     assert annotated.headers["Annotator"] == "mcts:1500"
     marks = [t for n, t in annotated.comments if n == ply]
-    assert len(marks) == 1 and marks[0].startswith("? ")
-    result = run("analyze", str(path), "--bot", "mcts:1500", "--json")
+    assert len(marks) == 1 and marks[0].startswith("?? ")
+    result = run("analyze", str(path), "--json")
     data = json.loads(result.output)
-    assert data["decisions"][ply - 1]["mark"] == "?"
+    assert isinstance(data, list) and len(data) == len(load(path).moves)
+    assert set(data[0]) == {
+        "ply",
+        "seat",
+        "move",
+        "value_before",
+        "value_after",
+        "best",
+        "best_value",
+        "loss",
+        "mark",
+    }
+    blunder = data[ply - 1]
+    assert blunder["mark"] == "??" and blunder["loss"] >= 0.5
+    # The first seat's expected score: the blunderer's side loses it all.
+    assert blunder["value_after"] == (0.0 if blunder["seat"] == 0 else 1.0)
 
 
 @pytest.mark.parametrize(
@@ -162,7 +180,7 @@ def test_analyze_marks_the_blunder_and_writes_an_annotated_record(tmp_path: Path
     [
         (["--bot", "greedy"], 2, ["bot 'greedy' cannot explain its moves"]),
         (["--bot", "wizard"], 2, ["unknown bot 'wizard'"]),
-        (["--blunder", "0.05"], 2, ["0 < inaccuracy <= blunder <= 1"]),
+        (["--blunder", "0.05"], 2, ["0 < inaccuracy <= mistake <= blunder <= 1"]),
     ],
 )
 def test_analyze_errors(args: list[str], code: int, fragments: list[str], tmp_path: Path) -> None:
@@ -231,13 +249,20 @@ def test_balance_against_another_bot_reports_its_score_and_the_games_facts(
 def test_analyze_gives_the_same_verdicts_for_the_same_file_and_seed(tmp_path: Path) -> None:
     """A thinking time becomes a count of simulations, so the clock and the machine's load do
     not change the judgement (with a time budget these runs would search different trees)."""
-    path, _ = blunder_record(tmp_path / "game.txt")
+    import random
+
+    game = pa.load("wallet-battles", coins={"Q": 1, "N": 1, "P": 1, "D": 1})
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while len(state.history) < 12 and not state.is_terminal():
+        state.apply_random(rng)
+    path = Record.from_state(state).save(tmp_path / "game.json")
     runs = [
         run("analyze", str(path), "--bot", bot, "--seed", "3", "--json").output
         for bot in ("mcts:0.05s", "mcts:0.05s", "hard:0.05s", "hard:0.05s")
     ]
     assert runs[0] == runs[1] and runs[2] == runs[3]
-    assert json.loads(runs[2])["analyst"] == "hard:0.05s"
+    assert len(json.loads(runs[2])) >= 2
 
 
 def test_analysis_comments_are_shown_by_replay(tmp_path: Path) -> None:

@@ -52,8 +52,11 @@ def test_perfect_values_are_exact_and_name_the_blunder() -> None:
     state.apply(next(a for a, r in immediate(state).items() if r == 1.0))
     annotations = analyze(Record.from_state(state), bot)
     judged = annotations[-2]
-    assert judged.move == blunder and judged.mark == "?" and judged.after == -1.0
-    assert values[judged.best] == judged.before == max(values.values()) > -1.0
+    mover = judged.seat
+    assert judged.move == blunder and judged.mark == "??"
+    assert judged.value_after == (0.0 if mover == 0 else 1.0)  # the first seat's scale
+    assert values[judged.best] == max(values.values()) > -1.0
+    assert judged.value_before == judged.best_value > judged.value_after or mover == 1
 
 
 def test_perfect_is_only_for_stack_a_cash() -> None:

@@ -58,17 +58,22 @@ def check_exact_and_stored(client: TestClient, settings: Settings) -> None:
     solution = solve()
     state = pa.load("stack-a-cash").new_initial_state()
     for d in decisions:
+        mover = state.current_player
         before = solution.value(state)
         child = state.child(d["move"])
-        after = solution.value(child, seat=state.current_player)
-        assert (d["before"], d["after"]) == (before, after)
-        assert (d["mark"] == "?") == (after < before), d
+        after = solution.value(child, seat=mover)
+        # The first seat's expected score, whoever moves.
+        heads = (lambda v: (v + 1) / 2) if mover == 0 else (lambda v: (1 - v) / 2)
+        assert (d["value_before"], d["value_after"]) == (heads(before), heads(after))
+        assert d["value_before"] == d["best_value"] and d["exact"]
+        assert (d["mark"] == "??") == (after < before), d
         if d["mark"]:
             assert d["best"] in {a.text for a in solution.best_actions(state)}
         state = child
-    assert [d["mark"] for d in decisions] == ["?", "?", "", "", ""]
+    assert [d["mark"] for d in decisions] == ["??", "??", "", "", ""]
     assert decisions[1]["seat_name"] == "Tails" and decisions[1]["best"] == "place L b2"
     assert [s["blunders"] for s in analysis["summary"]] == [1, 1]
+    assert analysis["thresholds"] == {"?!": 0.06, "?": 0.10, "??": 0.15}
     points = analysis["graph"]
     assert len(points) == len(decisions) + 1 and points[-1]["expected"] == 1.0
     # Asked again, it is the stored one; after a restart too.

@@ -76,9 +76,9 @@ class EndgameBot(Bot):
         """Exact values need the round to be the whole game (not a tactical series)."""
         return self.in_endgame(state) and not self.game.options.get("series", False)
 
-    def action_values(self, state: State) -> list[ActionValue]:
+    def action_values(self, state: State, *, include: str | None = None) -> list[ActionValue]:
         if not self._exact(state):
-            return list(self.inner.action_values(state))  # type: ignore[attr-defined]
+            return list(self.inner.action_values(state, include=include))  # type: ignore[attr-defined]
         mover = state.current_player
         out = []
         for action in state.legal_actions():

@@ -129,8 +129,14 @@ class ActionValue:
 @runtime_checkable
 class Analyst(Protocol):
     """A bot that can explain itself: the value of each action it looked at (best first) and
-    the value of any state for a seat. The analysis command asks the strongest bot this."""
+    the value of any state for a seat. The analysis command asks the strongest bot this.
 
-    def action_values(self, state: State) -> Sequence[ActionValue]: ...
+    ``include`` names an action (notation) that must be among the values, measured as well as
+    the best one, from the same search: the move a player chose, to be judged beside the
+    bot's choice."""
+
+    def action_values(
+        self, state: State, *, include: str | None = None
+    ) -> Sequence[ActionValue]: ...
 
     def state_value(self, state: State, seat: int) -> float: ...

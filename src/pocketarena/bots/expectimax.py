@@ -99,9 +99,9 @@ class ExpectimaxBot(Bot):
         self.table.clear()
         self.leaves.clear()
 
-    def action_values(self, state: State) -> list[ActionValue]:
+    def action_values(self, state: State, *, include: str | None = None) -> list[ActionValue]:
         """The exact value (at the search depth) of every legal action for the mover, best
-        first; the support is the depth searched."""
+        first; the support is the depth searched (every action is there, ``include`` too)."""
         self.legal_decisions(state)
         return self._root_search(state, exact=True)
 

@@ -185,20 +185,57 @@ class MCTSBot(Bot):
         self.last_seconds = time.perf_counter() - start
         return root
 
-    def action_values(self, state: State) -> list[ActionValue]:
+    def action_values(
+        self, state: State, *, include: str | None = None, min_support: int = 40
+    ) -> list[ActionValue]:
         """Every action the search tried at ``state``, with its value for the mover and its
-        visits, best first."""
+        visits, best first.
+
+        ``include``: an action to judge beside the search's choice. Both are searched further,
+        in the same tree, until each has the same number of simulations (``min_support`` at
+        least, the choice's count if more), so their values are measured alike: a move visited
+        less looks better than it is (its replies are searched less), so values backed by
+        unequal counts are not comparable."""
         self.legal_decisions(state)
         root = self.search(state)
+        best = self._best(root) if root.kids else None
+        if include is not None:
+            action = state.game.parse_action(include)
+            target = max(min_support, best.n if best is not None else 0)
+            if best is not None and best.proven is None and best.n < target:
+                self._deepen(root, state, best.action, target)  # type: ignore[arg-type]
+            played = self._deepen(root, state, action, target)
+            if best is None:
+                best = played
         seat = state.current_player
         out = [
             ActionValue(kid.action, kid.mean(seat), None if kid.proven is not None else kid.n)
             for kid in root.kids
             if kid.action is not None
         ]
-        best = self._best(root).action
-        out.sort(key=lambda av: (av.action != best, -(av.support or 1 << 30), -av.value))
+        first = best.action if best is not None else None
+        out.sort(key=lambda av: (av.action != first, -(av.support or 1 << 30), -av.value))
         return out
+
+    def _deepen(self, root: Node, state: State, action: Action, support: int) -> Node:
+        """Simulations below ``action``'s child of ``root`` (added if the search left it
+        untried) until it has ``support`` visits or a proven value."""
+        kid = next(
+            (k for k in root.kids if k.action is not None and k.action.id == action.id), None
+        )
+        child_state = state.child(action)
+        if kid is None:
+            if root.untried:
+                at = next((i for i, a in enumerate(root.untried) if a.id == action.id), None)
+                if at is not None:
+                    root.untried.pop(at)
+                    if root.priors is not None and at < len(root.priors):
+                        root.priors.pop(at)
+            kid = Node(action, child_state.current_player)
+            root.kids.append(kid)
+        while kid.proven is None and kid.n < support:
+            self._iterate(kid, child_state.clone())
+        return kid
 
     def state_value(self, state: State, seat: int) -> float:
         """The searched value of ``state`` (any node: decision, throw or finished) for ``seat``."""

@@ -32,9 +32,10 @@ class PerfectBot(Bot):
         self.legal_decisions(state)
         return self.rng.choice(self.solution.best_actions(state))
 
-    def action_values(self, state: State) -> list[ActionValue]:
+    def action_values(self, state: State, *, include: str | None = None) -> list[ActionValue]:
         """Every legal action with its exact value for the mover (1 win, 0 draw, -1 loss),
-        best first; faster wins and slower losses first within a value."""
+        best first; faster wins and slower losses first within a value (so ``include`` is
+        always there)."""
         self.legal_decisions(state)
         scored = self.solution.outcomes(state)
         scored.sort(key=lambda avp: (-avp[1], avp[2] if avp[1] > 0 else -avp[2]))

@@ -1,5 +1,7 @@
-"""``pocketarena analyze RECORD``: judge every decision of a game with a strong bot, mark
-inaccuracies (?!) and blunders (?), name the better move; optionally save an annotated record."""
+"""``pocketarena analyze RECORD``: judge every decision of a game where it was made, mark
+inaccuracies (?!), mistakes (?) and blunders (??), name the better move with its own value;
+optionally save an annotated record. The judgements are the web analyses' (same function,
+same seeds): the default analyst is the deep one (exact where solved, else the hard bot)."""
 
 from __future__ import annotations
 
@@ -13,19 +15,57 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import pocketarena as pa
-from pocketarena.analysis import BLUNDER, INACCURACY, Annotation, analyze, annotated, decision_count
+from pocketarena.analysis import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    Judgement,
+    analyze,
+    annotated,
+    check_thresholds,
+    decision_count,
+    outcome_words,
+    summary,
+)
 from pocketarena.bots import make_bot
-from pocketarena.bots.levels import levels_for
 from pocketarena.records import load
+from pocketarena.study import analyst_name
 
-from .common import FAILED, console, fail, plural, writable_or_fail
+from .common import FAILED, console, fail, writable_or_fail
 
-STYLE = {"?": "bold red", "?!": "yellow", "": ""}
+STYLE = {"??": "bold red", "?": "red", "?!": "yellow", "": ""}
+
+# Every word the command prints, in one place (to be wrapped for translation).
+WORDS = {
+    "title": "{game}: analysis by {analyst}",
+    "scale": (
+        "Every value is the expected score of {first} (1 a win, 1/2 a draw, 0 a loss); 'gave "
+        "away' is what the move cost the side that played it. ?! gave away {inaccuracy:.2f} or "
+        "more, ? {mistake:.2f}, ?? {blunder:.2f}."
+    ),
+    "exact": "Exact values from the solved game where it reaches.",
+    "columns": ("ply", "seat", "move", "", "before", "after", "gave away", "better", "its value"),
+    "seat_summary": (
+        "{name}: decisions {decisions} · inaccuracies (?!) {inaccuracies} · mistakes (?) "
+        "{mistakes} · blunders (??) {blunders} · average given away {average_loss:.3f}"
+    ),
+    "saved": "Saved the annotated record to {path}",
+    "not_analyst": (
+        "bot {spec!r} cannot explain its moves; analyse with mcts, expectimax or a level "
+        "(easy, medium, hard, perfect)"
+    ),
+    "thresholds": (
+        "--inaccuracy, --mistake and --blunder must satisfy 0 < inaccuracy <= mistake <= "
+        "blunder <= 1, got {inaccuracy}, {mistake} and {blunder}"
+    ),
+    "progress": "[bold]Analysing",
+    "write_failed": "could not write {path}: {why}",
+}
 
 
 def default_analyst(game: pa.Game) -> str:
-    """The strongest bot for the game: perfect where solved, else hard."""
-    return "perfect" if "perfect" in levels_for(game) else "hard"
+    """The web's deep analyst: perfect where solved, else the hard bot."""
+    return analyst_name(game.ID, 2)
 
 
 def analyze_command(
@@ -34,7 +74,11 @@ def analyze_command(
     ],
     bot: Annotated[
         str | None,
-        typer.Option("--bot", help="The analyst (default: perfect where solved, else hard)."),
+        typer.Option(
+            "--bot",
+            help="The analyst (default: the web's deep analysis: exact where solved, else hard; "
+            "hard:0.3s is its quick one).",
+        ),
     ] = None,
     out: Annotated[
         Path | None,
@@ -43,43 +87,55 @@ def analyze_command(
         ),
     ] = None,
     inaccuracy: Annotated[
-        float, typer.Option("--inaccuracy", help="Expected score lost that marks ?!")
+        float, typer.Option("--inaccuracy", help="Expected score given away that marks ?!")
     ] = INACCURACY,
+    mistake: Annotated[
+        float, typer.Option("--mistake", help="Expected score given away that marks ?")
+    ] = MISTAKE,
     blunder: Annotated[
-        float, typer.Option("--blunder", help="Expected score lost that marks ?")
+        float, typer.Option("--blunder", help="Expected score given away that marks ??")
     ] = BLUNDER,
-    seed: Annotated[int, typer.Option("--seed", help="Seed for the analyst's own randomness.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the judgements as JSON.")] = False,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed for the analyst (default: the web analyses' seeds)."),
+    ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print a JSON list, one object per decision: ply, seat, move, value_before, "
+            "value_after, best, best_value, loss, mark (values: the first seat's expected score).",
+        ),
+    ] = False,
 ) -> None:
     """Judge each decision of a finished game and name the better moves.
 
-    Each decision gets its value before and after, ?! for an inaccuracy and
-    ? for a blunder."""
+    The played move and the best move are valued at the same position (exact where a solver
+    reaches); every value is the first seat's expected score; ?! marks an inaccuracy, ? a
+    mistake, ?? a blunder."""
     try:
         record = load(file)
         record.replay()
     except pa.RecordError as e:
         fail(str(e), FAILED if file.is_file() else 2)
-    if not 0 < inaccuracy <= blunder <= 1:
-        fail(
-            f"--inaccuracy and --blunder must satisfy 0 < inaccuracy <= blunder <= 1, got {inaccuracy} and {blunder}"
-        )
+    try:
+        check_thresholds(inaccuracy, mistake, blunder)
+    except ValueError:
+        fail(WORDS["thresholds"].format(inaccuracy=inaccuracy, mistake=mistake, blunder=blunder))
     if out is not None:
         writable_or_fail(out, "--out")  # before the analysis, not after minutes of it
     game = record.load_game()
     spec = (bot or default_analyst(game)).strip().lower()
     try:
         # Counted budgets, not thinking times: the same record and seed get the same verdicts.
-        analyst = make_bot(spec, game, seed=seed, reproducible=True)
+        probe = make_bot(spec, game, seed=0, reproducible=True)
     except ValueError as e:
         fail(str(e))
-    if not hasattr(analyst, "action_values"):
-        fail(
-            f"bot {spec!r} cannot explain its moves; analyse with mcts, expectimax or a level (easy, medium, hard, perfect)"
-        )
+    if not hasattr(probe, "action_values"):
+        fail(WORDS["not_analyst"].format(spec=spec))
     total = decision_count(record)
     with Progress(
-        TextColumn("[bold]Analysing"),
+        TextColumn(WORDS["progress"]),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -87,56 +143,64 @@ def analyze_command(
         transient=True,
     ) as bar:
         task = bar.add_task("analyse", total=total)
-        annotations = analyze(
+        judgements = analyze(
             record,
-            analyst,
+            spec,
             inaccuracy=inaccuracy,
+            mistake=mistake,
             blunder=blunder,
-            on_decision=lambda _a: bar.advance(task),
+            seed=seed,
+            on_decision=lambda _j: bar.advance(task),
         )
     if as_json:
-        console.print_json(
-            json.dumps({"analyst": spec, "decisions": [a.to_json() for a in annotations]})
-        )
+        console.print_json(json.dumps([j.to_json() for j in judgements]))
     else:
-        print_annotations(game, annotations, spec)
+        print_judgements(game, judgements, spec, (inaccuracy, mistake, blunder))
     if out is not None:
         try:
-            written = annotated(record, annotations, spec).save(out)
+            written = annotated(record, judgements, spec).save(out)
         except OSError as e:
-            fail(f"could not write {out}: {e.strerror}", FAILED)
-        console.print(f"Saved the annotated record to {escape(str(written))}")
+            fail(WORDS["write_failed"].format(path=out, why=e.strerror), FAILED)
+        console.print(WORDS["saved"].format(path=escape(str(written))))
 
 
-def print_annotations(game: pa.Game, annotations: list[Annotation], analyst: str) -> None:
-    table = Table(title=f"{game.TITLE}: analysis by {analyst} (values for the mover, -1..1)")
-    for column in ("ply", "seat", "move", "", "before", "after", "lost", "better"):
+def print_judgements(
+    game: pa.Game,
+    judgements: list[Judgement],
+    analyst: str,
+    thresholds: tuple[float, float, float] = (INACCURACY, MISTAKE, BLUNDER),
+) -> None:
+    seats = list(game.SEATS)
+    table = Table(title=WORDS["title"].format(game=game.TITLE, analyst=analyst))
+    for column in WORDS["columns"]:
         table.add_column(
-            column, justify="right" if column in ("ply", "before", "after", "lost") else "left"
+            column, justify="right" if column in ("ply", "before", "after", "gave away") else "left"
         )
-    for a in annotations:
-        style = STYLE[a.mark]
+    for j in judgements:
+        lost = j.loss > 0.005
         table.add_row(
-            str(a.ply),
-            game.SEATS[a.seat],
-            escape(a.move),
-            a.mark,
-            f"{a.before:+.2f}",
-            f"{a.after:+.2f}",
-            f"{a.loss:.2f}" if a.loss > 0.005 else "",
-            escape(a.best) if a.mark else "",
-            style=style,
+            str(j.ply),
+            seats[j.seat],
+            escape(j.move),
+            j.mark,
+            f"{j.value_before:.2f}",
+            f"{j.value_after:.2f}",
+            f"{j.loss:.2f}" if lost else "",
+            escape(j.best) if lost else "",
+            escape(outcome_words(j, seats)) if lost else "",
+            style=STYLE[j.mark],
         )
     console.print(table)
-    for seat, name in enumerate(game.SEATS):
-        mine = [a for a in annotations if a.seat == seat]
-        marks = sum(a.mark == "?!" for a in mine), sum(a.mark == "?" for a in mine)
-        lost = sum(a.loss for a in mine) / len(mine) if mine else 0.0
-        console.print(
-            f"{name}: {plural(len(mine), 'decision')}, "
-            f"{plural(marks[0], 'inaccuracy', 'inaccuracies')}, "
-            f"{plural(marks[1], 'blunder')}, average expected score lost {lost:.3f}"
+    inaccuracy, mistake, blunder = thresholds
+    console.print(
+        WORDS["scale"].format(
+            first=seats[0], inaccuracy=inaccuracy, mistake=mistake, blunder=blunder
         )
+    )
+    if judgements and any(j.exact for j in judgements):
+        console.print(WORDS["exact"])
+    for row in summary(judgements, seats):
+        console.print(WORDS["seat_summary"].format(**row))
 
 
 def register(app: typer.Typer) -> None:
