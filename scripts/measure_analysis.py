@@ -47,7 +47,9 @@ class Played:
 
 def play(game: pa.Game, specs: tuple[str, str], seed: int) -> Played:
     """One game between two bots (``specs`` by seat), seeded, throws drawn from the seed."""
-    bots = [make_bot(spec, game, seed=f"{seed}:{i}", reproducible=True) for i, spec in enumerate(specs)]
+    bots = [
+        make_bot(spec, game, seed=f"{seed}:{i}", reproducible=True) for i, spec in enumerate(specs)
+    ]
     state = game.new_initial_state()
     import random
 
@@ -143,7 +145,9 @@ def endgame(
     checked = kept = 0
     misses = []
     for i in range(n):
-        played = play(game, (player, "random") if i % 2 == 0 else ("random", player), seed + 2000 + i)
+        played = play(
+            game, (player, "random") if i % 2 == 0 else ("random", player), seed + 2000 + i
+        )
         for state, move in endgame_positions(played.record, 0, max_empty):
             if len(state.empty) <= flipwars_reach(state):  # type: ignore[attr-defined]
                 continue  # exact in the analysis itself
@@ -164,7 +168,9 @@ def endgame(
             if sign == best_sign:
                 kept += 1
             else:
-                misses.append({"empty": len(state.empty), "best": j.best, "exact": best_sign, "got": sign})  # type: ignore[attr-defined]
+                misses.append(
+                    {"empty": len(state.empty), "best": j.best, "exact": best_sign, "got": sign}
+                )  # type: ignore[attr-defined]
     return {
         "measure": "endgame",
         "game": game.ID,
@@ -191,12 +197,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     game = pa.load(args.game, **options_for(args.game, args.mode))
     if args.vs_random:
-        print(json.dumps(vs_random(game, args.games, args.player, args.analyst, args.seed)), flush=True)
+        print(
+            json.dumps(vs_random(game, args.games, args.player, args.analyst, args.seed)),
+            flush=True,
+        )
     if args.smooth:
-        print(json.dumps(smooth(game, args.games, args.player, args.analyst, args.seed)), flush=True)
+        print(
+            json.dumps(smooth(game, args.games, args.player, args.analyst, args.seed)), flush=True
+        )
     if args.endgame:
         print(
-            json.dumps(endgame(game, args.games, args.player, args.analyst, args.seed, args.max_empty)),
+            json.dumps(
+                endgame(game, args.games, args.player, args.analyst, args.seed, args.max_empty)
+            ),
             flush=True,
         )
     return 0

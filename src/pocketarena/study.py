@@ -229,11 +229,14 @@ def _by_bot(state: State, seconds: float) -> dict[str, Any]:
     expected = [0.0, 0.0]
     expected[mover] = round((best_value + 1) / 2, 4)
     expected[1 - mover] = round(1 - expected[mover], 4)
+    seats = state.game.SEATS
+    # One scale, as the game analysis and the graph: the first seat's expected score.
     best = [
         {
             "move": av.action.text,
             "value": round(av.value, 4),
-            "describe": f"expected score {(av.value + 1) / 2:.2f}",
+            "expected": round(first := (av.value + 1) / 2 if mover == 0 else (1 - av.value) / 2, 4),
+            "describe": f"expected {first:.2f} for {seats[0]}",
         }
         for av in values[:BEST_SHOWN]
     ]

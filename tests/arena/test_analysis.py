@@ -144,7 +144,7 @@ def test_a_move_that_loses_at_once_is_a_blunder_in_the_chance_games(game_id: str
         if not has_losing_move(state):
             return False
         values = {av.action.text: av.value for av in analyst.action_values(state)}  # type: ignore[attr-defined]
-        return max(values.values()) > 0.0
+        return bool(max(values.values()) > 0.0)
 
     state = find(game, losing_with_a_good_alternative, seed=2)
     losing = next(m for m, r in immediate(state).items() if r == -1.0)

@@ -58,15 +58,22 @@ def test_game_analysis_with_its_graph(context: BrowserContext, server: str) -> N
     page.wait_for_selector("#ga-graph", timeout=30_000)
     # Two blunders, marked on their moves with the better move, and as dots on the graph.
     assert page.locator("#moves .ga-mark.blunder").count() == 2
-    assert page.locator('#moves li[data-ply="2"] .ga-mark').inner_text() == "?"
-    assert "better: place L b2" in page.locator('#moves li[data-ply="2"] .ga-better').inner_text()
+    assert page.locator('#moves li[data-ply="2"] .ga-mark').inner_text() == "??"
+    # The better move with its own value; apart, what the played move gave away.
+    better = page.locator('#moves li[data-ply="2"] .ga-better').inner_text()
+    assert "better: place L b2 (a draw)" in better and "gave away 0.50" in better
+    better = page.locator('#moves li[data-ply="1"] .ga-better').inner_text()
+    assert "(Heads wins in 15)" in better and "gave away 0.50" in better
     assert page.locator("#ga-graph circle.ga-blunder").count() == 2
     assert (page.locator("#ga-graph path.ga-line").get_attribute("d") or "").count("L") == len(
         QUICK_WIN
     )
     summary = page.locator(".ga-summary").inner_text()
-    assert "Heads: 0 mistakes (?!), 1 blunder (?)" in summary
-    assert "Exact, from the solved game" in page.locator("#ga-result").inner_text()
+    assert "Heads: 0 ?! · 0 ? · 1 ??" in summary
+    result = page.locator("#ga-result").inner_text()
+    assert "Exact, from the solved game" in result
+    # One scale, said in one line under the graph.
+    assert "the expected score of Heads" in page.locator("#ga-scale").inner_text()
     # A dot on the graph takes the replay to that move, and the board link follows it.
     page.locator('#ga-graph circle[data-ply="2"]').click()
     page.wait_for_function("() => document.querySelector('#board').dataset.ply === '2'")

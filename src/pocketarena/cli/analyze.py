@@ -36,7 +36,8 @@ from .common import FAILED, console, fail, writable_or_fail
 STYLE = {"??": "bold red", "?": "red", "?!": "yellow", "": ""}
 
 # Every word the command prints, in one place (to be wrapped for translation).
-WORDS = {
+COLUMNS = ("ply", "seat", "move", "", "before", "after", "gave away", "better", "its value")
+WORDS: dict[str, str] = {
     "title": "{game}: analysis by {analyst}",
     "scale": (
         "Every value is the expected score of {first} (1 a win, 1/2 a draw, 0 a loss); 'gave "
@@ -44,7 +45,6 @@ WORDS = {
         "more, ? {mistake:.2f}, ?? {blunder:.2f}."
     ),
     "exact": "Exact values from the solved game where it reaches.",
-    "columns": ("ply", "seat", "move", "", "before", "after", "gave away", "better", "its value"),
     "seat_summary": (
         "{name}: decisions {decisions} · inaccuracies (?!) {inaccuracies} · mistakes (?) "
         "{mistakes} · blunders (??) {blunders} · average given away {average_loss:.3f}"
@@ -172,7 +172,7 @@ def print_judgements(
 ) -> None:
     seats = list(game.SEATS)
     table = Table(title=WORDS["title"].format(game=game.TITLE, analyst=analyst))
-    for column in WORDS["columns"]:
+    for column in COLUMNS:
         table.add_column(
             column, justify="right" if column in ("ply", "before", "after", "gave away") else "left"
         )

@@ -19,7 +19,15 @@ from typing import Any
 
 from anyio import to_thread
 
-from pocketarena.analysis import BLUNDER, INACCURACY, MISTAKE, Judgement, graph, summary
+from pocketarena.analysis import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    Judgement,
+    graph,
+    outcome_of,
+    summary,
+)
 from pocketarena.core import load_shared
 from pocketarena.study import DEPTHS, analyst_name, judge_decision
 
@@ -65,6 +73,12 @@ def decisions(game_id: str, options: dict[str, Any], moves: list[str]) -> list[t
             out.append((i, state.current_player))
         state.apply(move)
     return out
+
+
+def _outcome(j: Judgement) -> dict[str, Any]:
+    """What the better move leads to, for the page to word: ``kind`` and its parameters."""
+    kind, params = outcome_of(j)
+    return {"kind": kind, **params}
 
 
 class GameAnalyses:
@@ -159,7 +173,10 @@ class GameAnalyses:
             "rough": game.ID in ROUGH,
             "thresholds": {"?!": INACCURACY, "?": MISTAKE, "??": BLUNDER},
             "seats": seats,
-            "decisions": [{**j.to_data(), "seat_name": seats[j.seat]} for j in judgements],
+            "decisions": [
+                {**j.to_data(), "seat_name": seats[j.seat], "outcome": _outcome(j)}
+                for j in judgements
+            ],
             "graph": graph(judgements, final),
             "summary": summary(judgements, seats),
         }

@@ -1,9 +1,23 @@
-// The replay page's game analysis: ask for it, follow its progress, then mark each move (?! and
-// ?), name the better move and draw the first seat's expected score across the game. Also
-// keeps the "Analyse this position" link on the ply the replay shows.
+// The replay page's game analysis: ask for it, follow its progress, then mark each move (?!
+// inaccuracy, ? mistake, ?? blunder), name the better move with its own value and, apart, what
+// the played move gave away, and draw the first seat's expected score across the game (every
+// number on that one scale). Also keeps the "Analyse this position" link on the ply the replay
+// shows. The words come from the page (#ga-words, translated there).
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
+const WORDS = JSON.parse(document.getElementById("ga-words")?.textContent || "{}");
 const $ = (sel) => document.querySelector(sel);
+const word = (key, params = {}) => (WORDS[key] || key).replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+const MARK_CLASS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
+const num = (x) => Number(x).toFixed(2);
+
+function outcomeText(d, seats) {
+  const o = d.outcome || { kind: "expected", value: d.best_value };
+  const params = { ...o, first: seats[0] };
+  if ("seat" in o) params.seat = seats[o.seat];
+  if ("value" in o) params.value = num(o.value);
+  return word(o.kind, params);
+}
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 600;
 
@@ -56,25 +70,26 @@ function graph(analysis) {
   const [first, second] = analysis.seats;
   const marks = analysis.decisions.filter((d) => d.mark).map((d) => {
     const before = points.find((p) => p.ply === d.ply - 1);
-    const dot = svg("circle", { cx: xOf(d.ply - 1), cy: yOf(before ? before.expected : 0.5), r: 4, class: d.mark === "?" ? "ga-blunder" : "ga-mistake", "data-ply": d.ply, tabindex: 0, role: "button" },
-      svg("title", {}, document.createTextNode(`${d.ply}. ${d.move} ${d.mark} (${d.seat_name}); better ${d.best}`)));
-    dot.addEventListener("click", () => goTo(d.ply));
+    const dot = svg("circle", { cx: xOf(d.ply - 1), cy: yOf(before ? before.expected : 0.5), r: 4, class: `ga-${MARK_CLASS[d.mark]}`, "data-ply": d.ply, tabindex: 0, role: "button" },
+      svg("title", {}, document.createTextNode(`${d.ply}. ${d.move} ${d.mark} (${d.seat_name}); ${word("better", { move: d.best, value: outcomeText(d, analysis.seats) })}; ${word("gave_away", { loss: num(d.loss) })}`)));
+    dot.addEventListener("click", (e) => { e.preventDefault(); goTo(d.ply); });
+    dot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); goTo(d.ply); } });
     return dot;
   });
   const hits = points.map((p) => {
     const r = svg("rect", { x: xOf(p.ply) - 4, y: PAD, width: 8, height: H - 2 * PAD, fill: "transparent" },
-      svg("title", {}, document.createTextNode(`before move ${p.ply + 1}: ${first} ${(100 * p.expected).toFixed(0)}%`)));
-    r.addEventListener("click", () => goTo(p.ply));
+      svg("title", {}, document.createTextNode(word("point", { n: p.ply + 1, first, value: num(p.expected) }))));
+    r.addEventListener("click", (e) => { e.preventDefault(); goTo(p.ply); });
     return r;
   });
-  const label = analysis.exact ? "result with best play" : "expected score";
-  return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "ga-graph", id: "ga-graph", role: "img", "aria-label": `${label} for ${first} across the game` },
-    svg("title", {}, document.createTextNode(`${label} for ${first} (top) and ${second} (bottom), move by move`)),
+  const label = word("graph", { first, second });
+  return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "ga-graph", id: "ga-graph", role: "img", "aria-label": label },
+    svg("title", {}, document.createTextNode(label)),
     svg("line", { x1: PAD, x2: W - PAD, y1: mid, y2: mid, class: "ga-mid" }),
     svg("path", { d: area, class: "ga-area" }),
     svg("path", { d: path, class: "ga-line" }),
-    svg("text", { x: PAD, y: PAD - 3 }, document.createTextNode(`${first} 100%`)),
-    svg("text", { x: PAD, y: H - 2 }, document.createTextNode(`${second} 100%`)),
+    svg("text", { x: PAD, y: PAD - 3 }, document.createTextNode(word("top", { seat: first }))),
+    svg("text", { x: PAD, y: H - 2 }, document.createTextNode(word("top", { seat: second }))),
     svg("line", { x1: xOf(0), x2: xOf(0), y1: PAD, y2: H - PAD, class: "ga-cursor" }),
     ...hits, ...marks);
 }
@@ -85,36 +100,51 @@ function markMoves(analysis) {
     const li = document.querySelector(`#moves li[data-ply="${d.ply}"]`);
     if (!li || !d.mark) continue;
     const mark = document.createElement("span");
-    mark.className = `ga-mark ${d.mark === "?" ? "blunder" : "mistake"}`;
+    mark.className = `ga-mark ${MARK_CLASS[d.mark]}`;
     mark.textContent = d.mark;
-    mark.title = d.mark === "?" ? "blunder" : "mistake";
+    mark.title = word(d.mark);
     li.querySelector(".mv")?.after(mark);
     const better = document.createElement("span");
     better.className = "ga-better";
-    better.textContent = `better: ${d.best} (expected score −${d.loss.toFixed(2)})`;
+    better.textContent = `${word("better", { move: d.best, value: outcomeText(d, analysis.seats) })} · ${word("gave_away", { loss: num(d.loss) })}`;
     li.append(better);
   }
 }
 
 function show(analysis) {
   const box = $("#ga-result");
-  const who = analysis.exact ? "Exact, from the solved game" : `Judged by the ${analysis.analyst} bot (${analysis.depth_name})`;
+  const depth = word(analysis.depth_name);
+  const partly = !analysis.exact && analysis.decisions.some((d) => d.exact);
+  const who = analysis.exact ? word("exact") : word(partly ? "partly_exact" : "by_bot", { analyst: analysis.analyst, depth });
+  const t = analysis.thresholds || { "?!": 0.06, "?": 0.1, "??": 0.15 };
+  const scale = document.createElement("p");
+  scale.className = "ga-scale small";
+  scale.id = "ga-scale";
+  scale.textContent = word("scale", { first: analysis.seats[0], inaccuracy: num(t["?!"]), mistake: num(t["?"]), blunder: num(t["??"]) });
   const list = document.createElement("ul");
   list.className = "ga-summary";
   for (const s of analysis.summary) {
     const li = document.createElement("li");
-    li.textContent = `${s.name}: ${s.inaccuracies} mistake${s.inaccuracies === 1 ? "" : "s"} (?!), ${s.blunders} blunder${s.blunders === 1 ? "" : "s"} (?), average expected score lost ${s.average_loss.toFixed(2)}`;
+    li.textContent = word("seat_summary", { name: s.name, inaccuracies: s.inaccuracies, mistakes: s.mistakes, blunders: s.blunders, loss: num(s.average_loss) });
     list.append(li);
   }
-  const notes = [who + "."];
-  if (analysis.note) notes.push(analysis.note);
+  const notes = [who];
+  if (analysis.chance) notes.push(word("chance"));
   const p = document.createElement("p");
   p.className = "muted small";
   p.textContent = notes.join(" ");
-  box.replaceChildren(graph(analysis), list, p);
+  const parts = [graph(analysis), scale, list, p];
+  if (analysis.rough) {
+    const rough = document.createElement("p");
+    rough.className = "ga-rough small";
+    rough.id = "ga-rough";
+    rough.textContent = word("rough");
+    parts.push(rough);
+  }
+  box.replaceChildren(...parts);
   box.hidden = false;
   box.dataset.depth = String(analysis.depth);
-  say(`${analysis.decisions.length} decisions analysed. Marked moves show the better move; click the graph to jump.`);
+  say(word("done", { n: analysis.decisions.length }));
   markMoves(analysis);
   showPly(Number(board.dataset.ply || 0));
 }
@@ -123,9 +153,9 @@ async function follow(depth, started) {
   let status = started;
   for (;;) {
     if (status.status === "done") { show(status.analysis); break; }
-    if (status.status === "failed") { say(`The analysis failed: ${status.error}`); break; }
+    if (status.status === "failed") { say(word("failed", { error: status.error })); break; }
     if (status.status === "none") { say(""); break; }
-    say(status.status === "queued" ? "Waiting for the analysis workers…" : `Analysing… ${status.done} / ${status.total} decisions`);
+    say(status.status === "queued" ? word("queued") : word("running", { done: status.done, total: status.total }));
     await new Promise((r) => setTimeout(r, POLL_MS));
     try { status = await call("GET", `/api/games/${gameId}/analysis?depth=${depth}`); } catch (err) { say(err.message); break; }
   }
