@@ -213,3 +213,29 @@ def test_a_full_tournament_takes_no_one_more(tmp_path: Any) -> None:
         other = second_client(client)
         r = other.post(f"/api/tournaments/{tid}/join")
         assert r.status_code == 409 and "full (3 players)" in r.json()["detail"]
+
+
+def test_the_pages_list_show_and_follow_a_tournament(tmp_path: Any) -> None:
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        guest = second_client(client)
+        assert "Sign in to an account to create a tournament" in guest.get("/tournaments").text
+        register(client, "organiser")
+        assert 'id="tournament-form"' in client.get("/tournaments").text
+        tid = create(client, name="Sunday Swiss", rounds=1)["id"]
+        home = client.get("/").text
+        assert f'href="/t/{tid}"' in home and "Sunday Swiss" in home
+        listing = client.get("/tournaments").text
+        assert "Sunday Swiss" in listing.split('id="tournaments-soon"')[1]
+        client.post(f"/api/tournaments/{tid}/bots", json={"level": "random", "count": 2})
+        page = client.get(f"/t/{tid}").text
+        assert 'data-action="start"' in page and "Randy (random) 2" in page
+        assert 'data-action="join"' in guest.get(f"/t/{tid}").text
+        assert 'data-action="start"' not in guest.get(f"/t/{tid}").text
+        client.post(f"/api/tournaments/{tid}/start")
+        view = wait_until_finished(client, tid)
+        live = client.get(f"/t/{tid}/live").text
+        assert (
+            "Final standings" in live
+            and f'href="/g/{view["rounds"][0]["boards"][0]["game_id"]}"' in live
+        )
+        assert client.get("/t/nope").status_code == 404

@@ -39,6 +39,7 @@ from .api.routes import (
     players,
     puzzles,
     records,
+    tournament_pages,
     tournaments,
     ws,
 )
@@ -227,6 +228,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         lessons,
         chat_routes,
         tournaments,
+        tournament_pages,
     ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")

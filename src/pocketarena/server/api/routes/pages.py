@@ -185,7 +185,11 @@ async def home(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLResponse:
     games = [{**catalog.game_info(g), "thumbnail": thumbnail(g)} for g in catalog.game_ids()]
     online = await hub.presence.online_count()
     data = {"lobby": hub.lobby_view(), "online": online}
-    return await page(request, ctx, "home.html", data, games=games, online=online)
+    # The tournaments running and about to start (the list page has the finished ones).
+    tournaments = await ctx.tournaments.summaries(["running", "paused", "created"], limit=8)
+    return await page(
+        request, ctx, "home.html", data, games=games, online=online, tournaments=tournaments
+    )
 
 
 QUICK_BOT = "medium"  # the usual opponent of a one-click game
