@@ -111,3 +111,24 @@ def test_first_requests_at_once_make_one_row(db_settings: Settings) -> None:
             ]
             standings = [job.result()[1] for job in jobs]
         assert all(s.rating == 1500 and s.attempts == 0 for s in standings)
+
+
+def test_a_new_puzzle_rating_is_provisional_and_a_first_miss_costs_little(
+    client: TestClient,
+) -> None:
+    """Issue 24: the first wrong puzzle cost 204 points. A new puzzle rating starts less
+    uncertain than a game rating (puzzles come by the dozen), and stays provisional, shown as
+    such, for the first PROVISIONAL_PUZZLES answers."""
+    from pocketarena.server.puzzle_ratings import FIRST_MOVE_MAX, PROVISIONAL_PUZZLES
+
+    changes = []
+    after = None
+    for i in range(PROVISIONAL_PUZZLES + 1):
+        view = next_puzzle(client, game="stack-a-cash", after=after or "")["puzzle"]
+        after = view["id"]
+        r = client.post(f"/api/puzzles/{view['id']}/answer", json={"move": wrong_move(view["id"])})
+        answer = r.json()
+        changes.append(answer["change"])
+        assert answer["me"]["provisional"] is (i + 1 < PROVISIONAL_PUZZLES), (i, answer["me"])
+    assert -FIRST_MOVE_MAX <= changes[0] < 0, changes
+    assert all(c < 0 for c in changes) and abs(changes[-1]) < abs(changes[0])

@@ -112,3 +112,21 @@ def test_the_lobby_lists_seeks_fairly_and_live_games_liveliest_first() -> None:
     assert [e["idle_s"] for e in lists["live"]] == [5, 50]
     assert all(list(e) == ENTRY_KEYS for e in lists["seeks"])
     assert all(list(e) == [*ENTRY_KEYS, "idle_s"] for e in lists["live"])
+
+
+def test_live_now_drops_a_game_its_players_left() -> None:
+    """Issue 24: 'Live now' listed games whose players had gone (a game kept its place for 30
+    minutes without a move). A game in progress is listed while someone moved in the last few
+    minutes; a seek keeps its longer wait (someone may still take it)."""
+    wall, now = 1_000_000.0, 5_000.0
+    items = []
+    for n, idle in enumerate((60.0, views.LIVE_IDLE_S - 1, views.LIVE_IDLE_S + 1, 20 * 60)):
+        live = live_game("stack-a-cash", timed=False)
+        live.id, live.last_activity = f"L{n}", now - idle
+        items.append(lobby.item(live, wall, now))
+    seek = live_game("stack-a-cash", timed=False)
+    seek.id, seek.mode, seek.status, seek.last_activity = "S", "seek", "waiting", now - 20 * 60
+    items.append(lobby.item(seek, wall, now))
+    lists = views.lobby_lists(items, wall)
+    assert [e["id"] for e in lists["live"]] == ["L0", "L1"]
+    assert [e["id"] for e in lists["seeks"]] == ["S"]

@@ -21,6 +21,13 @@ from .store import Store
 
 NEAREST = 24  # the next puzzle is drawn among this many closest to the player's rating
 PUZZLE_SIGMA = 1.5  # a puzzle's rating is known well: it moves the player, not itself
+# A player's puzzle rating starts less uncertain than a game rating (openskill's 8.3, whose first
+# miss cost 204 points): puzzles come by the dozen, so moderate steps find the level soon
+# enough, and a newcomer's first miss costs at most FIRST_MOVE_MAX points. It is shown as
+# provisional ("1450?") for the first PROVISIONAL_PUZZLES answers, as lichess does.
+PUZZLE_START_SIGMA = 4.0
+FIRST_MOVE_MAX = 70
+PROVISIONAL_PUZZLES = 10
 GAMES = ("stack-a-cash", "flipwars")
 
 
@@ -45,10 +52,11 @@ class Standing:
 
 
 def _standing(row: PuzzleRatingRow | None) -> Standing:
-    r = Rating() if row is None else Rating(mu=row.mu, sigma=row.sigma)
     if row is None:
-        return Standing(r.display, r.provisional, 0, 0, 0, 0)
-    return Standing(r.display, r.provisional, row.attempts, row.solved, row.streak, row.best_streak)
+        return Standing(Rating().display, True, 0, 0, 0, 0)
+    r = Rating(mu=row.mu, sigma=row.sigma)
+    provisional = r.provisional or row.attempts < PROVISIONAL_PUZZLES
+    return Standing(r.display, provisional, row.attempts, row.solved, row.streak, row.best_streak)
 
 
 def _ensure(store: Store, player_id: str) -> None:
@@ -56,7 +64,7 @@ def _ensure(store: Store, player_id: str) -> None:
     with store.sessions() as s:
         if s.get(PuzzleRatingRow, player_id) is not None:
             return
-    fresh = Rating()
+    fresh = Rating(sigma=PUZZLE_START_SIGMA)
     try:
         with store.sessions.begin() as s:
             s.add(

@@ -34,6 +34,9 @@ COMPACT = (",", ":")
 # A game nobody moved in (or a seek nobody took) for this long leaves the lobby's lists; it
 # stays playable by its link.
 LOBBY_IDLE_S = 30 * 60
+# 'Live now' lists a game in progress only while someone moved in it lately: past this, its
+# players have most likely left (the bot's last reply waits for a person who has gone).
+LIVE_IDLE_S = 5 * 60
 LOBBY_SEEKS_PER_SOURCE = 3  # one player or address shows at most this many seeks in the lobby
 LOBBY_LIST_MAX = 100  # entries in each of the lobby's lists
 # Sent over the WebSocket only when asked for (svg) and never in the view itself (the state
@@ -234,7 +237,7 @@ def lobby_lists(items: list[LobbyItem], wall: float) -> dict[str, Any]:
         if item.status == "waiting" and item.mode == "seek":
             if idle < LOBBY_IDLE_S:  # an old seek's creator has gone
                 seeks.append(item)
-        elif item.status == "active" and idle < LOBBY_IDLE_S:
+        elif item.status == "active" and idle < LIVE_IDLE_S:
             live_games.append((idle, item))
     seeks.sort(key=lambda i: i.entry.created_at, reverse=True)
     shown: dict[str, int] = {}

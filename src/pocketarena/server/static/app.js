@@ -596,6 +596,7 @@ class GamePage {
     }
     status.textContent = text;
     status.dataset.status = v.status;
+    status.hidden = v.status === "finished"; // the result card says it, once
   }
 
   // The result as the boards say it: the winner named, their score first ("Ada (Tails) wins ·

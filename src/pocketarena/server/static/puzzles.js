@@ -92,6 +92,7 @@ class Puzzles {
 
   standing(me, change) {
     $("#pz-rating").textContent = `${me.rating}${me.provisional ? "?" : ""}`;
+    $("#pz-provisional").hidden = !me.provisional;
     $("#pz-streak").textContent = me.streak;
     $("#pz-best").textContent = me.best_streak;
     $("#pz-solved").textContent = `${me.solved}/${me.attempts}`;

@@ -19,6 +19,7 @@ from pocketarena.records import MAX_RECORD_BYTES, loads
 from pocketarena.rulepages import rules_text
 
 from ... import catalog, rules
+from ... import store as store_module
 from ...context import AppContext
 from ...core.security import address_hash, default_guest_name
 from ...live.hub import GameError
@@ -425,4 +426,6 @@ async def me_page(player: PlayerIdDep) -> RedirectResponse:
 
 @router.get("/account", response_class=HTMLResponse)
 async def account_page(request: Request, ctx: ContextDep) -> HTMLResponse:
-    return await page(request, ctx, "account.html", title="Account")
+    return await page(
+        request, ctx, "account.html", title="Account", password_min=store_module.PASSWORD_MIN
+    )

@@ -117,4 +117,11 @@ async def answer_puzzle(
 async def puzzles_page(request: Request, ctx: ContextDep) -> HTMLResponse:
     game = request.query_params.get("game")
     data = {"game": game if game in ratings.GAMES else None}
-    return await page(request, ctx, "puzzles.html", data, title="Puzzles")
+    return await page(
+        request,
+        ctx,
+        "puzzles.html",
+        data,
+        title="Puzzles",
+        provisional_puzzles=ratings.PROVISIONAL_PUZZLES,
+    )
