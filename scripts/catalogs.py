@@ -23,8 +23,9 @@ from pocketarena.i18n import LANGUAGES  # noqa: E402
 
 LOCALE = ROOT / "src" / "pocketarena" / "locale"
 # _ gettext ngettext pgettext are pybabel's defaults; N_ marks a word kept for later (a table
-# of titles), t/tn are the page scripts' own (static/i18n.js).
-KEYWORDS = ["N_", "t", "tn:1,2"]
+# of titles), t/tn are the page scripts' own (static/i18n.js), M_/nM_ the engine's messages
+# (pocketarena/messages.py: the message id is the context, the English the msgid).
+KEYWORDS = ["N_", "t", "tn:1,2", "M_:1c,2", "nM_:1c,2,3"]
 
 
 def pybabel(*args: str) -> None:

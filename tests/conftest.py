@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -8,6 +9,10 @@ import pytest
 
 import pocketarena as pa
 from tests import services
+
+# The terminal speaks the language gettext reads from the environment; the tests read English
+# unless one asks for another (LANGUAGE wins over LANG, as in gettext).
+os.environ["LANGUAGE"] = "en"
 
 
 def all_variants() -> list[tuple[str, dict[str, Any]]]:

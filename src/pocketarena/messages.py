@@ -23,180 +23,389 @@ from pocketarena.core.words import possessive
 
 Source = str | tuple[str, str]
 
-ENGLISH: dict[str, Source] = {
-    # -- pieces other messages are made of ------------------------------------------------
-    "core.said": "%(text)s",
-    "core.possessive": "%(name)s's",
-    "core.list": "%(first)s, %(next)s",
-    "core.alternatives": "%(first)s or %(next)s",
-    "seat.heads": "Heads",
-    "seat.tails": "Tails",
-    "seat.blue": "Blue",
-    "seat.red": "Red",
-    "seat.union": "Union",
-    "seat.confederacy": "Confederacy",
-    # -- reading notation (every game) ----------------------------------------------------
-    "core.empty-action": "an empty action: type a move in notation (e.g. %(example)s)",
-    "core.unknown-verb": "%(text)r starts with an unknown word %(word)r; actions start with: %(verbs)s",
-    "core.not-an-action": "%(text)r is not a %(game)s action; %(word)r is written: %(shapes)s",
-    "core.not-text": "an action must be notation text or an Action, got %(type)s",
-    # -- applying actions (every game) ----------------------------------------------------
-    "core.foreign-action": "%(action)r is not a %(game)s action",
-    "core.id-out-of-range": "action id %(id)s is out of range 0..%(last)s",
-    "core.game-over": "the game is over; %(action)r cannot be played",
-    "core.not-chance-now": "%(action)r is a chance outcome, but it is %(seat)s turn to decide",
-    "core.throw-first": "%(action)r is a decision, but the coins must be thrown first (e.g. %(example)r)",
-    # -- Stack-a-Cash ------------------------------------------------------------------------
-    "stack-a-cash.size.large": "large",
-    "stack-a-cash.size.medium": "medium",
-    "stack-a-cash.size.small": "small",
-    "stack-a-cash.empty": "an empty action: type a move such as 'place L b2', 'flip b2' or 'move b2 c3 flip'",
-    "stack-a-cash.unknown-verb": "%(text)r starts with %(word)r; a Stack-a-Cash action starts with place, flip or move",
-    "stack-a-cash.not-a-cell": "%(word)r is not a cell: cells are a1 to c3 (file a-c, then rank 1-3)",
-    "stack-a-cash.write-place": "%(text)r: write a placement as 'place L b2' (size L, M or S, then a cell)",
-    "stack-a-cash.not-a-size": "%(word)r is not a coin size: use L (large), M (medium) or S (small)",
-    "stack-a-cash.write-flip": "%(text)r: write a flip as 'flip b2' (one cell)",
-    "stack-a-cash.write-move": "%(text)r: write a move as 'move b2 c3', or 'move b2 c3 flip' to turn the coin over too",
-    "stack-a-cash.after-move": "%(word)r after a move must be 'flip' (or nothing): 'move b2 c3 flip'",
-    "stack-a-cash.move-in-place": "a coin must move to another cell; to turn over the coin on %(place)s write 'flip %(place)s'",
-    "stack-a-cash.not-onto": "the %(size)s coin on %(place)s cannot go onto %(onto)s: its top coin is a %(top)s one, and a coin only goes onto an empty cell or a strictly larger coin",
-    "stack-a-cash.none-left": "there is no %(size)s coin (%(letter)s) left in the supply",
-    "stack-a-cash.supply-empty": "there is no %(size)s coin (%(letter)s) left in the supply; move or flip a coin on the board instead",
-    "stack-a-cash.topped": "%(place)s has a %(top)s coin on top; a %(size)s coin only goes onto an empty cell or a strictly larger coin",
-    "stack-a-cash.empty-flip": "%(place)s is empty: there is no coin there to flip",
-    "stack-a-cash.empty-move": "%(place)s is empty: there is no coin there to move",
-    "stack-a-cash.protected": "the coin on %(place)s is protected: %(seat)s just placed it, so it cannot be moved or flipped this turn (it can still be covered)",
-    "stack-a-cash.protected-touched": "the coin on %(place)s is protected: %(seat)s just touched it, so it cannot be moved or flipped this turn (it can still be covered)",
-    # -- Coin Age ----------------------------------------------------------------------------
-    "core.about": "%(text)r: %(problem)s",
-    "coin-age.coin.quarter": "quarter",
-    "coin-age.coin.nickel": "nickel",
-    "coin-age.coin.penny": "penny",
-    "coin-age.coin.dime": "dime",
-    "coin-age.side.heads": "heads",
-    "coin-age.side.tails": "tails",
-    "coin-age.allows.0": "capture 1 and move 1",
-    "coin-age.allows.1": "place 1 and move 1",
-    "coin-age.allows.2": "place up to 2",
-    "coin-age.allows.3": "place up to 2",
-    "coin-age.allows.4": "place up to 2, and pay 1 to place a third",
-    "coin-age.shape.place": "'place <coin> <space>' (e.g. 'place Q stone-rock')",
-    "coin-age.shape.pay": "'pay <coin>' (e.g. 'pay D')",
-    "coin-age.shape.move": "'move <from> <to>' (e.g. 'move stone-rock treewood')",
-    "coin-age.shape.capture": "'capture <space>'",
-    "coin-age.shape.end": "'end'",
-    "coin-age.shape.slap": "'slap' and the thrown coins in the order Q N P D with their faces (e.g. 'slap Q:H N:T P:T D:H')",
-    "coin-age.not-a-space-close": "%(word)r is not a space on the %(map)s map; did you mean %(close)r?",
-    "coin-age.not-a-space": "%(word)r is not a space on the %(map)s map; spaces: %(spaces)s",
-    "coin-age.not-a-thrown-coin": "%(text)r: %(word)r is not a thrown coin; write each as coin:face, e.g. Q:H or D:T",
-    "coin-age.slap-order": "%(text)r: list each thrown coin once, in the order Q N P D (e.g. 'slap Q:H N:T P:T D:H')",
-    "coin-age.word-count": (
-        "%(text)r has %(count)s word(s) after %(verb)r; it is written %(shape)s",
-        "%(text)r has %(count)s word(s) after %(verb)r; it is written %(shape)s",
-    ),
-    "coin-age.not-a-coin": "%(text)r: %(word)r is not a coin; coins are Q (quarter), N (nickel), P (penny), D (dime)",
-    "coin-age.move-onto-itself": "%(text)r: a stack moves to another space, not onto itself",
-    "coin-age.not-adjacent": "%(text)r: %(start)s and %(end)s are not adjacent; a stack on %(start)s can move to %(reachable)s",
-    "coin-age.not-an-action": "%(text)r is not a %(game)s action; %(verb)r is written %(shape)s",
-    "coin-age.topped": "%(space)s is topped by %(top)s; a %(coin)s goes only on an empty space or on a coin of higher rank (Q > N > P > D)",
-    "coin-age.coin-of": "%(seat)s %(coin)s (%(text)s)",
-    "coin-age.empty-move": "%(space)s is empty: there is no stack to move",
-    "coin-age.occupied": "%(space)s is occupied: a stack moves only to an empty adjacent space",
-    "coin-age.empty-capture": "%(space)s is empty: there is no coin to capture",
-    "coin-age.slap-misfit": "%(action)r does not fit: %(seat)s throws one coin of each kind in their bank, which is %(kinds)s (e.g. %(example)r)",
-    "coin-age.pay-for-third": "you have placed two coins already; pay a matching coin to place a third",
-    "coin-age.already-place": "you have already placed your coins this turn (your slap allows %(allows)s)",
-    "coin-age.already-pay": "you have already paid this turn (your slap allows %(allows)s)",
-    "coin-age.already-move": "you have already moved a stack this turn (your slap allows %(allows)s)",
-    "coin-age.already-capture": "you have already captured a coin this turn (your slap allows %(allows)s)",
-    "coin-age.cannot-place": (
-        "your slap has %(count)s match, which allows %(allows)s: you cannot place a coin",
-        "your slap has %(count)s matches, which allows %(allows)s: you cannot place a coin",
-    ),
-    "coin-age.cannot-pay": (
-        "your slap has %(count)s match, which allows %(allows)s: you cannot pay",
-        "your slap has %(count)s matches, which allows %(allows)s: you cannot pay",
-    ),
-    "coin-age.cannot-move": (
-        "your slap has %(count)s match, which allows %(allows)s: you cannot move a stack",
-        "your slap has %(count)s matches, which allows %(allows)s: you cannot move a stack",
-    ),
-    "coin-age.cannot-capture": (
-        "your slap has %(count)s match, which allows %(allows)s: you cannot capture",
-        "your slap has %(count)s matches, which allows %(allows)s: you cannot capture",
-    ),
-    "coin-age.not-thrown-place": "you threw no %(coin)s this turn, so you cannot place one",
-    "coin-age.not-thrown-pay": "you threw no %(coin)s this turn, so you cannot pay one",
-    "coin-age.landed-wrong": "your %(coin)s landed %(side)s; only coins showing your side (%(own)s) can be placed or paid",
-    "coin-age.already-used": "your matching %(coin)s has already been placed or paid this turn",
-    # -- FlipWars ----------------------------------------------------------------------------
-    "flipwars.not-a-cell": "%(word)r is not a cell: the board is %(size)sx%(size)s, a1 to %(last)s",
-    "flipwars.flag-only": "there are flags only in Capture the Flag (mode=flag)",
-    "flipwars.not-a-tile-close": "%(word)r is not a tile (did you mean %(close)s?); the tiles are: %(tiles)s",
-    "flipwars.not-a-tile": "%(word)r is not a tile; the tiles are: %(tiles)s",
-    "flipwars.empty": "an empty action: type a move in notation, e.g. 'place grenade c3 r90'",
-    "flipwars.incomplete": "%(text)r is incomplete: write place TILE CELL ROTATION, e.g. place grenade c3 r90",
-    "flipwars.not-a-rotation": "%(word)r is not a rotation: use r0, r90, r180 or r270 (clockwise)",
-    "flipwars.extra-words": "%(text)r has extra words: write place TILE CELL ROTATION, e.g. place grenade c3 r90",
-    "flipwars.series-only": "%(word)r is only used between the rounds of a tactical series (mode=tactical); in this game every move is: place TILE CELL ROTATION",
-    "flipwars.write-block": "%(text)r: write block CELL, e.g. block d4",
-    "flipwars.write-first": "%(text)r: write first blue or first red",
-    "flipwars.needs-verb": "%(text)r needs a verb: write place TILE CELL ROTATION, e.g. place grenade c3 r90",
-    "flipwars.flag-first": "%(seat)s must place the flag first (e.g. place flag c3 r0): in Capture the Flag each player's first placement is the flag",
-    "flipwars.choose-block": "round %(round)s is over: %(seat)s now chooses where the block goes (e.g. block d4) before the next round",
-    "flipwars.choose-first": "round %(round)s is over: %(seat)s now chooses who goes first (first blue or first red) before the next round",
-    "flipwars.block-between-rounds": "the block only moves between rounds of the series; now place a tile",
-    "flipwars.block-placed": "the block is already on %(place)s; now choose who goes first (first blue or first red)",
-    "flipwars.first-between-rounds": "who goes first is chosen between rounds of the series; now place a tile",
-    "flipwars.block-before-first": "%(seat)s first chooses where the block goes (e.g. block d4), then who goes first",
-    "flipwars.block-there": "%(place)s holds the block: no tile can be placed there",
-    "flipwars.taken-blue": "%(place)s is already taken (by a blue %(tile)s)",
-    "flipwars.taken-red": "%(place)s is already taken (by a red %(tile)s)",
-    "flipwars.flag-placed": "%(seat)s has already placed the flag",
-    "flipwars.none-left-1": "%(seat)s has no %(tile)s left to place (it is on the board); left: %(left)s",
-    "flipwars.none-left-2": "%(seat)s has no %(tile)s left to place (both are on the board); left: %(left)s",
-    # -- Wallet Battles ----------------------------------------------------------------------
-    "wallet-battles.coin.quarter": "quarter",
-    "wallet-battles.coin.nickel": "nickel",
-    "wallet-battles.coin.penny": "penny",
-    "wallet-battles.coin.dime": "dime",
-    "wallet-battles.shape.place": "place <coin> <location>, e.g. place Q %(place)s",
-    "wallet-battles.shape.capture": "capture <location>, e.g. capture %(place)s",
-    "wallet-battles.shape.recall": "recall <location>, e.g. recall %(place)s",
-    "wallet-battles.shape.pass": "pass",
-    "wallet-battles.shape.flip": "flip HH, flip TT or flip odd",
-    "wallet-battles.empty": "an empty action: type a move, e.g. place Q %(place)s or pass",
-    "wallet-battles.not-a-flip": "%(text)r: %(word)r is not a flip; the flips are flip HH, flip TT, flip odd",
-    "wallet-battles.say-flip": "%(text)r: say how the coins landed: flip HH, flip TT or flip odd",
-    "wallet-battles.which-coin": "%(text)r: say which coin to place, e.g. place Q %(place)s",
-    "wallet-battles.not-a-coin": "%(text)r: %(word)r is not a coin; coins are Q (quarter), N (nickel), P (penny), D (dime)",
-    "wallet-battles.too-many-words": "%(text)r has too many words; write %(shape)s",
-    "wallet-battles.missing-coin-and-location": "%(text)r is missing the coin and location; write %(shape)s",
-    "wallet-battles.missing-location": "%(text)r is missing the location; write %(shape)s",
-    "wallet-battles.other-map": "%(text)r: %(word)r is on the %(map)s map; this game is on %(this)s: %(places)s",
-    "wallet-battles.not-a-location": "%(text)r: %(word)r is not a location of %(map)s; locations: %(places)s",
-    "wallet-battles.not-yours-to-recall": "%(place)s is not yours to recall; %(owed)s",
-    "wallet-battles.empty-capture": "%(place)s is empty: there is nothing to capture",
-    "wallet-battles.own-stack": "%(place)s is your own stack: you can only capture %(seat)s coins",
-    "wallet-battles.no-recall-owed": "no recall is owed: a recall comes only after three odd flips in a row",
-    "wallet-battles.none-left": "you have no %(letter)s (%(coin)s) left in your pile",
-    "wallet-battles.held": "%(place)s is held by the %(seat)s: you cannot stack on your opponent's coins (capture its top coin instead)",
-    "wallet-battles.not-smaller": "the top coin on %(place)s is a %(top)s (%(coin)s); only a strictly smaller coin may go on it, and a %(letter)s is not smaller",
-    "wallet-battles.recall-owed": "after three odd flips the %(seat)s must recall one of their own top coins (no passing while coins are on the map): %(recalls)s",
-    "wallet-battles.not-now": "%(action)r is not allowed now: %(owed)s",
-    # -- a match (a game with people and bots at the seats) ---------------------------------
-    "match.nothing-to-throw": "there are no coins to throw now",
-    "match.over": "the game is over",
-    "match.throw-first": "the coins must be thrown first (press Enter)",
-    "match.bot-seat": "it is %(seat)s turn, and a bot plays that seat",
-    "match.no-such-number": "there is no move %(number)s; moves are numbered 1 to %(last)s",
-    "match.no-bot-to-move": "no bot is to move now",
-    "match.resume-started": "only a match that has not started can resume a game",
-    "match.resume-illegal": "move %(number)s (%(text)r) is illegal: %(why)s",
-    "match.ended-no-undo": "the game has ended; nothing can be taken back",
-    "match.nothing-to-undo": "there is no move of yours to take back",
-    "match.already-over": "the game is already over",
-}
+
+def M_(key: str, text: str) -> tuple[str, Source]:
+    """A message: its id (the catalog's context) and its English (the msgid). The marker
+    ``pybabel extract`` looks for (scripts/catalogs.py: ``M_:1c,2``)."""
+    return key, text
+
+
+def nM_(key: str, singular: str, plural: str) -> tuple[str, Source]:
+    """A message with plural forms, chosen by its ``count`` parameter (``nM_:1c,2,3``)."""
+    return key, (singular, plural)
+
+
+# A game's own sentence (no message id) is said as it is, in every language.
+ENGLISH: dict[str, Source] = {"core.said": "%(text)s"}
+ENGLISH |= dict(
+    [
+        # -- pieces other messages are made of ------------------------------------------------
+        M_("core.possessive", "%(name)s's"),
+        M_("core.list", "%(first)s, %(next)s"),
+        M_("core.alternatives", "%(first)s or %(next)s"),
+        M_("seat.heads", "Heads"),
+        M_("seat.tails", "Tails"),
+        M_("seat.blue", "Blue"),
+        M_("seat.red", "Red"),
+        M_("seat.union", "Union"),
+        M_("seat.confederacy", "Confederacy"),
+        # -- reading notation (every game) ----------------------------------------------------
+        M_("core.empty-action", "an empty action: type a move in notation (e.g. %(example)s)"),
+        M_(
+            "core.unknown-verb",
+            "%(text)r starts with an unknown word %(word)r; actions start with: %(verbs)s",
+        ),
+        M_(
+            "core.not-an-action",
+            "%(text)r is not a %(game)s action; %(word)r is written: %(shapes)s",
+        ),
+        M_("core.not-text", "an action must be notation text or an Action, got %(type)s"),
+        # -- applying actions (every game) ----------------------------------------------------
+        M_("core.foreign-action", "%(action)r is not a %(game)s action"),
+        M_("core.id-out-of-range", "action id %(id)s is out of range 0..%(last)s"),
+        M_("core.game-over", "the game is over; %(action)r cannot be played"),
+        M_(
+            "core.not-chance-now",
+            "%(action)r is a chance outcome, but it is %(seat)s turn to decide",
+        ),
+        M_(
+            "core.throw-first",
+            "%(action)r is a decision, but the coins must be thrown first (e.g. %(example)r)",
+        ),
+        # -- Stack-a-Cash ------------------------------------------------------------------------
+        M_("stack-a-cash.size.large", "large"),
+        M_("stack-a-cash.size.medium", "medium"),
+        M_("stack-a-cash.size.small", "small"),
+        M_(
+            "stack-a-cash.empty",
+            "an empty action: type a move such as 'place L b2', 'flip b2' or 'move b2 c3 flip'",
+        ),
+        M_(
+            "stack-a-cash.unknown-verb",
+            "%(text)r starts with %(word)r; a Stack-a-Cash action starts with place, flip or move",
+        ),
+        M_(
+            "stack-a-cash.not-a-cell",
+            "%(word)r is not a cell: cells are a1 to c3 (file a-c, then rank 1-3)",
+        ),
+        M_(
+            "stack-a-cash.write-place",
+            "%(text)r: write a placement as 'place L b2' (size L, M or S, then a cell)",
+        ),
+        M_(
+            "stack-a-cash.not-a-size",
+            "%(word)r is not a coin size: use L (large), M (medium) or S (small)",
+        ),
+        M_("stack-a-cash.write-flip", "%(text)r: write a flip as 'flip b2' (one cell)"),
+        M_(
+            "stack-a-cash.write-move",
+            "%(text)r: write a move as 'move b2 c3', or 'move b2 c3 flip' to turn the coin over too",
+        ),
+        M_(
+            "stack-a-cash.after-move",
+            "%(word)r after a move must be 'flip' (or nothing): 'move b2 c3 flip'",
+        ),
+        M_(
+            "stack-a-cash.move-in-place",
+            "a coin must move to another cell; to turn over the coin on %(place)s write 'flip %(place)s'",
+        ),
+        M_(
+            "stack-a-cash.not-onto",
+            "the %(size)s coin on %(place)s cannot go onto %(onto)s: its top coin is a %(top)s one, and a coin only goes onto an empty cell or a strictly larger coin",
+        ),
+        M_("stack-a-cash.none-left", "there is no %(size)s coin (%(letter)s) left in the supply"),
+        M_(
+            "stack-a-cash.supply-empty",
+            "there is no %(size)s coin (%(letter)s) left in the supply; move or flip a coin on the board instead",
+        ),
+        M_(
+            "stack-a-cash.topped",
+            "%(place)s has a %(top)s coin on top; a %(size)s coin only goes onto an empty cell or a strictly larger coin",
+        ),
+        M_("stack-a-cash.empty-flip", "%(place)s is empty: there is no coin there to flip"),
+        M_("stack-a-cash.empty-move", "%(place)s is empty: there is no coin there to move"),
+        M_(
+            "stack-a-cash.protected",
+            "the coin on %(place)s is protected: %(seat)s just placed it, so it cannot be moved or flipped this turn (it can still be covered)",
+        ),
+        M_(
+            "stack-a-cash.protected-touched",
+            "the coin on %(place)s is protected: %(seat)s just touched it, so it cannot be moved or flipped this turn (it can still be covered)",
+        ),
+        # -- Coin Age ----------------------------------------------------------------------------
+        M_("core.about", "%(text)r: %(problem)s"),
+        M_("coin-age.coin.quarter", "quarter"),
+        M_("coin-age.coin.nickel", "nickel"),
+        M_("coin-age.coin.penny", "penny"),
+        M_("coin-age.coin.dime", "dime"),
+        M_("coin-age.side.heads", "heads"),
+        M_("coin-age.side.tails", "tails"),
+        M_("coin-age.allows.0", "capture 1 and move 1"),
+        M_("coin-age.allows.1", "place 1 and move 1"),
+        M_("coin-age.allows.2", "place up to 2"),
+        M_("coin-age.allows.3", "place up to 2"),
+        M_("coin-age.allows.4", "place up to 2, and pay 1 to place a third"),
+        M_("coin-age.shape.place", "'place <coin> <space>' (e.g. 'place Q stone-rock')"),
+        M_("coin-age.shape.pay", "'pay <coin>' (e.g. 'pay D')"),
+        M_("coin-age.shape.move", "'move <from> <to>' (e.g. 'move stone-rock treewood')"),
+        M_("coin-age.shape.capture", "'capture <space>'"),
+        M_("coin-age.shape.end", "'end'"),
+        M_(
+            "coin-age.shape.slap",
+            "'slap' and the thrown coins in the order Q N P D with their faces (e.g. 'slap Q:H N:T P:T D:H')",
+        ),
+        M_(
+            "coin-age.not-a-space-close",
+            "%(word)r is not a space on the %(map)s map; did you mean %(close)r?",
+        ),
+        M_(
+            "coin-age.not-a-space", "%(word)r is not a space on the %(map)s map; spaces: %(spaces)s"
+        ),
+        M_(
+            "coin-age.not-a-thrown-coin",
+            "%(text)r: %(word)r is not a thrown coin; write each as coin:face, e.g. Q:H or D:T",
+        ),
+        M_(
+            "coin-age.slap-order",
+            "%(text)r: list each thrown coin once, in the order Q N P D (e.g. 'slap Q:H N:T P:T D:H')",
+        ),
+        nM_(
+            "coin-age.word-count",
+            "%(text)r has %(count)s word(s) after %(verb)r; it is written %(shape)s",
+            "%(text)r has %(count)s word(s) after %(verb)r; it is written %(shape)s",
+        ),
+        M_(
+            "coin-age.not-a-coin",
+            "%(text)r: %(word)r is not a coin; coins are Q (quarter), N (nickel), P (penny), D (dime)",
+        ),
+        M_(
+            "coin-age.move-onto-itself", "%(text)r: a stack moves to another space, not onto itself"
+        ),
+        M_(
+            "coin-age.not-adjacent",
+            "%(text)r: %(start)s and %(end)s are not adjacent; a stack on %(start)s can move to %(reachable)s",
+        ),
+        M_(
+            "coin-age.not-an-action",
+            "%(text)r is not a %(game)s action; %(verb)r is written %(shape)s",
+        ),
+        M_(
+            "coin-age.topped",
+            "%(space)s is topped by %(top)s; a %(coin)s goes only on an empty space or on a coin of higher rank (Q > N > P > D)",
+        ),
+        M_("coin-age.coin-of", "%(seat)s %(coin)s (%(text)s)"),
+        M_("coin-age.empty-move", "%(space)s is empty: there is no stack to move"),
+        M_(
+            "coin-age.occupied",
+            "%(space)s is occupied: a stack moves only to an empty adjacent space",
+        ),
+        M_("coin-age.empty-capture", "%(space)s is empty: there is no coin to capture"),
+        M_(
+            "coin-age.slap-misfit",
+            "%(action)r does not fit: %(seat)s throws one coin of each kind in their bank, which is %(kinds)s (e.g. %(example)r)",
+        ),
+        M_(
+            "coin-age.pay-for-third",
+            "you have placed two coins already; pay a matching coin to place a third",
+        ),
+        M_(
+            "coin-age.already-place",
+            "you have already placed your coins this turn (your slap allows %(allows)s)",
+        ),
+        M_("coin-age.already-pay", "you have already paid this turn (your slap allows %(allows)s)"),
+        M_(
+            "coin-age.already-move",
+            "you have already moved a stack this turn (your slap allows %(allows)s)",
+        ),
+        M_(
+            "coin-age.already-capture",
+            "you have already captured a coin this turn (your slap allows %(allows)s)",
+        ),
+        nM_(
+            "coin-age.cannot-place",
+            "your slap has %(count)s match, which allows %(allows)s: you cannot place a coin",
+            "your slap has %(count)s matches, which allows %(allows)s: you cannot place a coin",
+        ),
+        nM_(
+            "coin-age.cannot-pay",
+            "your slap has %(count)s match, which allows %(allows)s: you cannot pay",
+            "your slap has %(count)s matches, which allows %(allows)s: you cannot pay",
+        ),
+        nM_(
+            "coin-age.cannot-move",
+            "your slap has %(count)s match, which allows %(allows)s: you cannot move a stack",
+            "your slap has %(count)s matches, which allows %(allows)s: you cannot move a stack",
+        ),
+        nM_(
+            "coin-age.cannot-capture",
+            "your slap has %(count)s match, which allows %(allows)s: you cannot capture",
+            "your slap has %(count)s matches, which allows %(allows)s: you cannot capture",
+        ),
+        M_("coin-age.not-thrown-place", "you threw no %(coin)s this turn, so you cannot place one"),
+        M_("coin-age.not-thrown-pay", "you threw no %(coin)s this turn, so you cannot pay one"),
+        M_(
+            "coin-age.landed-wrong",
+            "your %(coin)s landed %(side)s; only coins showing your side (%(own)s) can be placed or paid",
+        ),
+        M_(
+            "coin-age.already-used",
+            "your matching %(coin)s has already been placed or paid this turn",
+        ),
+        # -- FlipWars ----------------------------------------------------------------------------
+        M_(
+            "flipwars.not-a-cell",
+            "%(word)r is not a cell: the board is %(size)sx%(size)s, a1 to %(last)s",
+        ),
+        M_("flipwars.flag-only", "there are flags only in Capture the Flag (mode=flag)"),
+        M_(
+            "flipwars.not-a-tile-close",
+            "%(word)r is not a tile (did you mean %(close)s?); the tiles are: %(tiles)s",
+        ),
+        M_("flipwars.not-a-tile", "%(word)r is not a tile; the tiles are: %(tiles)s"),
+        M_(
+            "flipwars.empty",
+            "an empty action: type a move in notation, e.g. 'place grenade c3 r90'",
+        ),
+        M_(
+            "flipwars.incomplete",
+            "%(text)r is incomplete: write place TILE CELL ROTATION, e.g. place grenade c3 r90",
+        ),
+        M_(
+            "flipwars.not-a-rotation",
+            "%(word)r is not a rotation: use r0, r90, r180 or r270 (clockwise)",
+        ),
+        M_(
+            "flipwars.extra-words",
+            "%(text)r has extra words: write place TILE CELL ROTATION, e.g. place grenade c3 r90",
+        ),
+        M_(
+            "flipwars.series-only",
+            "%(word)r is only used between the rounds of a tactical series (mode=tactical); in this game every move is: place TILE CELL ROTATION",
+        ),
+        M_("flipwars.write-block", "%(text)r: write block CELL, e.g. block d4"),
+        M_("flipwars.write-first", "%(text)r: write first blue or first red"),
+        M_(
+            "flipwars.needs-verb",
+            "%(text)r needs a verb: write place TILE CELL ROTATION, e.g. place grenade c3 r90",
+        ),
+        M_(
+            "flipwars.flag-first",
+            "%(seat)s must place the flag first (e.g. place flag c3 r0): in Capture the Flag each player's first placement is the flag",
+        ),
+        M_(
+            "flipwars.choose-block",
+            "round %(round)s is over: %(seat)s now chooses where the block goes (e.g. block d4) before the next round",
+        ),
+        M_(
+            "flipwars.choose-first",
+            "round %(round)s is over: %(seat)s now chooses who goes first (first blue or first red) before the next round",
+        ),
+        M_(
+            "flipwars.block-between-rounds",
+            "the block only moves between rounds of the series; now place a tile",
+        ),
+        M_(
+            "flipwars.block-placed",
+            "the block is already on %(place)s; now choose who goes first (first blue or first red)",
+        ),
+        M_(
+            "flipwars.first-between-rounds",
+            "who goes first is chosen between rounds of the series; now place a tile",
+        ),
+        M_(
+            "flipwars.block-before-first",
+            "%(seat)s first chooses where the block goes (e.g. block d4), then who goes first",
+        ),
+        M_("flipwars.block-there", "%(place)s holds the block: no tile can be placed there"),
+        M_("flipwars.taken-blue", "%(place)s is already taken (by a blue %(tile)s)"),
+        M_("flipwars.taken-red", "%(place)s is already taken (by a red %(tile)s)"),
+        M_("flipwars.flag-placed", "%(seat)s has already placed the flag"),
+        M_(
+            "flipwars.none-left-1",
+            "%(seat)s has no %(tile)s left to place (it is on the board); left: %(left)s",
+        ),
+        M_(
+            "flipwars.none-left-2",
+            "%(seat)s has no %(tile)s left to place (both are on the board); left: %(left)s",
+        ),
+        # -- Wallet Battles ----------------------------------------------------------------------
+        M_("wallet-battles.coin.quarter", "quarter"),
+        M_("wallet-battles.coin.nickel", "nickel"),
+        M_("wallet-battles.coin.penny", "penny"),
+        M_("wallet-battles.coin.dime", "dime"),
+        M_("wallet-battles.shape.place", "place <coin> <location>, e.g. place Q %(place)s"),
+        M_("wallet-battles.shape.capture", "capture <location>, e.g. capture %(place)s"),
+        M_("wallet-battles.shape.recall", "recall <location>, e.g. recall %(place)s"),
+        M_("wallet-battles.shape.pass", "pass"),
+        M_("wallet-battles.shape.flip", "flip HH, flip TT or flip odd"),
+        M_("wallet-battles.empty", "an empty action: type a move, e.g. place Q %(place)s or pass"),
+        M_(
+            "wallet-battles.not-a-flip",
+            "%(text)r: %(word)r is not a flip; the flips are flip HH, flip TT, flip odd",
+        ),
+        M_(
+            "wallet-battles.say-flip",
+            "%(text)r: say how the coins landed: flip HH, flip TT or flip odd",
+        ),
+        M_(
+            "wallet-battles.which-coin", "%(text)r: say which coin to place, e.g. place Q %(place)s"
+        ),
+        M_(
+            "wallet-battles.not-a-coin",
+            "%(text)r: %(word)r is not a coin; coins are Q (quarter), N (nickel), P (penny), D (dime)",
+        ),
+        M_("wallet-battles.too-many-words", "%(text)r has too many words; write %(shape)s"),
+        M_(
+            "wallet-battles.missing-coin-and-location",
+            "%(text)r is missing the coin and location; write %(shape)s",
+        ),
+        M_("wallet-battles.missing-location", "%(text)r is missing the location; write %(shape)s"),
+        M_(
+            "wallet-battles.other-map",
+            "%(text)r: %(word)r is on the %(map)s map; this game is on %(this)s: %(places)s",
+        ),
+        M_(
+            "wallet-battles.not-a-location",
+            "%(text)r: %(word)r is not a location of %(map)s; locations: %(places)s",
+        ),
+        M_("wallet-battles.not-yours-to-recall", "%(place)s is not yours to recall; %(owed)s"),
+        M_("wallet-battles.empty-capture", "%(place)s is empty: there is nothing to capture"),
+        M_(
+            "wallet-battles.own-stack",
+            "%(place)s is your own stack: you can only capture %(seat)s coins",
+        ),
+        M_(
+            "wallet-battles.no-recall-owed",
+            "no recall is owed: a recall comes only after three odd flips in a row",
+        ),
+        M_("wallet-battles.none-left", "you have no %(letter)s (%(coin)s) left in your pile"),
+        M_(
+            "wallet-battles.held",
+            "%(place)s is held by the %(seat)s: you cannot stack on your opponent's coins (capture its top coin instead)",
+        ),
+        M_(
+            "wallet-battles.not-smaller",
+            "the top coin on %(place)s is a %(top)s (%(coin)s); only a strictly smaller coin may go on it, and a %(letter)s is not smaller",
+        ),
+        M_(
+            "wallet-battles.recall-owed",
+            "after three odd flips the %(seat)s must recall one of their own top coins (no passing while coins are on the map): %(recalls)s",
+        ),
+        M_("wallet-battles.not-now", "%(action)r is not allowed now: %(owed)s"),
+        # -- a match (a game with people and bots at the seats) ---------------------------------
+        M_("match.nothing-to-throw", "there are no coins to throw now"),
+        M_("match.over", "the game is over"),
+        M_("match.throw-first", "the coins must be thrown first (press Enter)"),
+        M_("match.bot-seat", "it is %(seat)s turn, and a bot plays that seat"),
+        M_("match.no-such-number", "there is no move %(number)s; moves are numbered 1 to %(last)s"),
+        M_("match.no-bot-to-move", "no bot is to move now"),
+        M_("match.resume-started", "only a match that has not started can resume a game"),
+        M_("match.resume-illegal", "move %(number)s (%(text)r) is illegal: %(why)s"),
+        M_("match.ended-no-undo", "the game has ended; nothing can be taken back"),
+        M_("match.nothing-to-undo", "there is no move of yours to take back"),
+        M_("match.already-over", "the game is already over"),
+    ]
+)
 
 
 # Parameters that name a place of the board (a cell, a space, a location) by its notation id;
@@ -254,7 +463,10 @@ def speak(said: Message, places: Mapping[str, str] | None = None) -> str:
 
 def current_translations() -> gettext.NullTranslations | None:
     """The engine catalog of the language in use, or None for English."""
-    return None
+    from pocketarena import i18n  # Babel and the catalogs only once something is worded
+
+    code = i18n.current()
+    return None if code == i18n.DEFAULT else i18n.translations(code, "engine")
 
 
 def render(

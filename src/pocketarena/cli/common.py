@@ -3,6 +3,7 @@ checking where output will go before any work is done."""
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -13,7 +14,16 @@ from rich.console import Console
 from rich.markup import escape
 
 import pocketarena as pa
-from pocketarena.core import format_options, fresh_seed, game_class, parse_option_pairs, with_seed
+from pocketarena import i18n
+from pocketarena.core import (
+    format_options,
+    fresh_seed,
+    game_class,
+    parse_option_pairs,
+    seat_name,
+    with_seed,
+)
+from pocketarena.messages import speak
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -23,6 +33,41 @@ err_console = Console(stderr=True, highlight=False)
 USAGE = 2
 FAILED = 1
 INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT, as shells report it)
+
+
+def _(text: str, /, **params: Any) -> str:
+    """``text`` in the reader's language (the ``engine`` catalog), ``%(name)s`` filled."""
+    return i18n.ENGINE.gettext(text, **params)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The form of ``singular``/``plural`` for ``n`` in the reader's language."""
+    return i18n.ENGINE.ngettext(singular, plural, n, **params)
+
+
+def terminal_language(env: Mapping[str, str] = os.environ) -> str:
+    """The language to speak, as Python's gettext chooses it: the first of ``LANGUAGE``,
+    ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set decides, read as a list (``fr:de``) of
+    locales such as ``fr_FR.UTF-8``, the first one we speak winning; English for C, POSIX or
+    languages we do not speak."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(variable, "")
+        if not value:
+            continue
+        for part in value.split(":"):
+            tag = part.split(".")[0].split("@")[0]
+            if tag in ("C", "POSIX", ""):
+                return i18n.DEFAULT
+            code = i18n.negotiate(tag.replace("_", "-"))
+            if code != i18n.DEFAULT or tag.split("_")[0].lower() == "en":
+                return code
+        return i18n.DEFAULT
+    return i18n.DEFAULT
+
+
+def seat_word(game: pa.Game, seat: int) -> str:
+    """A seat's name in the reader's language ("Heads", "Pile")."""
+    return speak(seat_name(game.SEATS[seat]))
 
 
 def say(text: str = "") -> None:
@@ -169,8 +214,14 @@ def seat_label(game: pa.Game, seat: int) -> str:
 
 def scores_line(state: pa.State) -> str:
     a, b = state.scores()
-    seats = state.game.SEATS
-    return f"Score  {seats[0]} {_num(a)} · {seats[1]} {_num(b)}"
+    game = state.game
+    return _(
+        "Score  %(first)s %(a)s · %(second)s %(b)s",
+        first=seat_word(game, 0),
+        a=_num(a),
+        second=seat_word(game, 1),
+        b=_num(b),
+    )
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:

@@ -10,9 +10,10 @@ import typer
 from rich.markup import escape
 
 import pocketarena as pa
-from pocketarena.core import format_options
+from pocketarena.core import format_options, seat_name
+from pocketarena.messages import speak
 
-from .common import say
+from .common import _, say
 
 
 def _option(option: pa.Option) -> str:
@@ -25,25 +26,28 @@ def _option(option: pa.Option) -> str:
 def games() -> None:
     """List the games, their options and variants."""
     if not pa.GAMES:
-        say("No games are installed.")
+        say(_("No games are installed."))
         return
     for game_id in sorted(pa.GAMES):
         cls = pa.GAMES[game_id]
-        chance = "  [dim](with chance)[/]" if cls.CHANCE else ""
+        with_chance = _("(with chance)")
+        chance = f"  [dim]{with_chance}[/]" if cls.CHANCE else ""
         say(f"[bold]{escape(game_id)}[/]  {escape(cls.TITLE)}{chance}")
         if cls.PITCH:
             say(f"  {escape(cls.PITCH)}")
-        say(f"  seats: {escape(' / '.join(cls.SEATS))}")
+        seats = " / ".join(speak(seat_name(s)) for s in cls.SEATS)
+        say("  " + _("seats: %(seats)s", seats=escape(seats)))
         if cls.OPTIONS:
-            say("  options:")
+            say("  " + _("options:"))
             for option in cls.OPTIONS:
                 say(f"    {_option(option)}")
-        say("  variants: " + "; ".join(escape(_variant(v)) for v in cls.VARIANTS))
+        variants = "; ".join(escape(_variant(v)) for v in cls.VARIANTS)
+        say("  " + _("variants: %(variants)s", variants=variants))
         say()
 
 
 def _variant(options: Mapping[str, Any]) -> str:
-    return format_options(dict(options)) or "defaults"
+    return format_options(dict(options)) or _("defaults")
 
 
 def register(app: typer.Typer) -> None:

@@ -13,6 +13,9 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 import pocketarena
+from pocketarena import i18n
+
+from . import common
 
 COMMANDS = (
     "games",
@@ -55,6 +58,18 @@ def _print_version(value: bool) -> None:
 
 
 def _root(
+    ctx: typer.Context,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="CODE",
+            help="Language of the words shown: "
+            + ", ".join(i18n.LANGUAGES)
+            + " (otherwise LANGUAGE, LC_ALL, LC_MESSAGES or LANG, as gettext reads them).",
+            show_default=False,
+        ),
+    ] = None,
     version: Annotated[
         bool,
         typer.Option(
@@ -67,6 +82,11 @@ def _root(
     ] = False,
 ) -> None:
     """Pocket Arena: play, replay and study pocket-change micro board games."""
+    if lang is not None and not i18n.known(lang):
+        common.fail(f"--lang {lang}: not a language we speak; codes: {', '.join(i18n.LANGUAGES)}")
+    # The command speaks this language; the context's end restores the one before (a test
+    # that runs commands in one process keeps its own).
+    ctx.with_resource(i18n.use_locale(lang or common.terminal_language()))
 
 
 def build_app() -> typer.Typer:

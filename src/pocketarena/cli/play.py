@@ -18,6 +18,7 @@ from pocketarena.bots import bot_names, make_bot
 from pocketarena.bots.base import Bot
 from pocketarena.core import format_options, fresh_seed
 from pocketarena.match import Match, SeededChance
+from pocketarena.messages import speak
 from pocketarena.records import Player, Record, load
 
 from . import drawing
@@ -27,28 +28,36 @@ from .common import (
     ModeOpt,
     OptionOpt,
     ProtectOpt,
+    _,
     console,
     fail,
     game_id_or_fail,
     game_options,
     load_or_fail,
-    plural,
+    ngettext,
     say,
     scores_line,
+    seat_word,
     writable_or_fail,
 )
 
-HELP = """\
-Type a move in notation (e.g. the first listed by `moves`), or its number from the list.
-Where the board numbers its places (Coin Age's map), a move may use them: place Q 3.
-  moves   list the legal moves, numbered (moves grenade c3: only those with these words)
-  board   draw the board again
-  undo    take back your last move (and the bot's reply)
-  resign  give up the game
-  quit    stop without finishing (the game is saved; play --resume FILE goes on)
-  help    this text
-At a throw, press Enter to throw the coins. In a terminal, Tab completes moves and
-commands word by word, Up and Down recall earlier lines, Ctrl-R searches them."""
+
+def help_text() -> str:
+    """The play loop's help, in the reader's language (the command words stay as typed)."""
+    return _(
+        "Type a move in notation (e.g. the first listed by `moves`), or its number from the list.\n"
+        "Where the board numbers its places (Coin Age's map), a move may use them: place Q 3.\n"
+        "  moves   list the legal moves, numbered (moves grenade c3: only those with these words)\n"
+        "  board   draw the board again\n"
+        "  undo    take back your last move (and the bot's reply)\n"
+        "  resign  give up the game\n"
+        "  quit    stop without finishing (the game is saved; play --resume FILE goes on)\n"
+        "  help    this text\n"
+        "At a throw, press Enter to throw the coins. In a terminal, Tab completes moves and\n"
+        "commands word by word, Up and Down recall earlier lines, Ctrl-R searches them."
+    )
+
+
 COMMANDS = ("moves", "board", "undo", "resign", "quit", "help")
 
 
@@ -79,12 +88,12 @@ class TerminalGame:
     # -- what the screen shows --------------------------------------------------------
     def who(self, seat: int) -> str:
         """``Heads (you)``, ``Tails (greedy)``; on one screen for two people, the seat alone."""
-        seat_name = self.game.SEATS[seat]
+        seat_name = seat_word(self.game, seat)
         if len(self.humans) == 2:
             return seat_name
         player = self.match.players[seat]
-        name = "you" if self.match.is_human(seat) else player.name
-        return f"{seat_name} ({escape(name)})"
+        name = _("you") if self.match.is_human(seat) else player.name
+        return _("%(seat)s (%(name)s)", seat=seat_name, name=escape(name))
 
     def draw(self, force: bool = False) -> None:
         state = self.match.state
@@ -100,9 +109,17 @@ class TerminalGame:
         # Wrapped between words: a sentence is read, not grepped, and must not be folded
         # mid-word ("up\n-left") by an 80-column terminal.
         if action.chance:
-            console.print(f"[bold]Throw:[/] {escape(action.text)}{said}")
+            throw = _("Throw:")
+            console.print(f"[bold]{throw}[/] {escape(action.text)}{said}")
         else:
-            console.print(f"{self.who(mover)} plays [bold]{escape(action.text)}[/]{said}")
+            console.print(
+                _(
+                    "%(who)s plays %(move)s",
+                    who=self.who(mover),
+                    move=f"[bold]{escape(action.text)}[/]",
+                )
+                + said
+            )
 
     def completions(self) -> list[str]:
         """What Tab may complete now: the legal moves (at a decision) and the commands."""
@@ -122,7 +139,7 @@ class TerminalGame:
             if all(w in action.text.lower() for w in wanted)
         ]
         if not entries:
-            say(f"No legal move contains {words!r}.")
+            say(_("No legal move contains %(words)r.", words=words))
         elif len(entries) <= 20:
             for entry in entries:
                 say(f"  {entry}")
@@ -151,9 +168,9 @@ class TerminalGame:
     def ask(self) -> str:
         state = self.match.state
         if state.is_chance_node():
-            prompt = "Press Enter to throw the coins"
+            prompt = _("Press Enter to throw the coins")
         else:
-            prompt = f"{self.who(state.current_player)} to move"
+            prompt = _("%(who)s to move", who=self.who(state.current_player))
         return self.reader.read(prompt)
 
     def handle(self, line: str) -> None:
@@ -161,10 +178,10 @@ class TerminalGame:
         text = line.strip()
         command = text.lower()
         if command in ("help", "?", "h"):
-            say(escape(HELP))
+            say(escape(help_text()))
         elif command.split()[:1] in (["moves"], ["m"]):
             if match.state.is_chance_node():
-                say("The coins must be thrown first: press Enter.")
+                say(_("The coins must be thrown first: press Enter."))
             else:
                 self.list_moves(text.partition(" ")[2])
         elif command == "board":
@@ -177,13 +194,13 @@ class TerminalGame:
             match.abandon()
         elif match.state.is_chance_node():
             if text:
-                say("Press Enter to throw the coins (or type help).")
+                say(_("Press Enter to throw the coins (or type help)."))
                 return
             before = match.state.clone()
             action = match.throw()
             self.announce(-1, action, before)
         elif not text:
-            say("Type a move, its number from `moves`, or help.")
+            say(_("Type a move, its number from `moves`, or help."))
         else:
             self.move(text)
 
@@ -196,7 +213,7 @@ class TerminalGame:
             else:
                 action = self.match.play(drawing.read_move(before, text))
         except pa.ActionError as e:
-            say(f"[red]{escape(str(e))}[/]")
+            say(f"[red]{escape(speak(e.message))}[/]")
             return
         self.announce(mover, action, before)
 
@@ -205,9 +222,9 @@ class TerminalGame:
         try:
             taken = self.match.undo(seat)
         except pa.IllegalActionError as e:
-            say(f"[red]{escape(str(e))}[/]")
+            say(f"[red]{escape(speak(e.message))}[/]")
             return
-        say(f"Took back {plural(taken, 'move')}.")
+        say(ngettext("Took back %(count)s move.", "Took back %(count)s moves.", taken, count=taken))
         self.drawn_at = -1
 
     def resign(self) -> None:
@@ -228,15 +245,24 @@ class TerminalGame:
         self.draw()
         if match.resigned is not None:
             winner = 1 - match.resigned
-            line = f"{self.who(match.resigned)} resigns: {self.who(winner)} wins, {match.result}."
+            line = _(
+                "%(loser)s resigns: %(winner)s wins, %(result)s.",
+                loser=self.who(match.resigned),
+                winner=self.who(winner),
+                result=match.result,
+            )
         elif match.state.is_terminal():
             winner_seat = match.state.winner()
             if winner_seat is None:
-                line = f"Draw, {match.result}."
+                line = _("Draw, %(result)s.", result=match.result)
             else:
-                line = f"{self.who(winner_seat)} wins, {match.result}."
+                line = _(
+                    "%(winner)s wins, %(result)s.",
+                    winner=self.who(winner_seat),
+                    result=match.result,
+                )
         else:
-            line = "Game stopped unfinished."
+            line = _("Game stopped unfinished.")
         say(f"[bold]{line}[/]")
         return line
 
@@ -354,34 +380,55 @@ def play(
     for line in options:
         say(escape(line))
     terminal = TerminalGame(match, humans)
-    on_one_screen = ", both played on this screen" if len(humans) == 2 else ""
-    say(" vs ".join(terminal.who(s) for s in (0, 1)) + on_one_screen)
+    if len(humans) == 2:
+        say(
+            _(
+                "%(first)s vs %(second)s, both played on this screen",
+                first=terminal.who(0),
+                second=terminal.who(1),
+            )
+        )
+    else:
+        say(_("%(first)s vs %(second)s", first=terminal.who(0), second=terminal.who(1)))
     if resume is not None:
-        say(f"Resumed after {plural(len(match.state.history), 'move')}.")
+        played = len(match.state.history)
+        say(
+            ngettext(
+                "Resumed after %(count)s move.",
+                "Resumed after %(count)s moves.",
+                played,
+                count=played,
+            )
+        )
     terminal.run()
     terminal.finish()
     if not match.state.history:
-        say("No moves were played; nothing saved.")
+        say(_("No moves were played; nothing saved."))
         return
     try:
         written = match.record().save(path)
     except OSError as e:
         fail(f"could not save the record to {path}: {e.strerror}", FAILED)
-    say(f"Saved the game record to {escape(str(written))}")
+    say(_("Saved the game record to %(path)s", path=escape(str(written))))
     if not match.over or match.abandoned:
-        say(f"Go on later with: pocketarena play --resume {escape(str(written))}")
+        say(
+            _(
+                "Go on later with: %(command)s",
+                command=f"pocketarena play --resume {escape(str(written))}",
+            )
+        )
 
 
 def header(game: pa.Game, seed: object, width: int = 80) -> list[str]:
     """The lines a game opens with: its title and seed, then its options as they are typed
     after ``-o`` (one left unset, such as Coin Age's seed on a fixed map, left out), wrapped
     between options so that no line passes ``width``."""
-    lines = [f"{game.TITLE}  (seed {seed}; type help for commands)"]
+    lines = [game.TITLE + "  " + _("(seed %(seed)s; type help for commands)", seed=seed)]
     items = [format_options({k: v}) for k, v in game.options.items() if v is not None]
-    line = "Options:"
+    line = _("Options:")
     for i, item in enumerate(items):
         item += "," if i < len(items) - 1 else ""
-        if len(line) + 1 + len(item) > width and line.strip() != "Options:":
+        if len(line) + 1 + len(item) > width and line.strip() != _("Options:"):
             lines.append(line)
             line = "  " + item
         else:

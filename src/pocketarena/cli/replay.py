@@ -12,9 +12,13 @@ import pocketarena as pa
 from pocketarena.records import Record, load
 
 from . import drawing
-from .common import FAILED, console, fail, plural, say, scores_line
+from .common import FAILED, _, console, fail, ngettext, say, scores_line, seat_word
 
-HELP = "n or Enter: next · b: back · j N: jump to move N · s: start · e: end · q: quit"
+
+def help_text() -> str:
+    return _("n or Enter: next · b: back · j N: jump to move N · s: start · e: end · q: quit")
+
+
 COMMANDS = ("next", "back", "jump", "start", "end", "quit")
 
 
@@ -23,8 +27,17 @@ def _summary(record: Record, state: pa.State) -> str:
     how = (
         f" ({record.termination})" if record.termination and record.termination != "normal" else ""
     )
-    moves = plural(len(record.moves), "move")
-    return f"{record.game}: {moves}, result {record.result}{how}, scores {a}-{b}"
+    n = len(record.moves)
+    moves = ngettext("%(count)s move", "%(count)s moves", n, count=n)
+    return _(
+        "%(game)s: %(moves)s, result %(result)s%(how)s, scores %(a)s-%(b)s",
+        game=record.game,
+        moves=moves,
+        result=record.result,
+        how=how,
+        a=a,
+        b=b,
+    )
 
 
 class Viewer:
@@ -62,11 +75,19 @@ class Viewer:
         last = state.history[-1] if state.history else None
         total = len(self.record.moves)
         if last is None:
-            heading = f"Start (0/{total})"
+            heading = _("Start (0/%(total)s)", total=total)
         else:
             sentence = drawing.describe(self.game, last, self.states[self.position - 1])
             said = f"  [dim]{escape(sentence)}[/]" if sentence else ""
-            heading = f"Move {self.position}/{total}: [bold]{escape(last.text)}[/]{said}"
+            heading = (
+                _(
+                    "Move %(number)s/%(total)s: %(move)s",
+                    number=self.position,
+                    total=total,
+                    move=f"[bold]{escape(last.text)}[/]",
+                )
+                + said
+            )
         say(heading)
         for comment in self.comments.get(self.position, []):
             say(f"[italic]# {escape(comment)}[/]")
@@ -74,14 +95,30 @@ class Viewer:
         say(scores_line(state))
         if self.position == self.end:
             if self.problem:
-                say(f"[red]The record stops here: {escape(self.problem)}[/]")
+                said = _("The record stops here: %(why)s", why=escape(self.problem))
+                say(f"[red]{said}[/]")
             elif self.doubt:
-                say(f"[red]End of the moves; the record does not hold up: {escape(self.doubt)}[/]")
+                said = _(
+                    "End of the moves; the record does not hold up: %(why)s", why=escape(self.doubt)
+                )
+                say(f"[red]{said}[/]")
             elif self.record.result == "*":
                 how = self.record.termination or "unfinished"
-                say(f"[bold]End of the record: the game stopped unfinished ({escape(how)})[/]")
+                said = _(
+                    "End of the record: the game stopped unfinished (%(how)s)", how=escape(how)
+                )
+                say(f"[bold]{said}[/]")
             else:
-                say(f"[bold]End of the record: {escape(self.record.result)}[/]")
+                said = _("End of the record: %(result)s", result=escape(self.record.result))
+                say(f"[bold]{said}[/]")
+
+    def no_move(self, target: int) -> None:
+        said = _(
+            "There is no move %(number)s; the record goes to move %(last)s.",
+            number=target,
+            last=self.end,
+        )
+        say(f"[red]{said}[/]")
 
     def handle(self, line: str) -> bool:
         """Act on one command; False to quit."""
@@ -101,20 +138,20 @@ class Viewer:
         elif command in ("j", "jump") and len(words) == 2 and words[1].isdigit():
             target = int(words[1])
             if target > self.end:
-                say(f"[red]There is no move {target}; the record goes to move {self.end}.[/]")
+                self.no_move(target)
                 return True
         elif command.isdigit() and len(words) == 1:
             target = int(command)
             if target > self.end:
-                say(f"[red]There is no move {target}; the record goes to move {self.end}.[/]")
+                self.no_move(target)
                 return True
         else:
-            say(HELP)
+            say(help_text())
             return True
         if target < 0:
-            say("Already at the start.")
+            say(_("Already at the start."))
         elif target > self.end:
-            say("Already at the end.")
+            say(_("Already at the end."))
         else:
             self.position = target
             self.show()
@@ -145,14 +182,16 @@ def replay(
         say(f"ok: {escape(_summary(record, state))}")
         return
     viewer = Viewer(record)
-    players = " vs ".join(
-        f"{seat} ({escape(p.name)})"
-        for seat, p in zip(viewer.game.SEATS, record.players, strict=True)
+    first, second = (
+        _("%(seat)s (%(name)s)", seat=seat_word(viewer.game, i), name=escape(p.name))
+        for i, p in enumerate(record.players)
     )
+    players = _("%(first)s vs %(second)s", first=first, second=second)
     say(f"[bold]{escape(viewer.game.TITLE)}[/]  {players}")
-    say(f"[dim]{HELP}[/]")
+    say(f"[dim]{help_text()}[/]")
     if viewer.doubt:
-        say(f"[red]Warning: {escape(viewer.doubt)}[/]")
+        warning = _("Warning: %(why)s", why=escape(viewer.doubt))
+        say(f"[red]{warning}[/]")
     viewer.show()
     from .prompt import LineReader  # prompt_toolkit only for the commands that ask
 

@@ -6,7 +6,7 @@ import typer
 from rich.markdown import Markdown
 
 from ..rulepages import rules_text
-from .common import FAILED, GameArg, console, fail, game_id_or_fail
+from .common import FAILED, GameArg, _, console, fail, game_id_or_fail
 
 
 def rules(game_id: GameArg) -> None:
@@ -14,7 +14,10 @@ def rules(game_id: GameArg) -> None:
     key = game_id_or_fail(game_id)
     text = rules_text(key)
     if text is None:
-        fail(f"{key} has no rules page yet (docs/rules/{key}.md is missing)", FAILED)
+        fail(
+            _("%(game)s has no rules page yet (docs/rules/%(game)s.md is missing)", game=key),
+            FAILED,
+        )
     console.print(Markdown(text))
 
 

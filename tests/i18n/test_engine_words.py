@@ -1,0 +1,43 @@
+"""The engine's words: every message id has its entry in the engine catalog's template (the id
+as context, the English as msgid), and every language words every refusal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import pocketarena as pa
+from pocketarena import i18n
+from pocketarena.core.errors import SAID
+from pocketarena.messages import ENGLISH, speak
+
+
+def test_the_template_holds_every_message_and_nothing_else() -> None:
+    template = i18n.read_catalog(i18n.template_path("engine"))
+    in_template = {
+        m.context: (m.id if isinstance(m.id, str) else tuple(m.id)) for m in template if m.context
+    }
+    assert in_template == {k: v for k, v in ENGLISH.items() if k != SAID}
+
+
+@pytest.mark.parametrize("code", [c for c in i18n.LANGUAGES if c != i18n.DEFAULT])
+def test_refusals_of_random_games_are_worded_in_each_language(code: str) -> None:
+    rng = random.Random(11)
+    worded = 0
+    for game_id in sorted(pa.GAMES):
+        game = pa.load(game_id)
+        state = game.new_initial_state()
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            for action in rng.sample(game.actions, 4):
+                try:
+                    state.clone().apply(action)
+                except pa.ActionError as e:
+                    with i18n.use_locale(code):
+                        said = speak(e.message)
+                    assert said and said != str(e), (code, e.reason, said)
+                    worded += 1
+            state.apply_random(rng)
+    assert worded > 20
