@@ -65,6 +65,7 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         return url, server.cleanup
 
     url = services.configured_postgres()
+    services.ensure_database(url)
     yield from found_or_started("PostgreSQL", url, services.postgres_answers(url), start)
 
 
@@ -97,6 +98,7 @@ def chromium_path() -> str:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     """Say what the run uses, so a throwaway server or a missing browser is no surprise."""
     lines = []
+    services.ensure_database(services.configured_postgres())
     for name, url, why in (
         ("PostgreSQL", services.configured_postgres(), services.postgres_answers),
         ("Redis", services.configured_redis(), services.redis_answers),

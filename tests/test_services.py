@@ -34,6 +34,43 @@ def test_redis_url_gives_a_redis_of_our_own_keys(redis_url: str) -> None:
         client.close()
 
 
+def test_the_defaults_are_the_projects_own() -> None:
+    """Not the ``test`` database or Redis database 0 that a person's other work may use."""
+    from sqlalchemy.engine import make_url
+
+    assert make_url(services.DEFAULT_POSTGRES).database == "pocketarena_test"
+    assert services.DEFAULT_REDIS.rsplit("/", 1)[1] not in ("", "0")
+
+
+def test_a_missing_test_database_is_created(postgres_url: str) -> None:
+    from sqlalchemy.engine import make_url
+
+    name = f"pocketarena_test_{uuid.uuid4().hex[:8]}"
+    url = make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+    assert services.postgres_answers(url) is not None
+    try:
+        services.ensure_database(url)
+        assert services.postgres_answers(url) is None
+        services.ensure_database(url)  # there already: nothing to do
+    finally:
+        with services._connect(postgres_url) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def test_keys_under_a_tests_prefix_are_deleted_after_it(redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    try:
+        with services.redis_prefix(redis_url, "test-services") as prefix:
+            client.set(f"{prefix}:a", "1")
+            client.hset(f"{prefix}:nodes:b", "x", "1")
+            client.set("unrelated-" + prefix, "kept")
+        assert list(client.scan_iter(f"{prefix}:*")) == []
+        assert client.get("unrelated-" + prefix) == b"kept"
+    finally:
+        client.delete("unrelated-" + prefix)
+        client.close()
+
+
 def bare_machine() -> tuple[list[str], dict[str, str]]:
     """How to run a command as on a fresh machine: no POCKETARENA_* settings, and a network of
     its own with only the loopback (a new network namespace, so nothing listens at
@@ -48,9 +85,9 @@ def bare_machine() -> tuple[list[str], dict[str, str]]:
     if probe == 0:
         return prefix, env
     env["POCKETARENA_TEST_DATABASE_URL"] = (
-        f"postgresql+psycopg://postgres@127.0.0.1:{services.free_port()}/test"
+        f"postgresql+psycopg://postgres@127.0.0.1:{services.free_port()}/pocketarena_test"
     )
-    env["POCKETARENA_TEST_REDIS_URL"] = f"redis://127.0.0.1:{services.free_port()}/0"
+    env["POCKETARENA_TEST_REDIS_URL"] = f"redis://127.0.0.1:{services.free_port()}/13"
     return [], env
 
 

@@ -7,9 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import pocketarena as pa
-from pocketarena.cli.main import COMMANDS
+from pocketarena.cli.main import COMMANDS, app
 
 from .helpers import assert_clean_error, run
 
@@ -113,11 +114,39 @@ def test_save_is_checked_before_the_game(tmp_path: Path) -> None:
     assert list(folder.iterdir()) == []
 
 
-def test_save_into_new_folders_still_works(tmp_path: Path) -> None:
+def test_a_missing_folder_is_refused_not_made(tmp_path: Path) -> None:
+    """A typo in --save or --out makes no tree of folders: the folder above must exist."""
     target = tmp_path / "new" / "deeper" / "g.json"
+    result = run("play", "coin-race", "--vs", "random", "--save", str(target), input="\n1\nquit\n")
+    assert_clean_error(
+        result, 2, f"--save {target}: the folder {target.parent} does not exist; make it first"
+    )
+    out = tmp_path / "nowhere" / "results"
+    for command in (
+        ["arena", "stack-a-cash", "--bots", "random,greedy", "-n", "1"],
+        ["balance", "stack-a-cash", "--bot", "random", "-n", "1"],
+    ):
+        assert_clean_error(run(*command, "--out", str(out)), 2, f"the folder {out.parent} does not")
+    record = tmp_path / "g.txt"
+    record.write_text('[Game "stack-a-cash"]\n\nplace L b2\n*\n')
+    notes = tmp_path / "missing" / "notes.txt"
+    assert_clean_error(run("analyze", str(record), "--out", str(notes)), 2, "does not exist")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt"], "nothing was made"
+
+
+def test_save_into_an_existing_folder_or_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "g.json"
     result = run("play", "coin-race", "--vs", "random", "--save", str(target), input="\n1\nquit\n")
     assert result.exit_code == 0, result.output
     assert target.is_file()
+    # The data folder (games go there by default) is ours: its folders are made as needed.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    inside = tmp_path / "data" / "pocketarena" / "mine" / "g.json"
+    result = run("play", "coin-race", "--vs", "random", "--save", str(inside), input="\n1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert inside.is_file()
 
 
 def test_out_folders_are_checked_before_the_work(tmp_path: Path) -> None:
@@ -149,3 +178,43 @@ def test_solve_says_where_its_answer_and_its_time_come_from(
     solver.save(replace(shipped, seconds=61.5), tmp_path)
     monkeypatch.setattr(solver, "_SOLVED", {})
     assert "(building it took 61.5 s and " in run("solve", "stack-a-cash").output
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["play", "--bogus"], "error: no such option: --bogus (see pocketarena play -h)"),
+        (["nosuch"], "error: no such command 'nosuch' (see pocketarena -h)"),
+        (["arena", "stack-a-cash", "--games", "x"], "error: invalid value for '--games'"),
+        (["arena"], "error: missing argument 'GAME' (see pocketarena arena -h)"),
+        (["solve", "stack-a-cash", "--json", "extra"], "error: got unexpected extra argument"),
+    ],
+)
+def test_parser_errors_are_one_error_line_like_the_commands_own(
+    args: list[str], fragment: str
+) -> None:
+    """No usage block and boxed panel for the parser's refusals: the same one line, exit 2."""
+    result = CliRunner().invoke(app, args, prog_name="pocketarena")
+    assert_clean_error(result, 2, fragment)
+    assert not set("╭╰│") & set(result.output)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "{empty}", "--check"],
+        ["replay", "{empty}"],
+        ["analyze", "{empty}"],
+        ["verify", "{empty}"],
+        ["replay", "{garbled}", "--check"],
+        ["analyze", "{garbled}"],
+        ["play", "--resume", "{empty}"],
+    ],
+)
+def test_a_bad_file_is_a_usage_error_everywhere(tmp_path: Path, args: list[str]) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    garbled = tmp_path / "garbled.json"
+    garbled.write_text("{not json")
+    named = [a.format(empty=empty, garbled=garbled) for a in args]
+    assert_clean_error(run(*named, input="quit\n"), 2, "error: ")

@@ -41,7 +41,7 @@ def test_a_resumed_game_ends_as_the_uninterrupted_one(
 
 
 def test_resume_into_another_file_and_with_the_game_named(tmp_path: Path) -> None:
-    part, elsewhere = tmp_path / "part.txt", tmp_path / "more" / "g.txt"
+    part, elsewhere = tmp_path / "part.txt", tmp_path / "g.txt"
     play_vs_random("coin-race", part, 2, "\n1\nq\n")
     before = part.read_text()
     result = run(

@@ -30,6 +30,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
+from tests import services
 from tests.services import unavailable
 
 from .serving import SRC, free_port
@@ -492,38 +493,43 @@ def test_serve_workers_form_a_cluster_on_one_port(tmp_path: Path, redis_url: str
     """``serve --workers 2 --redis-url``: two processes on one port (each answers /healthz
     with its own name), both healthy, all stopped cleanly by SIGTERM."""
     port = free_port()
-    prefix = f"test-workers-{uuid.uuid4().hex[:8]}"
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(SRC),
-        "POCKETARENA_DATA_DIR": str(tmp_path),
-        "POCKETARENA_REDIS_PREFIX": prefix,
-        "POCKETARENA_BOT_EXECUTOR": "thread",
-    }
-    args = ["serve", "--port", str(port), "--workers", "2", "--redis-url", redis_url]
-    args += ["--database-url", f"sqlite:///{tmp_path / 'arena.sqlite3'}", "--log-level", "warning"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pocketarena", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        nodes: set[str] = set()
-        deadline = time.monotonic() + 60
-        while len(nodes) < 2:  # each new connection may land on either process
-            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
-            assert time.monotonic() < deadline, f"only {nodes} answered"
-            try:
-                r = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
-                assert r.status_code == 200 and r.json()["redis"] == "ok", r.text
-                nodes.add(r.json()["node"])
-            except httpx.TransportError:
-                time.sleep(0.2)
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    with services.redis_prefix(redis_url, "test-workers") as prefix:
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(SRC),
+            "POCKETARENA_DATA_DIR": str(tmp_path),
+            "POCKETARENA_REDIS_PREFIX": prefix,
+            "POCKETARENA_BOT_EXECUTOR": "thread",
+        }
+        args = ["serve", "--port", str(port), "--workers", "2", "--redis-url", redis_url]
+        args += ["--database-url", f"sqlite:///{tmp_path / 'arena.sqlite3'}", "--log-level", "warning"]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pocketarena", *args],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            nodes: set[str] = set()
+            deadline = time.monotonic() + 60
+            while len(nodes) < 2:  # each new connection may land on either process
+                assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+                assert time.monotonic() < deadline, f"only {nodes} answered"
+                try:
+                    r = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                    assert r.status_code == 200 and r.json()["redis"] == "ok", r.text
+                    nodes.add(r.json()["node"])
+                except httpx.TransportError:
+                    time.sleep(0.2)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=30) == 0
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    import redis
+
+    left = redis.Redis.from_url(redis_url)
+    assert list(left.scan_iter(f"{prefix}:*")) == [], "the test's keys are deleted"
+    left.close()

@@ -117,7 +117,7 @@ def analyze_command(
         record = load(file)
         record.replay()
     except pa.RecordError as e:
-        fail(str(e), FAILED if file.is_file() else 2)
+        fail(str(e))
     try:
         check_thresholds(inaccuracy, mistake, blunder)
     except ValueError:

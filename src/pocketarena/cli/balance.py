@@ -37,7 +37,17 @@ from .arena import (
     run_or_fail,
     workers_for,
 )
-from .common import GameArg, MapOpt, ModeOpt, OptionOpt, ProtectOpt, console, fail, game_id_or_fail
+from .common import (
+    GameArg,
+    MapOpt,
+    ModeOpt,
+    OptionOpt,
+    ProtectOpt,
+    console,
+    fail,
+    game_id_or_fail,
+    writable_or_fail,
+)
 
 LABEL_WIDTH = 19  # what the first column has at 80 columns beside the figures
 
@@ -184,9 +194,9 @@ def balance(
         fail(str(e))
     spec = bot.strip().lower()
     other = against.strip().lower() if against is not None else None
-    folder = out if out is not None else default_out("balance", key)
-    if folder.exists() and not folder.is_dir():
-        fail(f"--out {folder} is a file, not a folder")
+    folder = writable_or_fail(
+        out if out is not None else default_out("balance", key), "--out", folder=True
+    )
     tasks = make_tasks(key, option_sets, spec, games, seed, against=other)
     workers = workers_for(jobs, where, len(tasks))
     started = now_utc()

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
+import platformdirs
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -28,8 +29,9 @@ from pocketarena.messages import speak
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
-# Exit codes: 2 for a mistake in what the user asked (as click does for bad usage), 1 for a
-# request that was understood but failed (an invalid record under --check).
+# Exit codes: 2 for a mistake in what the user asked (as click does for bad usage), a file that
+# cannot be read as what it should be included; 1 for a request that was understood and whose
+# answer is "no" or that failed (a record whose moves do not hold up under --check).
 USAGE = 2
 FAILED = 1
 INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT, as shells report it)
@@ -76,10 +78,15 @@ def say(text: str = "") -> None:
     console.print(text, soft_wrap=True)
 
 
-def fail(message: str, code: int = USAGE) -> NoReturn:
-    """Print one clear line to stderr and stop the command with ``code``. The message is plain
+def error_line(message: str) -> None:
+    """The one form every refusal takes: ``error: MESSAGE`` on stderr. The message is plain
     text: brackets in it (``pip install 'pocketarena[rl]'``) are shown, not read as markup."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
+
+
+def fail(message: str, code: int = USAGE) -> NoReturn:
+    """Print one clear line to stderr and stop the command with ``code``."""
+    error_line(message)
     raise typer.Exit(code)
 
 
@@ -181,10 +188,21 @@ def load_or_fail(key: str, options: Mapping[str, Any], seed: int | None = None) 
     return game
 
 
+def data_folder() -> Path:
+    """The user's data folder, where games are kept unless ``--save`` says otherwise."""
+    return platformdirs.user_data_path("pocketarena")
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path.resolve().is_relative_to(folder.resolve())
+
+
 def writable_or_fail(path: Path, flag: str, *, folder: bool = False) -> Path:
     """Stop now, before any game is played, if ``path`` (a file, or with ``folder`` a folder)
     could not be written: a folder where a file goes (or the reverse), a file in the way of the
-    folders above it, or no permission. Creates nothing."""
+    folders above it, a folder above it that does not exist (a typo would otherwise make a
+    tree of folders; only our own data folder is made as needed), or no permission. Creates
+    nothing."""
     kind = "folder" if folder else "file"
     if path.exists():
         if folder and not path.is_dir():
@@ -196,6 +214,9 @@ def writable_or_fail(path: Path, flag: str, *, folder: bool = False) -> Path:
         above = above.parent
     if not above.is_dir():
         fail(f"{flag} {path}: {above} is a file, so no {kind} can be made under it")
+    parent = path.parent
+    if not parent.is_dir() and not _inside(parent, data_folder()):
+        fail(f"{flag} {path}: the folder {parent} does not exist; make it first or give another")
     try:
         if path.is_file():
             with path.open("a", encoding="utf-8"):

@@ -7,6 +7,8 @@ Each command lives in its own module here with a ``register(app)`` function; add
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
@@ -16,6 +18,8 @@ import pocketarena
 from pocketarena import i18n
 
 from . import common
+
+from .common import USAGE, error_line
 
 COMMANDS = (
     "games",
@@ -41,9 +45,43 @@ def _flags_without_type(params: list[Any]) -> list[Any]:
     return params
 
 
+def _usage_message(error: Exception) -> str:
+    """click's message as one of our lines: lower case first, the help to ask for after it."""
+    text = " ".join(getattr(error, "format_message", error.__str__)().split()).rstrip(".")
+    text = text[:1].lower() + text[1:]
+    ctx = getattr(error, "ctx", None)
+    if ctx is not None:
+        text += f" (see {ctx.command_path} -h)"
+    return text
+
+
 class Group(TyperGroup):
     def get_params(self, ctx: Any) -> list[Any]:
         return _flags_without_type(super().get_params(ctx))
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Every mistake on the command line is one ``error:`` line and exit 2, as the
+        commands' own refusals are (not click's usage block and typer's boxed panel)."""
+        run = super().main
+        if not standalone_mode:
+            return run(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = run(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except typer.Abort:
+            sys.exit(1)
+        except typer.TyperException as e:  # click's usage errors (typer vendors click)
+            if type(e).__name__ != "NoArgsIsHelpError":  # the help is on the screen already
+                error_line(_usage_message(e))
+            sys.exit(USAGE)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 class Command(TyperCommand):

@@ -8,7 +8,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
-import platformdirs
 import typer
 from rich.columns import Columns
 from rich.markup import escape
@@ -30,6 +29,7 @@ from .common import (
     ProtectOpt,
     _,
     console,
+    data_folder,
     fail,
     game_id_or_fail,
     game_options,
@@ -70,7 +70,7 @@ class SeatChoice(StrEnum):
 def default_record_path(game: pa.Game) -> Path:
     """Where a finished game is kept unless ``--save`` says otherwise: the user's data dir."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return platformdirs.user_data_path("pocketarena") / "games" / f"{game.ID}-{stamp}.txt"
+    return data_folder() / "games" / f"{game.ID}-{stamp}.txt"
 
 
 class TerminalGame:

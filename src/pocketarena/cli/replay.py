@@ -173,7 +173,7 @@ def replay(
     try:
         record = load(file)
     except pa.RecordError as e:
-        fail(str(e), FAILED if check and file.is_file() else 2)
+        fail(str(e))
     if check:
         try:
             state = record.replay()
