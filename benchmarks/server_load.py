@@ -746,4 +746,4 @@ def report(result: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    markdown_section.run(main)

@@ -212,4 +212,4 @@ def render(
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    markdown_section.run(main)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -20,6 +21,8 @@ def interrupt_arena(out: Path, *extra: str) -> str:
         env={**os.environ, "COLUMNS": "100"},
         encoding="utf-8",
         timeout=180,
+        # SIGINT's default again in the child, should this run have been started ignoring it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     styles = r"(?:\x1b\[[0-9;?]*[A-Za-z])*"
     child.expect(rf"[1-9]\d*{styles}/{styles}12{styles} {styles}games")  # a game has finished

@@ -295,7 +295,10 @@ def test_arena_keeps_the_finished_games_on_ctrl_c(
     args = ["--bots", "random,greedy", "--games", "6", "--jobs", "1", "--no-plots", "--out"]
     result = run("arena", "stack-a-cash", *args, str(out))
     assert result.exit_code == 130, result.output
-    assert "Interrupted: 3 of 6 games finished; the tables and plots cover those." in result.output
+    assert (
+        "Interrupted: 3 of 6 games finished and were saved; the tables and plots cover those."
+        in result.output
+    )
     data = json.loads((out / "summary.json").read_text())
     assert data["games"] == 3 and len(list((out / "records").iterdir())) == 3
 

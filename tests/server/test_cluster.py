@@ -502,7 +502,12 @@ def test_serve_workers_form_a_cluster_on_one_port(tmp_path: Path, redis_url: str
             "POCKETARENA_BOT_EXECUTOR": "thread",
         }
         args = ["serve", "--port", str(port), "--workers", "2", "--redis-url", redis_url]
-        args += ["--database-url", f"sqlite:///{tmp_path / 'arena.sqlite3'}", "--log-level", "warning"]
+        args += [
+            "--database-url",
+            f"sqlite:///{tmp_path / 'arena.sqlite3'}",
+            "--log-level",
+            "warning",
+        ]
         proc = subprocess.Popen(
             [sys.executable, "-m", "pocketarena", *args],
             env=env,

@@ -31,13 +31,14 @@ from pocketarena.bots import make_bot
 from pocketarena.records import load
 from pocketarena.study import analyst_name
 
-from .common import FAILED, console, fail, writable_or_fail
+from .common import FAILED, console, fail, interrupted, writable_or_fail
 
 STYLE = {"??": "bold red", "?": "red", "?!": "yellow", "": ""}
 
 # Every word the command prints, in one place (to be wrapped for translation).
 COLUMNS = ("ply", "seat", "move", "", "before", "after", "gave away", "better", "its value")
 WORDS: dict[str, str] = {
+    "interrupted": "{done} of {total} decisions judged; nothing was saved.",
     "title": "{game}: analysis by {analyst}",
     "scale": (
         "Every value is the expected score of {first} (1 a win, 1/2 a draw, 0 a loss); 'gave "
@@ -134,24 +135,33 @@ def analyze_command(
     if not hasattr(probe, "action_values"):
         fail(WORDS["not_analyst"].format(spec=spec))
     total = decision_count(record)
-    with Progress(
-        TextColumn(WORDS["progress"]),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("analyse", total=total)
-        judgements = analyze(
-            record,
-            spec,
-            inaccuracy=inaccuracy,
-            mistake=mistake,
-            blunder=blunder,
-            seed=seed,
-            on_decision=lambda _j: bar.advance(task),
-        )
+    done: list[Judgement] = []
+    try:
+        with Progress(
+            TextColumn(WORDS["progress"]),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("analyse", total=total)
+
+            def judged(judgement: Judgement) -> None:
+                done.append(judgement)
+                bar.advance(task)
+
+            judgements = analyze(
+                record,
+                spec,
+                inaccuracy=inaccuracy,
+                mistake=mistake,
+                blunder=blunder,
+                seed=seed,
+                on_decision=judged,
+            )
+    except KeyboardInterrupt:
+        interrupted(WORDS["interrupted"].format(done=len(done), total=total))
     if as_json:
         console.print_json(json.dumps([j.to_json() for j in judgements]))
     else:

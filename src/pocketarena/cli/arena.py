@@ -33,7 +33,6 @@ from pocketarena.core import Game
 from pocketarena.records import now_utc
 
 from .common import (
-    INTERRUPTED,
     GameArg,
     MapOpt,
     ModeOpt,
@@ -41,6 +40,7 @@ from .common import (
     ProtectOpt,
     console,
     fail,
+    interrupted,
     load_game,
     plural,
     writable_or_fail,
@@ -311,15 +311,14 @@ def arena(
     workers = workers_for(jobs, where, len(tasks))
     started = now_utc()
     start = time.perf_counter()
-    interrupted: Interrupted | None = None
+    stopped: Interrupted | None = None
     try:
         results = run_or_fail(tasks, workers, where, f"{game.ID}: {len(specs)} bots")
     except Interrupted as stop:
         # Ctrl-C: the games that finished are kept, saved and reported.
-        interrupted, results = stop, stop.results
+        stopped, results = stop, stop.results
         if not results:
-            console.print("Interrupted before any game finished; nothing saved.")
-            raise typer.Exit(INTERRUPTED) from None
+            interrupted(f"0 of {stop.total} games finished; nothing was saved.")
     report = ArenaReport(
         game=game.ID,
         options=dict(game.options),
@@ -341,12 +340,11 @@ def arena(
         f"Saved {path} and {plural(len(results), 'record')}"
         + (f", plots {', '.join(p.name for p in figures)}" if figures else "")
     )
-    if interrupted is not None:
-        console.print(
-            f"Interrupted: {len(results)} of {interrupted.total} games finished; the tables "
+    if stopped is not None:
+        interrupted(
+            f"{len(results)} of {stopped.total} games finished and were saved; the tables "
             "and plots cover those."
         )
-        raise typer.Exit(INTERRUPTED)
 
 
 def register(app: typer.Typer) -> None:

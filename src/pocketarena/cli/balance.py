@@ -13,6 +13,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
+from pocketarena.arena import Interrupted
 from pocketarena.arena.balance import (
     BalanceReport,
     make_tasks,
@@ -46,6 +47,7 @@ from .common import (
     console,
     fail,
     game_id_or_fail,
+    interrupted,
     writable_or_fail,
 )
 
@@ -201,7 +203,13 @@ def balance(
     workers = workers_for(jobs, where, len(tasks))
     started = now_utc()
     start = time.perf_counter()
-    results = run_or_fail(tasks, workers, where, f"{key}: {len(option_sets)} variants")
+    try:
+        results = run_or_fail(tasks, workers, where, f"{key}: {len(option_sets)} variants")
+    except Interrupted as stop:
+        interrupted(
+            f"{len(stop.results)} of {stop.total} games finished; nothing was saved (a balance "
+            "report needs every game of every variant)."
+        )
     report = BalanceReport.from_results(
         key,
         spec,

@@ -84,6 +84,15 @@ def error_line(message: str) -> None:
     err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
 
 
+def interrupted(kept: str) -> NoReturn:
+    """Ctrl-C, the same everywhere: one line saying what was kept, exit 130."""
+    err_console.print(f"Interrupted: {escape(kept)}", markup=True, soft_wrap=True)
+    raise typer.Exit(INTERRUPTED)
+
+
+NOTHING_KEPT = "nothing was saved."
+
+
 def fail(message: str, code: int = USAGE) -> NoReturn:
     """Print one clear line to stderr and stop the command with ``code``."""
     error_line(message)

@@ -19,7 +19,7 @@ from pocketarena import i18n
 
 from . import common
 
-from .common import USAGE, error_line
+from .common import NOTHING_KEPT, USAGE, error_line, interrupted
 
 COMMANDS = (
     "games",
@@ -59,7 +59,7 @@ class Group(TyperGroup):
     def get_params(self, ctx: Any) -> list[Any]:
         return _flags_without_type(super().get_params(ctx))
 
-    def main(  # type: ignore[override]
+    def main(
         self,
         args: Sequence[str] | None = None,
         prog_name: str | None = None,
@@ -87,6 +87,14 @@ class Group(TyperGroup):
 class Command(TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:
         return _flags_without_type(super().get_params(ctx))
+
+    def invoke(self, ctx: Any) -> Any:
+        """Ctrl-C in a command that keeps nothing says so (commands that keep part of their
+        work, as arena does, catch it first and say what)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupted(NOTHING_KEPT)
 
 
 def _print_version(value: bool) -> None:

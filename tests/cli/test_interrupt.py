@@ -1,0 +1,125 @@
+"""Ctrl-C, the same everywhere: one line saying what was kept, exit 130, never a traceback and
+never silence. Each real-signal test restores SIGINT's default in the child before it starts, so
+it holds even when the test run itself was started with SIGINT ignored (as under ``nohup`` or a
+CI runner), where Python would otherwise inherit "ignore" and the key would do nothing."""
+
+from __future__ import annotations
+
+import ast
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import run
+
+ROOT = Path(__file__).resolve().parents[2]
+STYLES = r"(?:\x1b\[[0-9;?]*[A-Za-z])*"
+
+
+def default_ctrl_c() -> None:
+    """In the child, before it becomes Python: SIGINT does its default again, so Python
+    installs its KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def press_ctrl_c_after(args: list[str], started: str, cwd: Path = ROOT) -> str:
+    """Run ``args`` in a terminal, press Ctrl-C once ``started`` (a pattern) shows, and return
+    what it printed, having checked it stopped with 130 and no traceback."""
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable,
+        args,
+        cwd=str(cwd),
+        env={**os.environ, "COLUMNS": "100", "PYTHONPATH": str(ROOT / "src")},
+        encoding="utf-8",
+        timeout=240,
+        preexec_fn=default_ctrl_c,
+    )
+    child.expect(started)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    text = (child.after if isinstance(child.after, str) else "") + (child.before or "")
+    assert child.exitstatus == 130, text
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+    return text
+
+
+@pytest.fixture
+def sigint_ignored_here() -> object:
+    """The test process itself ignores SIGINT (and so would its children, left alone)."""
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.slow
+def test_balance_says_what_it_kept(tmp_path: Path, sigint_ignored_here: object) -> None:
+    args = ["-m", "pocketarena", "balance", "stack-a-cash", "--bot", "mcts:20000", "-n", "4"]
+    args += ["--jobs", "2", "--no-plots", "--out", str(tmp_path / "b")]
+    text = press_ctrl_c_after(args, rf"0{STYLES}/{STYLES}\d+{STYLES} {STYLES}games")
+    assert "Interrupted: " in text and "games finished; nothing was saved" in text, text
+    assert not (tmp_path / "b").exists()
+
+
+@pytest.mark.slow
+def test_analyze_says_what_it_kept(tmp_path: Path, sigint_ignored_here: object) -> None:
+    record = tmp_path / "g.txt"
+    record.write_text('[Game "stack-a-cash"]\n\nplace L b2\nplace M a1\nplace S c3\n*\n')
+    args = ["-m", "pocketarena", "analyze", str(record), "--bot", "mcts:2000000"]
+    args += ["--out", str(tmp_path / "notes.txt")]
+    text = press_ctrl_c_after(args, "Analysing")
+    assert "Interrupted: 0 of 3 decisions judged; nothing was saved." in text, text
+    assert not (tmp_path / "notes.txt").exists()
+
+
+@pytest.mark.slow
+def test_a_benchmark_says_what_it_kept(tmp_path: Path, sigint_ignored_here: object) -> None:
+    output = tmp_path / "benchmarks.md"
+    args = [str(ROOT / "benchmarks" / "engine.py"), "--quick", "--seconds", "60"]
+    args += ["--no-anchors", "--output", str(output)]
+    text = press_ctrl_c_after(args, "Ctrl-C stops")
+    assert "Interrupted: nothing was written" in text, text
+    assert not output.exists()
+
+
+def test_every_benchmark_stops_the_same_way() -> None:
+    """Each script runs its main through ``markdown_section.run`` (the one Ctrl-C handling)."""
+    scripts = [p for p in (ROOT / "benchmarks").glob("*.py") if p.name != "markdown_section.py"]
+    assert len(scripts) >= 10
+    for script in scripts:
+        tree = ast.parse(script.read_text())
+        main_block = [n for n in tree.body if isinstance(n, ast.If)][-1]
+        assert "markdown_section.run(main)" in ast.unparse(main_block), script.name
+
+
+def test_commands_that_keep_nothing_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C in any command that does not handle it itself: the same line, exit 130."""
+    from pocketarena.cli import rules
+
+    def stopped(_key: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rules, "rules_text", stopped)
+    result = run("rules", "flipwars")
+    assert result.exit_code == 130, result.output
+    assert result.output == "Interrupted: nothing was saved.\n"
+
+
+def test_arena_with_nothing_finished(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from pocketarena.arena import runner
+
+    def stop(_task: runner.GameTask) -> runner.GameResult:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "play_task", stop)
+    out = tmp_path / "run"
+    args = ["--bots", "random,greedy", "-n", "2", "--jobs", "1", "--no-plots", "--out", str(out)]
+    result = run("arena", "stack-a-cash", *args)
+    assert result.exit_code == 130, result.output
+    assert "Interrupted: 0 of 2 games finished; nothing was saved." in result.output
+    assert not (out / "summary.json").exists()
