@@ -15,8 +15,8 @@ def run(main: Callable[[], int | None]) -> None:
     """Run a script's ``main`` and exit with its code; Ctrl-C prints one line saying what was
     kept (nothing: each script writes its figures only once every one is measured) and exits
     130, not a traceback."""
-    print("Measuring; Ctrl-C stops without writing anything.", file=sys.stderr, flush=True)
     try:
+        print("Measuring; Ctrl-C stops without writing anything.", file=sys.stderr, flush=True)
         code = main()
     except KeyboardInterrupt:
         print("Interrupted: nothing was written (figures are written once all are measured).")

@@ -192,7 +192,7 @@ def test_analyze_refuses_missing_and_broken_records(tmp_path: Path) -> None:
     assert_clean_error(run("analyze", str(tmp_path / "none.txt")), 2, "no such record file")
     bad = tmp_path / "bad.txt"
     bad.write_text('[Game "stack-a-cash"]\n\nplace L b2\nplace L b2\n*\n')
-    assert_clean_error(run("analyze", str(bad)), 1, "move 2 ('place L b2') is illegal")
+    assert_clean_error(run("analyze", str(bad)), 2, "move 2 ('place L b2') is illegal")
 
 
 SIX, THREE = {"Q": 6, "N": 6, "P": 6, "D": 6}, {"Q": 3, "N": 3, "P": 3, "D": 3}

@@ -119,8 +119,33 @@ class Interrupted(KeyboardInterrupt):
 
 def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the parent, which stops them and keeps what finished (and no
-    worker prints a traceback)."""
+    worker prints a traceback). They are born with SIGINT blocked (see ``_pool``), so a Ctrl-C
+    before this runs waits, and is then ignored."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _next_result(results: Any) -> GameResult:
+    """The next finished game, waiting in short steps: a Ctrl-C that the terminal delivers to
+    another thread (the progress bar's) only reaches the main thread when it wakes, and one
+    game can take minutes."""
+    while True:
+        try:
+            result: GameResult = results.next(timeout=0.2)
+        except multiprocessing.TimeoutError:
+            continue
+        return result
+
+
+def _pool(workers: int) -> Any:
+    """A pool whose workers never see Ctrl-C: SIGINT is blocked while they are forked (a
+    Ctrl-C then would reach a worker before it ignores it, and the parent's could be lost
+    mid-fork); one pressed meanwhile reaches the parent as soon as it is unblocked."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return multiprocessing.Pool(workers, initializer=_ignore_interrupts)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 RAY_MISSING = "Ray is not installed; install it with: pip install 'pocketarena[ray]'"
@@ -163,10 +188,11 @@ def run_tasks(
             for task in tasks:
                 keep(play_task(task))
         else:
-            pool = multiprocessing.Pool(min(jobs, len(tasks)), initializer=_ignore_interrupts)
+            pool = _pool(min(jobs, len(tasks)))
             try:
-                for result in pool.imap_unordered(play_task, tasks):
-                    keep(result)
+                results_in = pool.imap_unordered(play_task, tasks)
+                for _ in tasks:
+                    keep(_next_result(results_in))
                 pool.close()
             finally:
                 pool.terminate()
@@ -283,12 +309,20 @@ def run_with_progress(
         TextColumn("eta"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console or Console(stderr=True), transient=False) as bar:
-        task_id = bar.add_task(description, total=len(tasks))
+    finished: list[GameResult] = []
+    try:
+        with Progress(*columns, console=console or Console(stderr=True), transient=False) as bar:
+            task_id = bar.add_task(description, total=len(tasks))
 
-        def advance(result: GameResult) -> None:
-            bar.advance(task_id)
-            if on_result is not None:
-                on_result(result)
+            def advance(result: GameResult) -> None:
+                bar.advance(task_id)
+                if on_result is not None:
+                    on_result(result)
 
-        return run_tasks(tasks, jobs=jobs, on_result=advance, ray=ray)
+            finished = run_tasks(tasks, jobs=jobs, on_result=advance, ray=ray)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:
+        # Ctrl-C while the bar is drawn before or after the games: the same report.
+        raise Interrupted(finished, len(tasks)) from None
+    return finished
