@@ -101,6 +101,7 @@ def measure(
     command = "pocketarena balance " + " ".join(args)
     if not (reuse and (out / "balance.json").is_file()):
         print(command, flush=True)
+        runs.mkdir(parents=True, exist_ok=True)  # balance makes only the last folder of --out
         subprocess.run(
             [sys.executable, "-m", "pocketarena", "balance", *args, "--jobs", str(jobs)]
             + ["--out", str(out)],

@@ -243,11 +243,11 @@ def play_in_rounds(
         number = len(report.rounds)
         return run_or_fail(tasks, workers, where, f"{game.ID}: round {number} of {total}")
 
-    interrupted = False
+    stopped = False
     try:
         run_rounds(report, game, total, play)
     except Interrupted:
-        interrupted = True
+        stopped = True
     report.seconds = time.perf_counter() - start
     try:
         path = report.save(folder)
@@ -255,12 +255,11 @@ def play_in_rounds(
         fail(f"could not write the results to {folder}: {e.strerror}", 1)
     print_rounds(json.loads(path.read_text(encoding="utf-8")))
     console.print(f"Saved {path} and {plural(len(report.record_files), 'record')}")
-    if interrupted:
-        console.print(
-            f"Interrupted in round {len(report.rounds)} of {total}; the table covers the "
-            "games that finished."
+    if stopped:
+        interrupted(
+            f"in round {len(report.rounds)} of {total}; the games that finished were saved "
+            "and the table covers those."
         )
-        raise typer.Exit(INTERRUPTED)
 
 
 def arena(
@@ -280,9 +279,9 @@ def arena(
     kind: KindOpt = "all-pairs",
     rounds: RoundsOpt = None,
 ) -> None:
-    """Play a tournament of --bots at GAME: every pairing with seats swapped, or a Swiss or a
-    round robin (--kind).
+    """Play a tournament of --bots at GAME, all at once or in rounds.
 
+    Every pairing with seats swapped, or a Swiss or a round robin (--kind).
     Saves the records, a summary and plots."""
     game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
     kind = kind.strip().lower()
