@@ -207,4 +207,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    markdown_section.run(main)

@@ -111,9 +111,9 @@ def analyze_command(
 ) -> None:
     """Judge each decision of a finished game and name the better moves.
 
-    The played move and the best move are valued at the same position (exact where a solver
-    reaches); every value is the first seat's expected score; ?! marks an inaccuracy, ? a
-    mistake, ?? a blunder."""
+    The played move and the best move are valued at the same position
+    (exact where a solver reaches); every value is the first seat's
+    expected score; ?! marks an inaccuracy, ? a mistake, ?? a blunder."""
     try:
         record = load(file)
         record.replay()
