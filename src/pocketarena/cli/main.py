@@ -18,7 +18,6 @@ import pocketarena
 from pocketarena import i18n
 
 from . import common
-
 from .common import NOTHING_KEPT, USAGE, error_line, interrupted
 
 COMMANDS = (
