@@ -168,8 +168,8 @@ class FlipWars(Game):
             "series",
             bool,
             True,
-            "tactical only: play a series (first to 3 round wins, at most 9 rounds); "
-            "the other modes are always one round and report series=false",
+            "Tactical mode only: play a series (first to 3 round wins, at most 9 rounds); "
+            "the other modes are always one round",
             label="A series of rounds (first to 3 wins)",
         ),
     )

@@ -85,9 +85,11 @@ def size_word(size: int) -> Message:
 
 
 def _protect_help() -> str:
+    # Said in the choices' own words (the form shows those, not the values 'touched'/'placed').
     return (
-        "which coin the opponent cannot move or flip: 'touched' (the one placed, moved or "
-        "flipped last turn; stops endless flip-backs) or 'placed' (a just-placed coin only, as printed)"
+        "which coin the opponent cannot move or flip on their turn: the coin touched last turn "
+        "(placed, moved or flipped; this stops endless flip-backs), or a just-placed coin only, "
+        "as printed"
     )
 
 

@@ -189,7 +189,8 @@ class WalletBattles(Game):
             "coins",
             dict,
             DEFAULT_COINS,
-            "each player's starting pile, e.g. " + json.dumps(DEFAULT_COINS),
+            "how many quarters (Q), nickels (N), pennies (P) and dimes (D) each player starts "
+            "with; 6 of each as printed",
             check=_check_coins,
             label="Coins in each pile",
         ),
@@ -197,9 +198,9 @@ class WalletBattles(Game):
             "end",
             str,
             DEFAULT_END,
-            "used: once every location has held a coin at some time, even if captured or "
-            "recalled since; occupied: once every location holds a coin at the same time. An "
-            "empty pile always ends the game",
+            "besides an empty pile, which always ends it: once every location has held a coin "
+            "at some time (even if captured or recalled since), or once every location holds a "
+            "coin at the same time",
             choices=END_RULES,
             label="The map ends the game when",
             choice_labels=tuple(END_LABELS.items()),

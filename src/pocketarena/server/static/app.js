@@ -1321,7 +1321,7 @@ function setupNewGame() {
       bot: mode === "bot" ? $("#bot").value : null,
       clock: clock && !clock.startsWith("days:") ? { initial_s: Number(clock.split("+")[0]), increment_s: Number(clock.split("+")[1]) } : null,
       days_per_move: clock.startsWith("days:") ? Number(clock.slice(5)) : null,
-      rated: mode !== "local" && $("#rated").checked,
+      rated: mode !== "local" && !!$("#rated")?.checked, // a guest is offered no rated game
     };
     const err = $("#new-error");
     err.hidden = true;
