@@ -41,6 +41,8 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "address_max_sockets": 1000,
         "address_sockets_per_minute": 10_000,
         "lobby_updates_per_s": 50.0,
+        "analysis_per_minute": 10_000.0,
+        "address_analysis_per_minute": 10_000.0,
     }
     values.update(overrides)
     return Settings(**values)

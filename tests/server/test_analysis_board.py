@@ -3,16 +3,21 @@ and bot evaluations; bad input refused in words."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 import pocketarena as pa
+from pocketarena.server.analyses import Busy, Job, StudySlots
+from pocketarena.server.main import create_app
 from pocketarena.study import evaluate
 
-from .conftest import create
+from .conftest import create, make_settings
+from .test_limits import at
 
 # Heads makes a line on the fifth ply: a finished game in five moves.
 QUICK_WIN = ["place L a1", "place S b1", "place M a2", "place S b2", "place L a3"]
@@ -149,21 +154,21 @@ def test_flipwars_endgame_is_evaluated_exactly() -> None:
 def test_busy_workers_and_slow_evaluations_are_said_in_words(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import asyncio
-
     from pocketarena.server.api.routes import analysis
 
     body = {"game_id": "stack-a-cash"}
     monkeypatch.setattr(analysis, "SLOT_WAIT_S", 0.05)
     app: Any = client.app
-    app.state.study_slots = asyncio.Semaphore(0)  # every turn taken
+    app.state.study_slots = StudySlots(slots=0, queue=4)  # every turn taken
     r = client.post("/api/analysis/evaluate", json=body)
     assert r.status_code == 503 and "busy" in r.json()["detail"]
-    app.state.study_slots = asyncio.Semaphore(1)
+    assert int(r.headers["Retry-After"]) >= 1
+    app.state.study_slots = StudySlots(slots=1, queue=4)
     monkeypatch.setattr(analysis, "EVALUATE_LIMIT_S", 0.01)
     monkeypatch.setattr(analysis, "evaluate", slow_evaluate)
     r = client.post("/api/analysis/evaluate", json=body)
     assert r.status_code == 503 and "took too long" in r.json()["detail"]
+    assert r.headers["Retry-After"]
     monkeypatch.setattr(analysis, "EVALUATE_LIMIT_S", 20.0)
     monkeypatch.setattr(analysis, "evaluate", evaluate)
     assert client.post("/api/analysis/evaluate", json=body).status_code == 200  # turn given back
@@ -174,3 +179,90 @@ def slow_evaluate(*args: Any) -> dict[str, Any]:
 
     time.sleep(0.3)
     return evaluate(*args)
+
+
+# -- the study budget: per address, per player, and a bounded line ---------------------------
+def budgeted(tmp_path: Path, **overrides: Any) -> TestClient:
+    """An app whose test client plays a trusted proxy: each request names its address."""
+    settings = make_settings(tmp_path, trusted_proxies="*", **overrides)
+    return TestClient(create_app(settings))
+
+
+START = {"game_id": "stack-a-cash"}
+
+
+def test_evaluations_are_limited_per_address_cookie_less_clients_included(
+    tmp_path: Path,
+) -> None:
+    with budgeted(tmp_path, address_analysis_per_minute=3) as client:
+        codes = []
+        for _ in range(5):
+            client.cookies.clear()
+            r = client.post("/api/analysis/evaluate", json=START, headers=at("10.1.1.1"))
+            codes.append(r.status_code)
+        assert codes == [200, 200, 200, 429, 429]
+        assert int(r.headers["Retry-After"]) >= 1 and "your address" in r.json()["detail"]
+        other = client.post("/api/analysis/evaluate", json=START, headers=at("10.2.2.2"))
+        assert other.status_code == 200
+        # A game analysis draws on the same budget.
+        gid = finished_game(client)
+        r = client.post(f"/api/games/{gid}/analysis", headers=at("10.1.1.1"))
+        assert r.status_code == 429
+
+
+def test_evaluations_are_limited_per_player_whatever_the_address(tmp_path: Path) -> None:
+    with budgeted(tmp_path, analysis_per_minute=2) as client:
+        client.get("/api/me")  # a player with a cookie
+        codes = [
+            client.post("/api/analysis/evaluate", json=START, headers=at(f"10.3.0.{i}")).status_code
+            for i in range(4)
+        ]
+        assert codes == [200, 200, 429, 429]
+
+
+def test_a_full_line_of_game_analyses_is_refused_with_retry_after(tmp_path: Path) -> None:
+    with budgeted(tmp_path, analysis_queue=1) as client:
+        first, second = finished_game(client), finished_game(client)
+        assert client.get(f"/api/games/{first}/analysis").json()["status"] == "none"
+        # One analysis already waits its turn: the line (of one) is full.
+        client.app.state.game_analyses.jobs[("waiting", 1)] = Job()  # type: ignore[attr-defined]
+        r = client.post(f"/api/games/{second}/analysis")
+        assert r.status_code == 503 and int(r.headers["Retry-After"]) >= 1, r.text
+        assert client.get(f"/api/games/{second}/analysis").json()["status"] == "none"
+        del client.app.state.game_analyses.jobs[("waiting", 1)]  # type: ignore[attr-defined]
+        assert client.post(f"/api/games/{second}/analysis").status_code == 200
+
+
+def test_the_study_slots_keep_a_bounded_line() -> None:
+    """One slot, a line of two: the fourth asker is refused at once, never queued; an asker
+    that waits too long is refused too, and nothing is left counted."""
+
+    async def scenario() -> None:
+        slots = StudySlots(slots=1, queue=2)
+        release = asyncio.Event()
+        refusals: list[int] = []
+
+        async def evaluation(wait_s: float) -> None:
+            try:
+                async with slots.evaluation(wait_s, seconds_each=1.0):
+                    await release.wait()
+            except Busy as e:
+                refusals.append(e.retry_after)
+
+        tasks = [asyncio.create_task(evaluation(5.0)) for _ in range(3)]
+        await asyncio.sleep(0.01)
+        assert slots.waiting == 2
+        await evaluation(5.0)  # the line is full: refused without waiting
+        assert refusals == [3]
+        release.set()
+        await asyncio.gather(*tasks)
+        assert slots.waiting == 0 and refusals == [3]
+        release.clear()
+        holder = asyncio.create_task(evaluation(5.0))
+        await asyncio.sleep(0.01)
+        await evaluation(0.05)  # waited its time: refused
+        assert refusals == [3, 2] and slots.waiting == 0
+        release.set()
+        await holder
+
+    asyncio.run(scenario())

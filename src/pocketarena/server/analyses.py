@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +55,67 @@ CHANCE_NOTE = (
 )
 
 
+GAME_RETRY_S = 30  # a full line of game analyses: come back after this long
+
+
+class Busy(Exception):
+    """No room for more study work now: the asker is told to come back after ``retry_after``
+    seconds (503), so a flood never builds a backlog."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+
+
+class StudySlots:
+    """Study work (board evaluations, game analyses' decisions) running in the bot workers at
+    once: ``slots``, all workers but one, which stays free for the bots of live games. At most
+    ``queue`` evaluations wait for a slot, each at most ``wait_s``; one more is refused at once.
+    One per process: each process has its own workers."""
+
+    def __init__(self, slots: int, queue: int) -> None:
+        self.slots = slots
+        self.queue = queue
+        self.waiting = 0
+        self._free = asyncio.Semaphore(slots)
+
+    def retry_after(self, seconds_each: float) -> int:
+        """Roughly when the evaluations waiting now will be done."""
+        return max(1, math.ceil((self.waiting + 1) * seconds_each / max(1, self.slots)))
+
+    @asynccontextmanager
+    async def evaluation(self, wait_s: float, seconds_each: float) -> AsyncIterator[None]:
+        """A slot for one evaluation, or Busy at once when the line is full, or after ``wait_s``
+        (``seconds_each``: how long one evaluation takes, for Retry-After)."""
+        if self._free.locked() and self.waiting >= self.queue:
+            raise Busy(
+                "the analysis workers are busy; try again in a moment",
+                self.retry_after(seconds_each),
+            )
+        self.waiting += 1
+        try:
+            await asyncio.wait_for(self._free.acquire(), wait_s)
+        except TimeoutError:
+            raise Busy(
+                "the analysis workers are busy; try again in a moment",
+                self.retry_after(seconds_each),
+            ) from None
+        finally:
+            self.waiting -= 1
+        try:
+            yield
+        finally:
+            self._free.release()
+
+    @asynccontextmanager
+    async def decision(self) -> AsyncIterator[None]:
+        """A slot for one decision of a game analysis: it waits its turn (game analyses run one
+        at a time, so they add one waiter at most)."""
+        async with self._free:
+            yield
+
+
 @dataclass
 class Job:
     status: str = "queued"  # queued | running | failed
@@ -84,7 +148,7 @@ def _outcome(j: Judgement) -> dict[str, Any]:
 class GameAnalyses:
     """Finished games' analyses: from the database, or computed now (one game at a time)."""
 
-    def __init__(self, store: Store, bots: BotRunner, slots: asyncio.Semaphore) -> None:
+    def __init__(self, store: Store, bots: BotRunner, slots: StudySlots) -> None:
         self.store = store
         self.bots = bots
         self.slots = slots  # shared with the board's evaluations: a worker stays for live bots
@@ -114,6 +178,12 @@ class GameAnalyses:
         current = await self.status(live, depth)
         if current["status"] in ("done", "queued", "running"):
             return current
+        queued = sum(job.status == "queued" for job in self.jobs.values())
+        if queued >= max(1, self.slots.queue):
+            raise Busy(
+                "the analysis workers have a line of games to analyse; try again later",
+                GAME_RETRY_S,
+            )
         moves = [a.text for a in live.state.history]
         options = dict(live.game.options)
         job = self.jobs[(live.id, depth)] = Job()
@@ -131,7 +201,7 @@ class GameAnalyses:
                 job.total = len(found)
                 judgements = []
                 for index, _seat in found:
-                    async with self.slots:  # one decision at a time: others get a turn
+                    async with self.slots.decision():  # one at a time: others get a turn
                         data = await self.bots.call(
                             judge_decision,
                             game.ID,

@@ -127,3 +127,17 @@ async def limit_writes(request: Request, ctx: ContextDep) -> None:
 
 
 WriteLimit = Depends(limit_writes)
+
+
+async def limit_analysis(request: Request, ctx: ContextDep) -> None:
+    """The study budget (board evaluations, game analyses): per address, cookie-less clients
+    included, and per player; 429 with Retry-After past it. Checked after ``limit_writes``."""
+    await check(
+        ctx, ctx.rates.address_analysis, client_addr(request), "too many analyses from your address"
+    )
+    pid = getattr(request.state, "player_id", None)
+    if pid:
+        await check(ctx, ctx.rates.analysis, str(pid), "too many analyses")
+
+
+AnalysisLimit = Depends(limit_analysis)

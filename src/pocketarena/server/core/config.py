@@ -77,6 +77,12 @@ class Settings:
     address_burst: int = 120
     chat_per_minute: float = 20.0  # table chat messages per player (a burst of 5)
     address_chat_per_minute: float = 60.0  # per address (a burst of 15)
+    # Board evaluations and game analyses (the study work of the bot workers) per player and
+    # per address (a burst of as many), and how many may wait for a study worker in one
+    # process before the next is told to come back (503 with Retry-After).
+    analysis_per_minute: float = 20.0
+    address_analysis_per_minute: float = 40.0
+    analysis_queue: int = 4
     games_per_minute: int = 10  # new games per player (a burst of as many)
     address_games_per_minute: int = 30  # new games per address
     max_open_games: int = 10  # games waiting for an opponent or running a clock, per player

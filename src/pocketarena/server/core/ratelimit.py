@@ -161,6 +161,8 @@ class Rates:
     sign_in_failures: Rate  # wrong passwords, per account
     address_sign_ins: Rate  # sign-in attempts, per address
     address_sockets: Rate  # WebSocket handshakes, per address
+    analysis: Rate  # evaluations and game analyses, per player
+    address_analysis: Rate  # the same, per address
 
     @classmethod
     def from_settings(cls, s: Settings) -> Rates:
@@ -173,4 +175,6 @@ class Rates:
             sign_in_failures=Rate.per_minute("sign-in-failures", s.sign_ins_per_minute),
             address_sign_ins=Rate.per_minute("address-sign-ins", s.address_sign_ins_per_minute),
             address_sockets=Rate.per_minute("address-sockets", s.address_sockets_per_minute),
+            analysis=Rate.per_minute("analysis", s.analysis_per_minute),
+            address_analysis=Rate.per_minute("address-analysis", s.address_analysis_per_minute),
         )

@@ -10,7 +10,6 @@ opens a finished game of the server at any ply.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -24,10 +23,10 @@ from pocketarena.records import loads
 from pocketarena.study import MAX_MOVES, PositionError, evaluate, load_position, position_report
 
 from ... import catalog
-from ...analyses import GameAnalyses
+from ...analyses import Busy, GameAnalyses, StudySlots
 from ...live.hub import GameError, LiveGame
 from ...schemas import ErrorOut
-from ..deps import ContextDep, HubDep, WriteLimit
+from ..deps import AnalysisLimit, ContextDep, HubDep, WriteLimit
 from .pages import page
 from .records import read_limited
 
@@ -73,44 +72,48 @@ async def analysis_position(body: PositionIn) -> dict[str, Any]:
     return await run_in_threadpool(_report, body)
 
 
-def _slots(request: Request, ctx: ContextDep) -> asyncio.Semaphore:
-    """Study work (board evaluations, game analyses' decisions) running in the bot workers at
-    once: all workers but one, which stays free for the bots of live games."""
-    slots: asyncio.Semaphore | None = getattr(request.app.state, "study_slots", None)
+def _slots(request: Request, ctx: ContextDep) -> StudySlots:
+    """This process's study slots: all bot workers but one (free for the bots of live games),
+    and a bounded line of evaluations waiting for them."""
+    slots: StudySlots | None = getattr(request.app.state, "study_slots", None)
     if slots is None:
-        slots = asyncio.Semaphore(max(1, ctx.settings.bot_workers - 1))
+        slots = StudySlots(max(1, ctx.settings.bot_workers - 1), ctx.settings.analysis_queue)
         request.app.state.study_slots = slots
     return slots
 
 
-@router.post("/api/analysis/evaluate", responses=ERRORS, dependencies=[WriteLimit])
+def busy(e: Busy) -> HTTPException:
+    return HTTPException(
+        status_code=503, detail=e.message, headers={"Retry-After": str(e.retry_after)}
+    )
+
+
+@router.post("/api/analysis/evaluate", responses=ERRORS, dependencies=[WriteLimit, AnalysisLimit])
 async def analysis_evaluate(body: PositionIn, request: Request, ctx: ContextDep) -> dict[str, Any]:
     """The engine's evaluation: exact (Stack-a-Cash, FlipWars endgames) with every move's
-    value, else the strongest bot's expected score, best moves and expected line."""
+    value, else the strongest bot's expected score, best moves and expected line. Limited per
+    player and per address (429), and refused at once (503 with Retry-After) while the
+    analysis workers have a full line."""
     state = await run_in_threadpool(_position, body)
-    slots = _slots(request, ctx)
-    try:
-        await asyncio.wait_for(slots.acquire(), SLOT_WAIT_S)
-    except TimeoutError:
-        raise HTTPException(
-            status_code=503, detail="the analysis workers are busy; try again in a moment"
-        ) from None
     options = dict(state.game.options)
     try:
-        result: dict[str, Any] = await ctx.bots.call(
-            evaluate,
-            state.game.ID,
-            options,
-            [a.text for a in state.history],
-            EVALUATE_SECONDS,
-            timeout_s=EVALUATE_LIMIT_S,
-        )
+        async with _slots(request, ctx).evaluation(SLOT_WAIT_S, EVALUATE_SECONDS):
+            result: dict[str, Any] = await ctx.bots.call(
+                evaluate,
+                state.game.ID,
+                options,
+                [a.text for a in state.history],
+                EVALUATE_SECONDS,
+                timeout_s=EVALUATE_LIMIT_S,
+            )
+    except Busy as e:
+        raise busy(e) from None
     except TimeoutError:
         raise HTTPException(
-            status_code=503, detail="the evaluation took too long; try again"
+            status_code=503,
+            detail="the evaluation took too long; try again",
+            headers={"Retry-After": str(round(EVALUATE_LIMIT_S))},
         ) from None
-    finally:
-        slots.release()
     return result
 
 
@@ -218,11 +221,17 @@ async def game_analysis(
     return await _analyses(request, ctx).status(live, depth)
 
 
-@router.post("/api/games/{game_id}/analysis", responses=ERRORS, dependencies=[WriteLimit])
+@router.post(
+    "/api/games/{game_id}/analysis", responses=ERRORS, dependencies=[WriteLimit, AnalysisLimit]
+)
 async def start_game_analysis(
     game_id: str, request: Request, ctx: ContextDep, hub: HubDep, depth: int = Depth
 ) -> dict[str, Any]:
     """Analyse the finished game in the bot workers (once per depth; later asks get the stored
-    analysis). Poll ``GET`` for progress."""
+    analysis). Poll ``GET`` for progress. Limited per player and per address (429); refused
+    (503 with Retry-After) while the line of games waiting for analysis is full."""
     live = await _finished(hub, game_id)
-    return await _analyses(request, ctx).start(live, depth)
+    try:
+        return await _analyses(request, ctx).start(live, depth)
+    except Busy as e:
+        raise busy(e) from None
