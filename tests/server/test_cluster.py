@@ -1,5 +1,5 @@
 """A cluster, for real: three ``pocketarena serve`` processes and a ``pocketarena worker`` on
-PostgreSQL and Redis, behind HAProxy with the shipped ``deploy/haproxy.cfg``.
+PostgreSQL and Redis, behind HAProxy configured by ``pocketarena haproxy-config``.
 
 Two players on different processes and a spectator on a third play a friend game; one
 process is killed (``kill -9``) right after a move was sent to it, another in mid-game, the one
@@ -30,13 +30,12 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
+from pocketarena.server.haproxy import render
 from tests import services
 from tests.services import unavailable
 
 from .serving import SRC, free_port
 
-ROOT = Path(__file__).parents[2]
-HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 GAME = {"game": "stack-a-cash"}
 
 
@@ -96,14 +95,13 @@ class Cluster:
             )
 
     def start_balancer(self) -> None:
-        env = {"PA_LISTEN": f"127.0.0.1:{self.balancer_port}"}
-        for i in (1, 2, 3, 4):
-            port = self.ports.get(f"s{i}", free_port())  # s4: nobody there, checked down
-            env[f"PA_SERVER{i}"] = f"127.0.0.1:{port}"
+        # As docs/deploy.md says: the configuration rendered for the servers that run.
+        config = self.logs.parent / "haproxy.cfg"
+        servers = [f"127.0.0.1:{port}" for port in self.ports.values()]
+        config.write_text(render(servers, listen=f"127.0.0.1:{self.balancer_port}"))
         with open(self.logs / "haproxy.log", "ab") as log:
             self.procs["haproxy"] = subprocess.Popen(
-                [_haproxy(), "-db", "-f", str(HAPROXY_CFG)],
-                env={**os.environ, **env},
+                [_haproxy(), "-db", "-f", str(config)],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,

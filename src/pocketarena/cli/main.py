@@ -32,6 +32,7 @@ COMMANDS = (
     "analyze",
     "explore",
     "serve",
+    "deploy",
 )
 
 

@@ -105,6 +105,7 @@ async def analysis_evaluate(body: PositionIn, request: Request, ctx: ContextDep)
                 [a.text for a in state.history],
                 EVALUATE_SECONDS,
                 timeout_s=EVALUATE_LIMIT_S,
+                background=True,  # the low-priority worker: live games' bots come first
             )
     except Busy as e:
         raise busy(e) from None
