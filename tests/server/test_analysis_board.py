@@ -266,3 +266,17 @@ def test_the_study_slots_keep_a_bounded_line() -> None:
         await holder
 
     asyncio.run(scenario())
+
+
+def test_a_full_line_costs_no_budget(tmp_path: Path) -> None:
+    with budgeted(tmp_path, address_analysis_per_minute=1) as client:
+        app: Any = client.app
+        app.state.study_slots = StudySlots(slots=0, queue=0)  # every slot taken, no line
+        for _ in range(3):
+            r = client.post("/api/analysis/evaluate", json=START, headers=at("10.4.4.4"))
+            assert r.status_code == 503 and r.headers["Retry-After"], r.text
+        app.state.study_slots = StudySlots(slots=1, queue=0)
+        r = client.post("/api/analysis/evaluate", json=START, headers=at("10.4.4.4"))
+        assert r.status_code == 200, r.text
+        r = client.post("/api/analysis/evaluate", json=START, headers=at("10.4.4.4"))
+        assert r.status_code == 429

@@ -84,15 +84,20 @@ class StudySlots:
         """Roughly when the evaluations waiting now will be done."""
         return max(1, math.ceil((self.waiting + 1) * seconds_each / max(1, self.slots)))
 
-    @asynccontextmanager
-    async def evaluation(self, wait_s: float, seconds_each: float) -> AsyncIterator[None]:
-        """A slot for one evaluation, or Busy at once when the line is full, or after ``wait_s``
-        (``seconds_each``: how long one evaluation takes, for Retry-After)."""
+    def check_room(self, seconds_each: float) -> None:
+        """Busy if every slot is taken and the line is full (``seconds_each``: how long one
+        evaluation takes, for Retry-After)."""
         if self._free.locked() and self.waiting >= self.queue:
             raise Busy(
                 "the analysis workers are busy; try again in a moment",
                 self.retry_after(seconds_each),
             )
+
+    @asynccontextmanager
+    async def evaluation(self, wait_s: float, seconds_each: float) -> AsyncIterator[None]:
+        """A slot for one evaluation, or Busy at once when the line is full, or after ``wait_s``
+        (``seconds_each``: how long one evaluation takes, for Retry-After)."""
+        self.check_room(seconds_each)
         self.waiting += 1
         try:
             await asyncio.wait_for(self._free.acquire(), wait_s)

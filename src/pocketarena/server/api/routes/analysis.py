@@ -26,7 +26,7 @@ from ... import catalog
 from ...analyses import Busy, GameAnalyses, StudySlots
 from ...live.hub import GameError, LiveGame
 from ...schemas import ErrorOut
-from ..deps import AnalysisLimit, ContextDep, HubDep, WriteLimit
+from ..deps import AnalysisLimit, ContextDep, HubDep, WriteLimit, limit_analysis
 from .pages import page
 from .records import read_limited
 
@@ -88,7 +88,7 @@ def busy(e: Busy) -> HTTPException:
     )
 
 
-@router.post("/api/analysis/evaluate", responses=ERRORS, dependencies=[WriteLimit, AnalysisLimit])
+@router.post("/api/analysis/evaluate", responses=ERRORS, dependencies=[WriteLimit])
 async def analysis_evaluate(body: PositionIn, request: Request, ctx: ContextDep) -> dict[str, Any]:
     """The engine's evaluation: exact (Stack-a-Cash, FlipWars endgames) with every move's
     value, else the strongest bot's expected score, best moves and expected line. Limited per
@@ -96,8 +96,11 @@ async def analysis_evaluate(body: PositionIn, request: Request, ctx: ContextDep)
     analysis workers have a full line."""
     state = await run_in_threadpool(_position, body)
     options = dict(state.game.options)
+    slots = _slots(request, ctx)
     try:
-        async with _slots(request, ctx).evaluation(SLOT_WAIT_S, EVALUATE_SECONDS):
+        slots.check_room(EVALUATE_SECONDS)  # a full line costs the asker no budget
+        await limit_analysis(request, ctx)
+        async with slots.evaluation(SLOT_WAIT_S, EVALUATE_SECONDS):
             result: dict[str, Any] = await ctx.bots.call(
                 evaluate,
                 state.game.ID,
@@ -105,7 +108,6 @@ async def analysis_evaluate(body: PositionIn, request: Request, ctx: ContextDep)
                 [a.text for a in state.history],
                 EVALUATE_SECONDS,
                 timeout_s=EVALUATE_LIMIT_S,
-                background=True,  # the low-priority worker: live games' bots come first
             )
     except Busy as e:
         raise busy(e) from None
