@@ -44,6 +44,8 @@ DOCS = (
     ("not found", "phone"),
     ("game in play", "desktop"),
     ("game in play", "phone"),
+    ("tournament", "desktop"),
+    ("tournaments", "phone"),
 )
 # A game page as its player sees it (the other game pages are seen by a visitor): Coin Age
 # against the easy bot, the person's coins thrown and one picked, the places it can go lit.

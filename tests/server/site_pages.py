@@ -96,6 +96,7 @@ def seed_site(base: str, seed: int = 7) -> dict[str, str]:
             "/api/games",
             json={"game": "flipwars", "options": {"mode": "tactical"}, "mode": "seek", "seat": 0},
         )
+    tournament = finished_tournament(base)
     catalog = httpx.get(f"{base}/api/catalog").json()
     pages = {
         "home": "/",
@@ -118,8 +119,29 @@ def seed_site(base: str, seed: int = 7) -> dict[str, str]:
         **{f"learn {g['id']}": f"/learn/{g['id']}" for g in catalog},
         "game in progress": f"/g/{running_game}",
         "finished game": f"/g/{finished}",
+        "tournaments": "/tournaments",
+        "tournament": f"/t/{tournament}",
     }
     return pages
+
+
+def finished_tournament(base: str) -> str:
+    """A Swiss of eight bots played to its end (and an arena announced for later); its id."""
+    with httpx.Client(base_url=base, timeout=30) as org:
+        org.post("/api/auth/register", json={"username": "organiser", "password": "longenough"})
+        body = {"name": "Sunday Swiss", "kind": "swiss", "game": "stack-a-cash", "rounds": 3}
+        tid = str(org.post("/api/tournaments", json={**body, "starts_in_s": 3600}).json()["id"])
+        for level in ("random", "greedy"):
+            org.post(f"/api/tournaments/{tid}/bots", json={"level": level, "count": 4})
+        org.post(f"/api/tournaments/{tid}/start")
+        arena = {"name": "Evening arena", "kind": "arena", "game": "flipwars", "duration_s": 1800}
+        org.post("/api/tournaments", json={**arena, "clock": {"initial_s": 180, "increment_s": 2}})
+        deadline = time.monotonic() + 180
+        while org.get(f"/api/tournaments/{tid}").json()["status"] != "finished":
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"tournament {tid} did not finish")
+            time.sleep(0.2)
+    return tid
 
 
 def friend_game(server: str, first: Page, second: Page) -> str:
