@@ -50,11 +50,12 @@ def cost(
     past: dict[str, History],
     halves: dict[str, int],
     lowest: int,
-) -> tuple[int, int, int]:
+) -> tuple[int, int, int, int]:
     """What a pairing gives up, most important first: pairs who met before (and second byes),
-    pairs who both need the same seat, and the squared moves between score groups (the bye
-    one group below the last)."""
-    repeats = clashes = moves = 0
+    pairs of whom one would sit three more times in one seat than the other, the squared moves
+    between score groups (the bye one group below the last), and pairs who both need the same
+    seat."""
+    repeats = absolute = clashes = moves = 0
     for a, b in pairs:
         if a is None or b is None:
             player = b if a is None else a
@@ -63,9 +64,11 @@ def cost(
             moves += (halves.get(player, 0) - lowest + 1) ** 2
             continue
         repeats += b in past[a].opponents
-        clashes += past[a].balance * past[b].balance > 0
+        ba, bb = past[a].balance, past[b].balance
+        clashes += ba * bb > 0
+        absolute += min(ba, bb) >= 2 or max(ba, bb) <= -2
         moves += (halves.get(a, 0) - halves.get(b, 0)) ** 2
-    return repeats, clashes, moves
+    return repeats, absolute, moves, clashes
 
 
 fields = st.integers(min_value=2, max_value=9).map(lambda n: [f"p{i}" for i in range(n)])
@@ -77,9 +80,10 @@ scores = st.lists(st.sampled_from([1.0, 0.5, 0.0]), min_size=1, max_size=40)
 def test_a_round_is_the_best_pairing_there_is(
     players: list[str], rounds: int, results: list[float]
 ) -> None:
-    """Each player once; no pair twice and no second bye while any pairing avoids it; then
-    seats kept within one while any pairing keeps them; then the fewest and smallest moves
-    between score groups (sum of squared differences): all checked against every pairing."""
+    """Each player once; no pair twice and no second bye while any pairing avoids it; then no
+    seat three apart while any pairing avoids it; then the fewest and smallest moves between
+    score groups (sum of squared differences); then seats kept within one as far as the groups
+    allow: all checked against every pairing."""
     for before, pairings in play(players, rounds, results):
         seen = [p for pairing in pairings for p in pairing.players()]
         assert sorted(seen) == sorted(players)
@@ -98,12 +102,13 @@ def test_a_round_is_the_best_pairing_there_is(
 def test_seats_stay_within_one_and_byes_come_once(players: list[str], results: list[float]) -> None:
     """Over half as many rounds as players (while Dirac's theorem promises a pairing of players
     who have not met), no pair meets twice, no one has two byes, and each player's first and
-    second seats stay within one of each other."""
+    second seats stay within two of each other (within one where the score groups allow: the
+    test above)."""
     rounds = max(1, (len(players) + 1) // 2)
     before: list[Played] = []
     for before, _ in play(players, rounds, results):
         past = histories(players, before)
-        assert all(abs(h.balance) <= 1 for h in past.values()), past
+        assert all(abs(h.balance) <= 2 for h in past.values()), past
         assert all(h.byes <= 1 for h in past.values())
         met = [frozenset((g.first, g.second)) for g in before if g.second is not None]
         assert len(met) == len(set(met))

@@ -1,17 +1,19 @@
 """Swiss pairings: every round pairs players of the same points where it can, never the same two
 twice while any other pairing exists, keeps each player's first and second seats within one of
-each other where it can, and gives an odd player out a bye: the lowest-ranked player who has
-not had one.
+each other where the score groups allow (and never more than two apart while any pairing
+avoids it), and gives an odd player out a bye: the lowest-ranked player who has not had one.
 
 What the pairing prefers, in this order (``matching`` makes each outweigh all below it):
 
 1. no two players who have met before (nor a second bye for anyone);
-2. seats: never two players who both need the same seat (both sat first more often);
+2. seats, absolutely: never two players who both sat first (or both second) two more times
+   than the other seat (one of them would be three apart, as FIDE's absolute colour rule);
 3. points: the squared difference of the two players' points, the smaller the better (so one
-   player moving down a group beats two moving half as far... and a bye goes below the last
-   group);
-4. the bye to the lowest-ranked player it may go to;
-5. inside a group, the top half against the bottom half (1 v 5, 2 v 6, ... of 8), as FIDE's
+   player moving down a group beats two moving half as far; a bye counts as a group below the
+   last);
+4. seats: never two players who both need the same seat (both sat first more often);
+5. the bye to the lowest-ranked player it may go to;
+6. inside a group, the top half against the bottom half (1 v 5, 2 v 6, ... of 8), as FIDE's
    Dutch system does.
 
 Ranking for the pairing: points, then seed order (the ``players`` list's order).
@@ -97,25 +99,33 @@ def pair(
         group_size[halves[p]] = group_place[p] + 1
     spread = max(halves.values()) - halves[_BYE]
     largest = max(group_size.values(), default=1)
-    maxima = (1, 1, spread * spread, len(players), largest)
+    maxima = (1, 1, spread * spread, 1, len(players), largest)
     nodes = ranked + ([_BYE] if len(players) % 2 else [])
     someone_may_have_a_bye = any(past[p].byes == 0 for p in players)
 
-    def tiers(a: str, b: str) -> tuple[int, int, int, int, int]:
+    def tiers(a: str, b: str) -> tuple[int, int, int, int, int, int]:
         distance = (halves[a] - halves[b]) ** 2
         if _BYE in (a, b):
             player = b if a == _BYE else a
             fresh = past[player].byes == 0 or not someone_may_have_a_bye
-            return (int(fresh), 1, spread * spread - distance, rank[player], 0)
+            return (int(fresh), 1, spread * spread - distance, 1, rank[player], 0)
         fresh = b not in past[a].opponents
         ba, bb = past[a].balance, past[b].balance
         seats_ok = not (ba * bb > 0)
+        seats_bearable = not (min(ba, bb) >= 2 or max(ba, bb) <= -2)
         halfway = 0
         if halves[a] == halves[b]:
             size = group_size[halves[a]]
             gap = abs(group_place[a] - group_place[b])
             halfway = largest - abs(gap - size // 2)
-        return (int(fresh), int(seats_ok), spread * spread - distance, 0, halfway)
+        return (
+            int(fresh),
+            int(seats_bearable),
+            spread * spread - distance,
+            int(seats_ok),
+            0,
+            halfway,
+        )
 
     def perfect(pairs: list[tuple[str, str]]) -> bool:
         return all(tiers(a, b)[0] == 1 for a, b in pairs)
