@@ -26,6 +26,7 @@ VIEW_KEYS = [
     *("seat_names", "seats", "node", "to_move", "thrower", "legal", "history", "history_from"),
     *("plies", "events_from", "scores", "position", "winner", "result", "termination"),
     *("rating_changes", "fair", "rematch", "created_at", "days_per_move", "deadline"),
+    *("draw_offer", "takeback_offer", "abortable"),
 ]
 ENTRY_KEYS = [
     *("id", "game", "title", "options", "options_text", "mode", "rated", "clock", "seats"),

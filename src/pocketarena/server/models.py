@@ -82,6 +82,10 @@ class GameRecord(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # The player whose move it is in a game in progress (their "your turn" list).
     turn_id: Mapped[str | None] = mapped_column(String(32))
+    # Offers between the players of a game in progress: the seat offering a draw, the seat
+    # asking to take its last move back (a move withdraws both).
+    draw_offer: Mapped[int | None] = mapped_column(Integer)
+    takeback_offer: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

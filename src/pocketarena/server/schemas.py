@@ -216,6 +216,13 @@ class GameView(BaseModel):
     deadline: str | None = Field(
         None, description="Turn-based: when the move awaited is due (ISO 8601, UTC)"
     )
+    draw_offer: int | None = Field(None, description="The seat offering a draw, if any")
+    takeback_offer: int | None = Field(
+        None, description="The seat asking to take its last move back, if any"
+    )
+    abortable: bool = Field(
+        False, description="The game may still be aborted (each side has not moved yet)"
+    )
     svg: str | None = None
     clock: dict[str, Any] | None = None
     you: list[int] = Field(default_factory=list, description="The seats that are yours")
@@ -437,6 +444,25 @@ class ResignMessage(_GameMessage):
     type: Literal["resign"]
 
 
+class AbortMessage(_GameMessage):
+    type: Literal["abort"]
+
+
+Answer = Literal["offer", "accept", "decline"]
+
+
+class DrawMessage(_GameMessage):
+    type: Literal["draw"]
+    answer: Answer = Field(
+        "offer", description="offer (accepts one already offered), accept or decline"
+    )
+
+
+class TakebackMessage(_GameMessage):
+    type: Literal["takeback"]
+    answer: Answer = Field("offer", description="offer (ask), accept or decline")
+
+
 class RematchMessage(_GameMessage):
     type: Literal["rematch"]
 
@@ -461,6 +487,9 @@ ClientMessage = Annotated[
     | MoveMessage
     | ThrowMessage
     | ResignMessage
+    | AbortMessage
+    | DrawMessage
+    | TakebackMessage
     | RematchMessage
     | JoinMessage
     | TournamentMessage,
@@ -517,6 +546,20 @@ class ErrorMessageOut(BaseModel):
 
     def text(self) -> str:
         return message_text(self, exclude_none=True)
+
+
+class AnswerIn(BaseModel):
+    answer: Literal["offer", "accept", "decline"] = Field(
+        "offer", description="offer (or ask), accept or decline the opponent's"
+    )
+
+
+class SpectatorsOut(BaseModel):
+    """How many people watch a game without a seat in it."""
+
+    type: Literal["spectators"] = "spectators"
+    game: str
+    count: int
 
 
 class PresenceOut(BaseModel):

@@ -85,6 +85,13 @@ class LiveGame(Table):
     bot_task: asyncio.Task[None] | None = None
     flag_timer: asyncio.TimerHandle | None = None
     last_activity: float = field(default_factory=time.monotonic)  # for the lobby's live list
+    spectators_shown: int = -1  # the spectator count its watchers were last sent
+
+
+def _accepts(answer: str) -> bool:
+    if answer not in ("accept", "decline"):
+        raise GameError("bad_request", "answer must be offer, accept or decline")
+    return answer == "accept"
 
 
 def _moment(live: LiveGame) -> float:
@@ -540,6 +547,42 @@ class Hub:
             await self._carry_out(live, session.resign(live, player_id, _moment(live), self.now()))
         return live
 
+    async def abort(self, player_id: str | None, game_id: str) -> LiveGame:
+        """Call the game off before each side has moved: no result, no rating."""
+        return await self._gesture(game_id, partial(session.abort, player_id=player_id))
+
+    async def draw(self, player_id: str | None, game_id: str, answer: str) -> LiveGame:
+        """Offer a draw (``offer``; accepting one already offered), or ``accept`` or
+        ``decline`` the opponent's offer."""
+        if answer == "offer":
+            return await self._gesture(game_id, partial(session.offer_draw, player_id=player_id))
+        return await self._gesture(
+            game_id,
+            partial(session.answer_draw, player_id=player_id, accept=_accepts(answer)),
+        )
+
+    async def takeback(self, player_id: str | None, game_id: str, answer: str) -> LiveGame:
+        """Ask to take back your last move (``offer``), or ``accept`` or ``decline`` the
+        opponent's request."""
+        if answer == "offer":
+            return await self._gesture(game_id, partial(session.ask_takeback, player_id=player_id))
+        return await self._gesture(
+            game_id,
+            partial(session.answer_takeback, player_id=player_id, accept=_accepts(answer)),
+        )
+
+    async def _gesture(self, game_id: str, make: Callable[..., session.Change]) -> LiveGame:
+        """A gesture between the players (``make(table, now=, wall=)`` says what it does),
+        after the time check, made as a move is: written, then adopted and sent."""
+        live = await self.get(game_id)
+        async with self._locked(live):
+            await self._flag_if_due(live)
+            change = make(live, now=_moment(live), wall=self.now())
+            await self._carry_out(live, change)
+        if live.status != "active":
+            self._lobby_changed(live)
+        return live
+
     async def rematch(self, player_id: str | None, game_id: str) -> LiveGame:
         """Offer a rematch; it starts when the opponent offers too (a bot always agrees)."""
         live = await self.get(game_id)
@@ -761,6 +804,8 @@ class Hub:
         conn.watching[live.id] = svg
         conn.push(self.message(live, conn, svg))
         self.presence.watching(conn, live)  # presence
+        if not self._spectators_changed(live):
+            conn.push(views.spectators_message(live.id, live.spectators_shown))
         return live
 
     def unwatch(self, conn: Connection, game_id: str) -> None:
@@ -770,6 +815,7 @@ class Hub:
         live = self.games.get(game_id)
         if live is not None:
             live.subscribers.pop(conn, None)
+            self._spectators_changed(live)
             if live.status in ("finished", "aborted") and not live.subscribers:
                 self.games.pop(live.id, None)  # stays in the database; reloaded on demand
         self.presence.unwatched(conn, game_id, live)  # presence
@@ -801,9 +847,24 @@ class Hub:
         if self.clustered and announce:
             self.outbox.changed(live.id, live.version)
         live.revision += 1
-        live.delta_from, live.sent_len = live.sent_len, len(live.entries)
+        # a takeback shortens the move list: watchers keep what is still in it
+        live.delta_from = min(live.sent_len, len(live.entries))
+        live.sent_len = len(live.entries)
         for conn, svg in list(live.subscribers.items()):
             conn.push(self.message(live, conn, svg, delta=True))
+
+    def _spectators_changed(self, live: LiveGame) -> bool:
+        """Tell the game's watchers how many spectators it has, if that changed; whether it
+        had. Counted among this process's sockets: each person watching without a seat once
+        (each signed-out socket once)."""
+        count = views.spectators(live)
+        if count == live.spectators_shown:
+            return False
+        live.spectators_shown = count
+        text = views.spectators_message(live.id, count)
+        for conn in list(live.subscribers):
+            conn.push(text)
+        return True
 
     def message(
         self, live: LiveGame, conn: Connection | None, svg: bool, delta: bool = False

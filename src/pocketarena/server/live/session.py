@@ -148,6 +148,8 @@ class Table:
     creator_addr: str | None = None  # keyed hash of the address it was opened from
     days_per_move: int | None = None  # a turn-based game: the days each move may take
     deadline: datetime | None = None  # when the move awaited is due (turn-based games)
+    draw_offer: int | None = None  # the seat offering a draw (until a move or an answer)
+    takeback_offer: int | None = None  # the seat asking to take its last move back
 
     def seats_of(self, player_id: str | None) -> list[int]:
         if player_id is None:
@@ -333,6 +335,124 @@ def resign(table: Table, player_id: str | None, now: float, wall: datetime) -> C
     return finish(table, table.state, 1 - seat, "resignation", now, wall)
 
 
+# -- gestures: abort, draw, takeback -------------------------------------------------------------
+def _opponent_seat(table: Table, player_id: str | None, what: str) -> int:
+    """The seat of ``player_id`` in a game in progress against someone else (a gesture
+    between two players), or a GameError saying why not."""
+    if table.status != "active":
+        raise GameError("not_active", f"only a game in progress can have {what}")
+    mine = table.seats_of(player_id)
+    if not mine:
+        raise GameError("not_seated", f"only a player of this game can ask for {what}")
+    if len(mine) == 2:
+        raise GameError("forbidden", f"both seats are yours: there is nobody to ask for {what}")
+    other = table.seats[1 - mine[0]]
+    if other is not None and other.kind == "bot":
+        raise GameError("forbidden", f"a bot plays every game to its end: no {what}")
+    return mine[0]
+
+
+def decided(table: Table) -> set[int]:
+    """The seats that have made a decision in this game so far."""
+    return {m for m in table.movers if m >= 0}
+
+
+def abortable(table: Table) -> bool:
+    """A game in progress may be aborted until each side has made a move."""
+    return table.status == "active" and not {0, 1} <= decided(table)
+
+
+def abort(table: Table, player_id: str | None, now: float, wall: datetime) -> Change:
+    """Call the game off before each side has moved: no result, no rating change."""
+    if table.status != "active":
+        raise GameError("not_active", "only a game in progress can be aborted")
+    if not table.seats_of(player_id):
+        raise GameError("not_seated", "only a player of this game can abort it")
+    if not abortable(table):
+        raise GameError(
+            "forbidden",
+            "both sides have moved: the game can no longer be aborted (resign, or offer a draw)",
+        )
+    clock = table.clock.copy() if table.clock is not None else None
+    if clock is not None:
+        clock.stop(now)
+    values = {
+        **_row_values(table, table.state, clock, now, wall),
+        "status": "aborted",
+        "termination": "aborted",
+        "finished_at": wall,
+        "turn_id": None,
+        "deadline": None,
+    }
+    return Change(table.state, values, clock)
+
+
+def offer_draw(table: Table, player_id: str | None, now: float, wall: datetime) -> Change:
+    """Offer a draw; offering when the opponent has offered accepts theirs."""
+    seat = _opponent_seat(table, player_id, "a draw")
+    if table.draw_offer == 1 - seat:
+        return finish(table, table.state, None, "agreement", now, wall)
+    if table.draw_offer == seat:
+        raise GameError("conflict", "you have offered a draw already; wait for the answer")
+    return _offer(table, {"draw_offer": seat}, now, wall)
+
+
+def answer_draw(
+    table: Table, player_id: str | None, accept: bool, now: float, wall: datetime
+) -> Change:
+    """Accept the opponent's draw offer (the game is drawn) or decline it."""
+    seat = _opponent_seat(table, player_id, "a draw")
+    if table.draw_offer != 1 - seat:
+        raise GameError("conflict", "there is no draw offer from your opponent to answer")
+    if accept:
+        return finish(table, table.state, None, "agreement", now, wall)
+    return _offer(table, {"draw_offer": None}, now, wall)
+
+
+def takeback_point(table: Table, seat: int) -> int | None:
+    """How many actions remain when ``seat``'s last decision is taken back (with everything
+    played after it); None: it has made none."""
+    for ply in range(len(table.movers) - 1, -1, -1):
+        if table.movers[ply] == seat:
+            return ply
+    return None
+
+
+def ask_takeback(table: Table, player_id: str | None, now: float, wall: datetime) -> Change:
+    """Ask to take back your last move; the opponent decides (rated games too)."""
+    seat = _opponent_seat(table, player_id, "a takeback")
+    if takeback_point(table, seat) is None:
+        raise GameError("forbidden", "you have not moved yet: there is nothing to take back")
+    if table.takeback_offer == seat:
+        raise GameError("conflict", "you have asked for a takeback already; wait for the answer")
+    return _offer(table, {"takeback_offer": seat}, now, wall)
+
+
+def answer_takeback(
+    table: Table, player_id: str | None, accept: bool, now: float, wall: datetime
+) -> Change:
+    """Agree to the opponent's takeback (their last move and everything after it go; they
+    move again) or refuse it."""
+    seat = _opponent_seat(table, player_id, "a takeback")
+    asker = 1 - seat
+    point = takeback_point(table, asker) if table.takeback_offer == asker else None
+    if point is None:
+        raise GameError("conflict", "there is no takeback request from your opponent to answer")
+    if not accept:
+        return _offer(table, {"takeback_offer": None}, now, wall)
+    state = table.game.new_initial_state()
+    for action in table.state.history[:point]:
+        state.apply(action)
+    return step(table, state, now, wall)
+
+
+def _offer(table: Table, offers: dict[str, Any], now: float, wall: datetime) -> Change:
+    """An offer made or answered: the position and clocks stay, the row says who offers."""
+    clock = table.clock.copy() if table.clock is not None else None
+    values = {"version": table.version + 1, **offers}
+    return Change(table.state, values, clock)
+
+
 def flag(table: Table, now: float, wall: datetime) -> Change | None:
     """Lose on time, if the running clock has run out at ``now``, or the move awaited in a
     turn-based game was due before ``wall``."""
@@ -434,6 +554,11 @@ def _row_values(
         values["clock1_ms"] = max(0, clock.left_ms(1, now))
         values["clock_since"] = wall  # the running clock (re)started now
     values.update(turn_values(table, new, wall))
+    # An offer is made on a position: a move (or the end) withdraws it.
+    if table.draw_offer is not None:
+        values["draw_offer"] = None
+    if table.takeback_offer is not None:
+        values["takeback_offer"] = None
     return values
 
 
@@ -456,6 +581,12 @@ def turn_values(
 def adopt(table: Table, change: Change) -> None:
     """Make the change, once it is written."""
     start = len(table.state.history)
+    kept = len(change.state.history)
+    if kept < start:  # moves taken back: the move list and what was known past it go
+        del table.movers[kept:]
+        del table.entries[kept:]
+        table.throwers = {ply: seat for ply, seat in table.throwers.items() if ply <= kept}
+        start = kept
     replay = table.state  # extend the move list with the new actions
     for action in change.state.history[start:]:
         append(table, replay, action)
@@ -463,8 +594,17 @@ def adopt(table: Table, change: Change) -> None:
     table.clock = change.clock
     table.events_from = start
     table.version += 1
-    if "deadline" in change.values:
-        table.deadline = change.values["deadline"]
+    values = change.values
+    if "deadline" in values:
+        table.deadline = values["deadline"]
+    if "draw_offer" in values:
+        table.draw_offer = values["draw_offer"]
+    if "takeback_offer" in values:
+        table.takeback_offer = values["takeback_offer"]
+    if values.get("status") == "aborted":
+        table.status = "aborted"
+        table.termination = values.get("termination")
+        table.finished_at = values.get("finished_at")
     done = change.finish
     if done is not None:
         table.status = "finished"
@@ -704,6 +844,8 @@ def from_record(kind: type[T], row: GameRecord, seats: list[Seat | None]) -> T:
         creator_addr=row.creator_addr,
         days_per_move=row.days_per_move,
         deadline=aware(row.deadline) if row.deadline is not None else None,
+        draw_offer=row.draw_offer,
+        takeback_offer=row.takeback_offer,
     )
     try:
         for text in row.history:
@@ -741,6 +883,7 @@ def advanced(table: T, row: GameRecord) -> T | None:
     fresh.rated = row.rated
     fresh.clock = _stored_clock(row) or fresh.clock
     fresh.deadline = aware(row.deadline) if row.deadline is not None else None
+    fresh.draw_offer, fresh.takeback_offer = row.draw_offer, row.takeback_offer
     return fresh
 
 

@@ -16,6 +16,7 @@ from ...core.security import address_hash
 from ...live import views
 from ...live.hub import GameError, LiveGame
 from ...schemas import (
+    AnswerIn,
     ErrorOut,
     GameCreate,
     GameCreated,
@@ -129,6 +130,38 @@ async def throw_coins(
 )
 async def resign(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     live = await hub.resign(player, game_id)
+    return view_for(live, player)
+
+
+@router.post(
+    "/{game_id}/abort", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
+)
+async def abort(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+    """Call the game off before each side has moved: no result, no rating change."""
+    live = await hub.abort(player, game_id)
+    return view_for(live, player)
+
+
+@router.post(
+    "/{game_id}/draw", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
+)
+async def draw(game_id: str, body: AnswerIn, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+    """Offer a draw (``offer``: accepts your opponent's if they offered one), or ``accept`` or
+    ``decline`` your opponent's offer. A move withdraws an offer; not against a bot."""
+    live = await hub.draw(player, game_id, body.answer)
+    return view_for(live, player)
+
+
+@router.post(
+    "/{game_id}/takeback", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
+)
+async def takeback(
+    game_id: str, body: AnswerIn, hub: HubDep, player: PlayerIdDep
+) -> dict[str, Any]:
+    """Ask to take back your last move (``offer``), or ``accept`` or ``decline`` your
+    opponent's request; accepted, their last move and everything after it go (rated games
+    too). A move withdraws a request; not against a bot."""
+    live = await hub.takeback(player, game_id, body.answer)
     return view_for(live, player)
 
 

@@ -4,6 +4,9 @@ Client → server (each may carry ``ref``, echoed in the reply):
 ``{"type": "watch", "game": ID, "svg": true}``, ``{"type": "unwatch", "game": ID}``,
 ``{"type": "move", "game": ID, "action": "place Q b2", "version": 7}``,
 ``{"type": "throw", "game": ID, "version": 7}``, ``{"type": "resign", "game": ID}``,
+``{"type": "abort", "game": ID}`` (before each side has moved), ``{"type": "draw", "game":
+ID, "answer": "offer"|"accept"|"decline"}``, ``{"type": "takeback", "game": ID, "answer":
+"offer"|"accept"|"decline"}``,
 ``{"type": "rematch", "game": ID}``, ``{"type": "join", "game": ID, "invite": TOKEN}``,
 ``{"type": "lobby"}`` (subscribe to lobby updates), ``{"type": "tournament", "id": ID}``
 (subscribe to a tournament's standings and pairings), ``{"type": "ping"}``.
@@ -11,6 +14,7 @@ Client → server (each may carry ``ref``, echoed in the reply):
 Server → client: ``hello``, ``state`` (after every change of a watched game), ``chat`` (a
 new message of the watched game's chat room the client reads; see ``server.chat``), ``lobby``,
 ``presence`` (whether each seat's player of a watched game is online; see ``live.presence``),
+``spectators`` (how many watch a game without a seat in it),
 ``online`` (players online, to the lobby's watchers), ``tournament`` (a followed tournament,
 whole, when it changed), ``ack`` (a request was carried out), ``pong``, and ``error`` (``code`` and ``message``; sent to
 the client that caused it only; the connection stays open).
@@ -33,8 +37,10 @@ from ...core.ratelimit import TokenBucket
 from ...live.connection import Connection
 from ...live.hub import GameError
 from ...schemas import (
+    AbortMessage,
     AckOut,
     ClientMessage,
+    DrawMessage,
     ErrorMessageOut,
     HelloOut,
     JoinMessage,
@@ -45,6 +51,7 @@ from ...schemas import (
     PongOut,
     RematchMessage,
     ResignMessage,
+    TakebackMessage,
     ThrowMessage,
     TournamentMessage,
     UnwatchMessage,
@@ -118,6 +125,15 @@ async def _reply(ctx: AppContext, conn: Connection, msg: ClientMessage) -> dict[
             return {"version": live.version}
         case ResignMessage():
             live = await hub.resign(conn.player_id, msg.game)
+            return {"version": live.version}
+        case AbortMessage():
+            live = await hub.abort(conn.player_id, msg.game)
+            return {"version": live.version}
+        case DrawMessage():
+            live = await hub.draw(conn.player_id, msg.game, msg.answer)
+            return {"version": live.version}
+        case TakebackMessage():
+            live = await hub.takeback(conn.player_id, msg.game, msg.answer)
             return {"version": live.version}
         case RematchMessage():
             live = await hub.rematch(conn.player_id, msg.game)
