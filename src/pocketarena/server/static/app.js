@@ -328,6 +328,9 @@ class GamePage {
     $("#throw-btn").addEventListener("click", () => this.throwCoins());
     $("#resign-btn").addEventListener("click", () => this.resign());
     $("#cancel-btn").addEventListener("click", () => this.cancel());
+    $("#abort-btn").addEventListener("click", () => this.live.send({ type: "abort", game: this.id }));
+    $("#draw-btn").addEventListener("click", () => this.live.send({ type: "draw", game: this.id, answer: "offer" }));
+    $("#takeback-btn").addEventListener("click", () => this.live.send({ type: "takeback", game: this.id, answer: "offer" }));
     $("#join-btn").addEventListener("click", () => this.join());
     $("#copy-invite")?.addEventListener("click", () => {
       $("#invite-url").select();
@@ -359,6 +362,12 @@ class GamePage {
       if (msg.game !== this.id) return;
       this.presence = msg.online;
       this.renderPlayers();
+    });
+    live.on("spectators", (msg) => {
+      if (msg.game !== this.id) return;
+      const line = $("#spectators");
+      line.hidden = msg.count === 0;
+      line.textContent = `${msg.count} spectator${msg.count === 1 ? "" : "s"} watching`;
     });
     live.on("open", () => { this.renderControls(); this.renderPlayers(); });
     live.on("close", () => { this.renderControls(); this.renderPlayers(); });
@@ -579,7 +588,7 @@ class GamePage {
     const name = (seat) => playerName(v.seats[seat], v.seat_names[seat]);
     let text = "";
     if (v.status === "waiting") text = "Waiting for an opponent…";
-    else if (v.status === "aborted") text = "This game was cancelled.";
+    else if (v.status === "aborted") text = v.termination === "aborted" ? "This game was aborted: no result, no rating change." : "This game was cancelled.";
     else if (v.status === "finished") text = this.resultText();
     else if (v.node === "chance") {
       if (v.thrower !== null && this.mine(v.thrower)) {
@@ -592,6 +601,9 @@ class GamePage {
       if (this.mine(v.to_move)) {
         text = this.you.length === 2 ? `${v.seat_names[v.to_move]} to move` : "Your turn";
         status.classList.add("your-turn");
+      } else if (v.seats[v.to_move]?.kind === "bot") {
+        text = `${name(v.to_move)} is thinking…`;
+        status.classList.add("thinking");
       } else text = `${name(v.to_move)} (${v.seat_names[v.to_move]}) to move`;
     }
     status.textContent = text;
@@ -603,7 +615,7 @@ class GamePage {
   // 28–7", as Coin Age's "Tails wins 28-7"); a draw in seat order.
   resultText() {
     const v = this.view;
-    const how = { resignation: " by resignation", "time forfeit": " on time", abandoned: " (abandoned)" }[v.termination] || "";
+    const how = { resignation: " by resignation", "time forfeit": " on time", abandoned: " (abandoned)", agreement: " by agreement" }[v.termination] || "";
     const score = (seat) => fmtScore(v.scores[seat] ?? 0);
     if (v.winner === null || v.winner === undefined) return `Draw${how} · ${score(0)}–${score(1)}`;
     const who = v.seats[v.winner]?.name || v.seat_names[v.winner];
@@ -619,9 +631,45 @@ class GamePage {
     // Offline the button stays in view, disabled, matching the status line.
     btn.hidden = !throwing;
     btn.disabled = throwing && !this.live.open;
-    $("#resign-btn").hidden = !(active && this.you.length > 0);
+    const playing = active && this.you.length > 0;
+    // Until each side has moved a game can be aborted: no result, no rating.
+    $("#abort-btn").hidden = !(playing && v.abortable);
+    $("#resign-btn").hidden = !playing;
     $("#cancel-btn").hidden = !(v.status === "waiting" && this.you.length > 0);
+    // Draws and takebacks are asked of a person across the table (not of a bot, not on one screen).
+    const me = this.you.length === 1 ? this.you[0] : null;
+    const other = me === null ? null : v.seats[1 - me];
+    const asking = playing && me !== null && other && other.kind !== "bot";
+    $("#draw-btn").hidden = !asking || v.draw_offer === me;
+    $("#draw-btn").textContent = asking && v.draw_offer === 1 - me ? "Accept the draw" : "Offer a draw";
+    const moved = v.history.some((h) => h.seat === me && !h.chance);
+    $("#takeback-btn").hidden = !asking || !moved || v.takeback_offer === me;
+    this.renderOffers();
     if (throwing) this.renderStatus();
+  }
+
+  // Offers in play, seen by both players and the spectators: who offers, and the answer
+  // buttons for the one asked.
+  renderOffers() {
+    const v = this.view;
+    const box = $("#offers");
+    const lines = [];
+    const name = (seat) => playerName(v.seats[seat], v.seat_names[seat]);
+    const offer = (kind, seat, text, mineText) => {
+      if (seat === null || seat === undefined || v.status !== "active") return;
+      const asked = this.you.length === 1 && !this.mine(seat);
+      const line = el("div", { class: "card offer", "data-offer": kind },
+        el("span", { text: this.mine(seat) && this.you.length === 1 ? mineText : text.replace("%s", name(seat)) }));
+      if (asked) {
+        line.append(
+          el("button", { class: "btn primary", type: "button", "data-answer": "accept", text: "Accept", onclick: () => this.live.send({ type: kind, game: this.id, answer: "accept" }) }),
+          el("button", { class: "btn ghost", type: "button", "data-answer": "decline", text: "Decline", onclick: () => this.live.send({ type: kind, game: this.id, answer: "decline" }) }));
+      }
+      lines.push(line);
+    };
+    offer("draw", v.draw_offer, "%s offers a draw", "Draw offered; waiting for the answer…");
+    offer("takeback", v.takeback_offer, "%s asks to take back their last move", "Takeback asked; waiting for the answer…");
+    box.replaceChildren(...lines);
   }
 
   renderMoves() {
@@ -671,8 +719,10 @@ class GamePage {
     const wasHidden = box.hidden;
     box.hidden = v.status !== "finished";
     if (box.hidden) return;
-    if (!wasHidden && box.dataset.version === String(v.version)) return;
-    box.dataset.version = String(v.version);
+    // A rematch offer changes no version: it redraws the card too (the button becomes "Accept").
+    const drawn = `${v.version}:${v.rematch.offers.join(",")}:${v.rematch.id || ""}`;
+    if (!wasHidden && box.dataset.version === drawn) return;
+    box.dataset.version = drawn;
     const parts = [el("h2", { text: this.resultText() })];
     if (v.rating_changes) {
       const lines = v.rating_changes.map((c) => {
@@ -686,6 +736,10 @@ class GamePage {
     if (this.you.length) {
       const offered = v.rematch.offers.some((s) => this.mine(s));
       const theyOffered = v.rematch.offers.some((s) => !this.mine(s));
+      if (theyOffered && !v.rematch.id && !offered) {
+        const seat = v.rematch.offers.find((x) => !this.mine(x));
+        parts.push(el("p", { class: "offer-line", "data-offer": "rematch", text: `${playerName(v.seats[seat], v.seat_names[seat])} offers a rematch` }));
+      }
       if (v.rematch.id) row.append(el("a", { class: "btn primary", href: `/g/${v.rematch.id}`, text: "Go to the rematch" }));
       else row.append(el("button", {
         class: "btn primary", id: "rematch-btn", type: "button", disabled: offered,
@@ -1093,7 +1147,7 @@ class GamePage {
   throwCoins() {
     if (this.live.send({ type: "throw", game: this.id, version: this.view.version })) $("#throw-btn").hidden = true;
   }
-  resign() { if (confirm("Resign this game?")) this.live.send({ type: "resign", game: this.id }); }
+  resign() { if (confirm("Resign this game? Your opponent wins.")) this.live.send({ type: "resign", game: this.id }); }
   async cancel() {
     try { await api(`/api/games/${this.id}`, { method: "DELETE" }); } catch (err) { toast(err.message, "error"); }
   }
