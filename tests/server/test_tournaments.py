@@ -157,6 +157,13 @@ def test_a_round_robin_and_an_arena_of_bots(tmp_path: Any) -> None:
         ({"name": ""}, 422, "name"),
         ({"name": "   "}, 400, "needs a name"),
         ({"surprise": 1}, 422, "surprise"),
+        ({"days_per_move": 4}, 400, "days per move is one of 1, 2, 3, 5, 7, 14, not 4"),
+        ({"days_per_move": 3, "clock": {"initial_s": 60}}, 400, "a clock or days per move"),
+        (
+            {"kind": "arena", "rounds": None, "duration_s": 600, "days_per_move": 3},
+            400,
+            "an arena is played on the clock, not by the day",
+        ),
     ],
 )
 def test_every_invalid_setting_is_refused_clearly(
@@ -239,3 +246,26 @@ def test_the_pages_list_show_and_follow_a_tournament(tmp_path: Any) -> None:
             and f'href="/g/{view["rounds"][0]["boards"][0]["game_id"]}"' in live
         )
         assert client.get("/t/nope").status_code == 404
+
+
+def test_a_turn_based_swiss_gives_each_game_its_days_per_move(tmp_path: Any) -> None:
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        register(client, "organiser")
+        person = second_client(client)
+        made = create(client, rounds=1, days_per_move=3)
+        assert made["days_per_move"] == 3 and made["clock"] is None
+        tid = made["id"]
+        assert person.post(f"/api/tournaments/{tid}/join").status_code == 200
+        client.post(f"/api/tournaments/{tid}/bots", json={"level": "random", "count": 1})
+        client.post(f"/api/tournaments/{tid}/start")
+        end = time.monotonic() + 30
+        while not (view := person.get(f"/api/tournaments/{tid}").json())["you"]["game"]:
+            assert time.monotonic() < end
+            time.sleep(0.2)
+        game = person.get(f"/api/games/{view['you']['game']}", params={"svg": False}).json()
+        assert game["days_per_move"] == 3
+        # The person's turn shows in their "your turn" list, as any turn-based game's.
+        if game["to_move"] in game["you"]:
+            turns = person.get("/api/me/turns").json()
+            assert [g["id"] for g in turns["games"]] == [game["id"]]
+        assert "3 days a move" in person.get(f"/t/{tid}").text

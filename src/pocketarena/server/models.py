@@ -228,6 +228,7 @@ class TournamentRow(Base):
     max_players: Mapped[int] = mapped_column(Integer)
     rounds: Mapped[int | None] = mapped_column(Integer)  # swiss
     duration_s: Mapped[int | None] = mapped_column(Integer)  # arena
+    days_per_move: Mapped[int | None] = mapped_column(Integer)  # turn-based (Swiss, round robin)
     status: Mapped[str] = mapped_column(String(10), default="created")
     creator_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -37,6 +37,7 @@ from . import catalog
 from .core.security import _ALPHABET
 from .live.connection import Connection
 from .live.hub import GameError, Hub
+from .live.session import DAYS_PER_MOVE
 from .models import GameRecord, Player, TournamentPairingRow, TournamentPlayerRow, TournamentRow
 from .schemas import ClockIn
 from .store import aware, bot_player_id
@@ -60,6 +61,10 @@ class TournamentCreate(BaseModel):
     game: str = Field(max_length=40, examples=["stack-a-cash"])
     options: dict[str, Any] = Field(default_factory=dict, max_length=10)
     clock: ClockIn | None = Field(None, description="null: untimed (Swiss and round robin)")
+    days_per_move: int | None = Field(
+        None,
+        description="Turn-based games (Swiss and round robin): 1, 2, 3, 5, 7 or 14 days a move",
+    )
     starts_in_s: int = Field(300, ge=0, le=30 * 86400, description="Seconds until it starts")
     rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS, description="Swiss only")
     duration_s: int | None = Field(None, ge=60, le=86400, description="Arena only")
@@ -412,6 +417,35 @@ def played(boards: Sequence[Board], by_finish: bool = False) -> list[Played]:
     return [Played(b.first, b.second, 1.0 if b.second is None else (b.score or 0.0)) for b in done]
 
 
+def check_timing(body: TournamentCreate) -> None:
+    """Rounds for a Swiss, a duration and a clock for an arena, a clock or days per move (not
+    both) for the others: GameError says which setting does not fit and why."""
+    if body.kind == "swiss" and body.rounds is None:
+        raise GameError("bad_request", "a Swiss needs a number of rounds (1 to 30)")
+    if body.kind != "swiss" and body.rounds is not None:
+        raise GameError("bad_request", f"rounds are for a Swiss; a {body.kind} has none")
+    if body.days_per_move is not None:
+        if body.kind == "arena":
+            raise GameError("bad_request", "an arena is played on the clock, not by the day")
+        if body.clock is not None:
+            raise GameError(
+                "bad_request", "give a clock or days per move, not both: one or the other"
+            )
+        if body.days_per_move not in DAYS_PER_MOVE:
+            raise GameError(
+                "bad_request",
+                f"days per move is one of {', '.join(map(str, DAYS_PER_MOVE))}, "
+                f"not {body.days_per_move}",
+            )
+    if body.kind == "arena":
+        if body.duration_s is None:
+            raise GameError("bad_request", "an arena needs a duration (60 s to 24 h)")
+        if body.clock is None:
+            raise GameError("bad_request", "an arena is played on the clock: give one")
+    elif body.duration_s is not None:
+        raise GameError("bad_request", f"a duration is for an arena, not a {body.kind}")
+
+
 class Tournaments:
     """The tournaments of this process: creating, joining, the ticks, and the watchers."""
 
@@ -444,17 +478,7 @@ class Tournaments:
             game = catalog.load_game(body.game, body.options)
         except ValueError as e:
             raise GameError("bad_request", str(e)) from None
-        if body.kind == "swiss" and body.rounds is None:
-            raise GameError("bad_request", "a Swiss needs a number of rounds (1 to 30)")
-        if body.kind != "swiss" and body.rounds is not None:
-            raise GameError("bad_request", f"rounds are for a Swiss; a {body.kind} has none")
-        if body.kind == "arena":
-            if body.duration_s is None:
-                raise GameError("bad_request", "an arena needs a duration (60 s to 24 h)")
-            if body.clock is None:
-                raise GameError("bad_request", "an arena is played on the clock: give one")
-        elif body.duration_s is not None:
-            raise GameError("bad_request", f"a duration is for an arena, not a {body.kind}")
+        check_timing(body)
         limit = self.settings.tournament_max_players
         max_players = body.max_players or limit
         if max_players > limit:
@@ -484,6 +508,7 @@ class Tournaments:
             max_players=max_players,
             rounds=body.rounds,
             duration_s=body.duration_s,
+            days_per_move=body.days_per_move,
             status="created",
             creator_id=creator_id,
             starts_at=datetime.now(UTC) + timedelta(seconds=body.starts_in_s),
@@ -621,6 +646,7 @@ class Tournaments:
                     clock=clock,
                     rated=row.rated,
                     creator_id=row.creator_id,
+                    days_per_move=row.days_per_move,
                 )
             finally:
                 self._creating.discard(b.game_id)
@@ -808,6 +834,7 @@ def tournament_view(
             "initial_s": row.clock_initial_ms // 1000,
             "increment_s": (row.clock_increment_ms or 0) // 1000,
         },
+        "days_per_move": row.days_per_move,
         "rated": row.rated,
         "invite_only": row.invite_only,
         "min_games": row.min_games,

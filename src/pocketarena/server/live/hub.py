@@ -387,6 +387,7 @@ class Hub:
         clock: tuple[int, int] | None,
         rated: bool,
         creator_id: str,
+        days_per_move: int | None = None,
     ) -> LiveGame | None:
         """A tournament's game between two given players (the first sits first), under the id
         its pairing fixed. None when a game of that id exists already (another process made
@@ -415,13 +416,17 @@ class Hub:
             seats=seats,
             chance=FairChance(gid) if game.CHANCE else None,
             clock=Clock(clock[0], clock[1]) if clock else None,
+            created_at=self.now(),
+            days_per_move=days_per_move,
         )
         live.status = "active"
-        live.started_at = utcnow()
+        live.started_at = self.now()
+        row = session.new_record(live)
         try:
-            await self.db(self.store.insert_game, session.new_record(live))
+            await self.db(self.store.insert_game, row)
         except IntegrityError:
             return None
+        live.deadline = row.deadline
         self.games[gid] = live
         await self._begin(live)
         self._lobby_changed(live)

@@ -32,6 +32,7 @@ if (form) {
   const kindChanged = () => {
     const kind = form.elements.kind.value;
     for (const el of form.querySelectorAll("[data-for-kind]")) el.hidden = el.dataset.forKind !== kind;
+    for (const el of form.querySelectorAll("[data-for-kind-not]")) el.hidden = el.dataset.forKindNot === kind;
     if (kind === "arena") form.elements.timed.checked = true;
   };
   form.elements.kind.addEventListener("change", kindChanged);
@@ -52,7 +53,10 @@ if (form) {
     };
     if (body.kind === "swiss") body.rounds = number(f.rounds);
     if (body.kind === "arena") body.duration_s = number(f.duration_min) * 60;
-    if (f.timed.checked || body.kind === "arena") {
+    const days = Number.parseInt(f.days_per_move.value, 10);
+    if (days && body.kind !== "arena") {
+      body.days_per_move = days; // turn-based: no clock
+    } else if (f.timed.checked || body.kind === "arena") {
       body.clock = { initial_s: number(f.clock_min) * 60, increment_s: number(f.increment_s) };
     }
     try {

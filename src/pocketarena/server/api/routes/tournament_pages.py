@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from ... import catalog
 from ...live.hub import GameError
+from ...live.session import DAYS_PER_MOVE
 from ...tournaments import KINDS
 from ..deps import ContextDep, PlayerIdDep
 from .pages import page, reader
@@ -33,6 +34,7 @@ async def tournaments_page(request: Request, ctx: ContextDep) -> HTMLResponse:
         games=games,
         kinds=KINDS,
         max_players=ctx.settings.tournament_max_players,
+        days_per_move=DAYS_PER_MOVE,
     )
 
 
