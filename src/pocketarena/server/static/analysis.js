@@ -2,9 +2,10 @@
 // engine's evaluation and the moves to play on it. The address always holds the position, so
 // copying it shares the board as it is.
 
-import { node, request } from "./dom.js";
+import { markPicked, narrowByClick, node, request, scrollWithin, trackHeader, zoomable } from "./dom.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
+const WORDS = JSON.parse(document.getElementById("an-words")?.textContent || "{}");
 const $ = (sel) => document.querySelector(sel);
 
 const post = (path, body, raw = false) => request("POST", path, body, raw);
@@ -49,6 +50,27 @@ class Board {
     $("#an-game").addEventListener("change", () => this.fillOptions());
     $("#an-setup").addEventListener("submit", (e) => { e.preventDefault(); this.setup(); });
     $("#an-record").addEventListener("submit", (e) => { e.preventDefault(); this.openRecord(); });
+    // Moves by clicking or tapping the board, as on the game page: a cell, a coin, a tile
+    // narrows the moves to those naming it; when one is left it is played.
+    this.picked = [];
+    $("#board").addEventListener("click", (e) => this.boardClick(e));
+    trackHeader();
+    zoomable($("#board").closest(".board-wrap"));
+  }
+
+  boardClick(e) {
+    const r = this.report;
+    if (!r || r.over || r.chance || !r.legal.length) return;
+    const got = narrowByClick(e, r.legal, this.picked);
+    if (!got) return;
+    this.picked = got.picked;
+    markPicked($("#board"), this.picked);
+    if (got.matching.length === 1) { this.play(got.matching[0]); return; }
+    const all = node("button", { type: "button", class: "btn ghost", onclick: () => { this.picked = []; markPicked($("#board"), []); this.renderChoices(this.evaluation || null); } }, WORDS.show_all || "show all");
+    $("#an-choices").replaceChildren(
+      node("p", { class: "small muted", id: "an-picked" }, `${(WORDS.moves_with || "Moves with {tokens}").replace("{tokens}", this.picked.join(" + "))} `, all),
+      node("div", { class: "an-choice-list" }, got.matching.map((m) => node("button", { type: "button", class: "an-choice", "data-move": m, onclick: () => this.play(m) }, node("span", { class: "an-move-text", text: m })))),
+    );
   }
 
   error(text) {
@@ -117,6 +139,8 @@ class Board {
     $("#an-pos").textContent = `${this.ply} / ${this.moves.length}`;
     const last = report.moves[report.moves.length - 1];
     $("#an-status").textContent = `${report.status}${last ? ` — after ${this.ply}. ${last}` : ""}`;
+    this.picked = [];
+    this.evaluation = null;
     this.renderHistory();
     this.renderChoices(null);
     this.evaluate();
@@ -132,6 +156,7 @@ class Board {
       const back = node("li", { class: "from-game" }, node("a", { href: `/g/${this.fromGame}/replay`, text: "back to the game's replay" }));
       $("#an-history").append(back);
     }
+    scrollWithin($("#an-history"), $("#an-history li.current")); // the list scrolls, not the page
   }
 
   renderChoices(evaluation) {
@@ -208,7 +233,7 @@ class Board {
         ev.best.map((b) => node("li", {}, node("button", { type: "button", class: "linkish", "data-move": b.move, text: b.move, onclick: () => this.play(b.move) }), ` — ${b.describe}`))));
     }
     if (ev.line.length) $("#an-line").textContent = `Expected line: ${ev.line.join(", ")}`;
-    this.renderChoices(ev);
+    if (!this.picked.length) this.renderChoices(ev); // a choice narrowed on the board stays
   }
 
   fillGames() {

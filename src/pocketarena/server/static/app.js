@@ -2,6 +2,8 @@
 // The server is authoritative: this code only shows what it is sent and asks for moves.
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
+import { scrollWithin, trackHeader, zoomable } from "./dom.js";
+
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
@@ -1198,6 +1200,8 @@ class ReplayPage {
     this.renderPlayers();
     $("#status").textContent = view.status === "finished" ? GamePage.prototype.resultText.call({ view }) : `In progress (${view.status})`;
     $("#replay-meta").textContent = view.options_text ?? optionsText(view.options);
+    trackHeader();
+    zoomable($("#board").closest(".board-wrap"));
     this.go(this.ply);
   }
 
@@ -1224,7 +1228,7 @@ class ReplayPage {
     const h = this.view.history[ply - 1];
     $("#rp-say").textContent = ply === 0 ? "The starting position" : `${ply}. ${h.text}${h.say && h.say !== h.text ? ` — ${h.say}` : ""}`;
     for (const li of $$("#moves li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
-    $(`#moves li[data-ply="${ply}"]`)?.scrollIntoView({ block: "nearest" });
+    scrollWithin($("#moves"), $(`#moves li[data-ply="${ply}"]`)); // the list scrolls, never the page
     try {
       const svg = await this.board(ply);
       if (this.ply === ply) { $("#board").innerHTML = svg; $("#board").dataset.ply = String(ply); }

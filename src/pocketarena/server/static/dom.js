@@ -33,9 +33,73 @@ export async function request(method, path, body, raw = false) {
   return data;
 }
 
+// Scroll ``item`` into view inside its list (``list`` scrolls itself), never the page: stepping
+// through a game keeps the board where the player looks.
+export function scrollWithin(list, item) {
+  if (!list || !item) return;
+  const box = list.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  if (r.top < box.top) list.scrollTop -= box.top - r.top;
+  else if (r.bottom > box.bottom) list.scrollTop += r.bottom - box.bottom;
+}
+
+// The header's height as --header-h, for the study pages' boards that stay in view below it.
+export function trackHeader() {
+  const header = document.querySelector(".topbar");
+  if (!header) return;
+  const set = () => document.documentElement.style.setProperty("--header-h", `${header.offsetHeight}px`);
+  set();
+  new ResizeObserver(set).observe(header);
+}
+
+// A zoom for boards whose text is too small to read on a phone: the board grows until its
+// smallest text is 12 CSS px high (at least twice), and its frame scrolls. Another tap undoes it.
+export function zoomable(wrap) {
+  if (!wrap || wrap.querySelector(".board-zoom")) return;
+  const button = node("button", { type: "button", class: "btn icon board-zoom", "aria-pressed": "false", title: wrap.dataset.zoomIn || "Zoom the board", "aria-label": wrap.dataset.zoomIn || "Zoom the board" }, "⤢");
+  button.addEventListener("click", (e) => {
+    e.stopPropagation();
+    const on = !wrap.classList.contains("zoomed");
+    wrap.style.removeProperty("--zoom");
+    if (on) {
+      const heights = [...wrap.querySelectorAll(".board svg text")].map((t) => t.getBoundingClientRect().height).filter((h) => h > 0);
+      const smallest = heights.length ? Math.min(...heights) : 6;
+      wrap.style.setProperty("--zoom", String(Math.min(4, Math.max(2, 13 / smallest))));
+    }
+    wrap.classList.toggle("zoomed", on);
+    button.setAttribute("aria-pressed", String(on));
+  });
+  wrap.append(button);
+}
+
 // Board elements a click narrows the moves by (cells, coins in a tray, tiles).
 const CLICKABLE = ["data-place", "data-token", "data-size", "data-coin", "data-tile"];
 const words = (move) => move.toLowerCase().split(/\s+/);
+
+// A click on the board among ``legal`` moves, ``picked`` tokens so far: the tokens picked now
+// and the moves naming all of them (null when the click was on nothing that names a move).
+export function narrowByClick(e, legal, picked) {
+  const target = e.target.closest(CLICKABLE.map((a) => `[${a}]`).join(","));
+  if (!target) return null;
+  const attr = CLICKABLE.find((a) => target.hasAttribute(a));
+  const token = target.getAttribute(attr).toLowerCase();
+  const tokens = picked.includes(token) ? picked : [...picked, token];
+  const matching = legal.filter((m) => tokens.every((t) => words(m).includes(t)));
+  if (matching.length) return { picked: tokens, matching };
+  return { picked: [token], matching: legal.filter((m) => words(m).includes(token)) };
+}
+
+// Show the picked tokens on the board.
+export function markPicked(board, picked) {
+  for (const n of board.querySelectorAll(".pz-selected")) n.classList.remove("pz-selected");
+  for (const t of picked) {
+    for (const a of CLICKABLE) {
+      for (const n of board.querySelectorAll(`[${a}]`)) {
+        if (n.getAttribute(a).toLowerCase() === t) n.classList.add("pz-selected");
+      }
+    }
+  }
+}
 
 // The legal moves as buttons, narrowed by clicks on the board (a cell, a coin, a tile: the
 // moves naming all of them; when one is left it is played), and a typed move with
@@ -86,28 +150,15 @@ export class MovePicker {
 
   boardClick(e) {
     if (this.locked || !this.legal.length) return;
-    const target = e.target.closest(CLICKABLE.map((a) => `[${a}]`).join(","));
-    if (!target) return;
-    const attr = CLICKABLE.find((a) => target.hasAttribute(a));
-    const token = target.getAttribute(attr).toLowerCase();
-    const tokens = this.picked.includes(token) ? this.picked : [...this.picked, token];
-    const matching = this.legal.filter((m) => tokens.every((t) => words(m).includes(t)));
-    this.picked = matching.length ? tokens : [token];
+    const got = narrowByClick(e, this.legal, this.picked);
+    if (!got) return;
+    this.picked = got.picked;
     this.mark();
     const shown = this.render();
     if (shown.length === 1) this.play(shown[0]);
   }
 
-  mark() {
-    for (const n of this.board.querySelectorAll(".pz-selected")) n.classList.remove("pz-selected");
-    for (const t of this.picked) {
-      for (const a of CLICKABLE) {
-        for (const n of this.board.querySelectorAll(`[${a}]`)) {
-          if (n.getAttribute(a).toLowerCase() === t) n.classList.add("pz-selected");
-        }
-      }
-    }
-  }
+  mark() { markPicked(this.board, this.picked); }
 }
 
 // A verdict box: right (green), wrong (red) or a refusal (plain), in words.

@@ -2,7 +2,7 @@
 // player makes the move that shows it and the engine judges it (a move it cannot play is
 // refused in its own words). Steps passed are remembered in this browser.
 
-import { MovePicker, node, request, verdict } from "./dom.js";
+import { MovePicker, node, request, trackHeader, verdict, zoomable } from "./dom.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const $ = (sel) => document.querySelector(sel);
@@ -23,6 +23,8 @@ class Lesson {
     $("#ln-next").addEventListener("click", () => this.show(this.index + 1));
     $("#ln-prev").addEventListener("click", () => this.show(this.index - 1));
     $("#ln-retry").addEventListener("click", () => this.show(this.index));
+    trackHeader();
+    zoomable($("#board").closest(".board-wrap"));
     this.load();
   }
 
@@ -80,6 +82,7 @@ class Lesson {
       $("#board").innerHTML = r.svg;
       $("#ln-status").textContent = r.status;
       verdict($("#ln-feedback"), r.correct ? "right" : "wrong", r.message);
+      this.seen();
       this.picker.lock();
       if (r.correct) {
         this.passed.add(this.index);
@@ -92,7 +95,16 @@ class Lesson {
       this.list();
     } catch (err) {
       verdict($("#ln-feedback"), "error", err.message);
+      this.seen();
     }
+  }
+
+  // The verdict sits under the board, where the player just tapped; if the page has it out
+  // of sight, scroll just enough to show it and its buttons.
+  seen() {
+    const box = $("#ln-verdict");
+    const r = box.getBoundingClientRect();
+    if (r.bottom > innerHeight || r.top < 0) box.scrollIntoView({ block: "nearest" });
   }
 }
 
