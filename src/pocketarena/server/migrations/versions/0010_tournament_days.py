@@ -1,7 +1,7 @@
 """tournament days per move: Swiss and round robin tournaments of turn-based games
 
-Revision ID: 0009_tournament_days
-Revises: 0008_tournaments
+Revision ID: 0010_tournament_days
+Revises: 0009_gestures
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009_tournament_days"
-down_revision = "0008_tournaments"
+revision = "0010_tournament_days"
+down_revision = "0009_gestures"
 branch_labels = None
 depends_on = None
 
