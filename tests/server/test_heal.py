@@ -12,12 +12,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
+import signal
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from pocketarena.server.core.config import Settings
@@ -27,8 +32,9 @@ from pocketarena.server.live.bots import BotRunner
 from pocketarena.server.live.hub import Hub
 from pocketarena.server.main import clock_sweeps, cluster_parts
 from pocketarena.server.store import Store
-from tests.services import OwnRedis, unavailable
+from tests.services import OwnRedis, port_below_ephemeral, unavailable
 
+from .serving import SRC
 from .test_bus import Watcher
 
 REPLY_WITHIN_S = 20.0  # a bound for "the bot answers", far above what it takes
@@ -66,7 +72,9 @@ async def running(settings: Settings, engine: Any, bot_jobs: bool) -> AsyncItera
     """A hub as a process runs it: started, with the periodic sweeps of ``serve``."""
     settings = dataclasses.replace(settings, bot_jobs=bot_jobs)
     bus, jobs, _limiter = cluster_parts(settings)
-    hub = Hub(Store(engine, session_factory(engine)), settings, BotRunner("thread", 1, 5.0), bus, jobs)
+    hub = Hub(
+        Store(engine, session_factory(engine)), settings, BotRunner("thread", 1, 5.0), bus, jobs
+    )
     await hub.start()
     sweeps = asyncio.create_task(clock_sweeps(hub))
     try:
@@ -110,12 +118,20 @@ def test_bot_games_go_on_after_redis_restarts_empty(tmp_path: Path, own_redis: O
             await server.watch(alice, gid, svg=False)
             seek = await server.create("carol", "stack-a-cash", {}, "seek", seat=0)
 
-            async def move_and_wait_reply(restart: bool) -> float:
+            async def move_and_wait_reply(redis: str = "up") -> float:
+                """Alice moves; seconds from Redis being back (or the move) to the bot's reply.
+                ``redis``: "up"; "restarts" (empty, right after the move was written);
+                "down" while the move is written (its job cannot be queued), back empty."""
                 live = await server.get(gid, fresh=True)
                 version = live.version
+                if redis == "down":
+                    own_redis.kill()
                 await server.move("alice", gid, views.legal(live)[0].text, version)
-                if restart:  # the bot's job dies with Redis's memory
+                if redis == "restarts":
                     own_redis.restart_empty()
+                elif redis == "down":
+                    await asyncio.sleep(0.5)  # the outbox tried and failed
+                    own_redis.start()
                 began = time.monotonic()
 
                 async def replied() -> bool:
@@ -127,16 +143,19 @@ def test_bot_games_go_on_after_redis_restarts_empty(tmp_path: Path, own_redis: O
                 async def seen() -> bool:  # over the bus: the subscriptions hold again
                     states = alice.states()
                     return any(
-                        s["type"] == "state" and s["game"]["version"] >= version + 2
-                        for s in states
+                        s["type"] == "state" and s["game"]["version"] >= version + 2 for s in states
                     )
 
                 await until(seen, REPLY_WITHIN_S, "the watcher on the server saw the reply")
                 return reply_s
 
-            await move_and_wait_reply(restart=False)  # the pipeline works
-            await move_and_wait_reply(restart=True)  # the job vanished: found again
-            await move_and_wait_reply(restart=False)  # and the queue takes new jobs again
+            await move_and_wait_reply()  # the pipeline works
+            took = [await move_and_wait_reply("restarts")]  # the group is made again
+            await move_and_wait_reply()  # and the queue takes new jobs again
+            took.append(await move_and_wait_reply("down"))  # the job found from the database
+            print(
+                f"bot replies after Redis came back empty: {', '.join(f'{t:.2f} s' for t in took)}"
+            )
 
             # A new bot game after the restart is served too.
             fresh = await server.create("dave", "stack-a-cash", {}, "bot", seat=1, bot="random")
@@ -161,3 +180,198 @@ def test_bot_games_go_on_after_redis_restarts_empty(tmp_path: Path, own_redis: O
         asyncio.run(main())
     finally:
         engine.dispose()
+
+
+def test_health_reports_the_bot_pipeline_and_fails_when_bots_wait(
+    tmp_path: Path, own_redis: OwnRedis
+) -> None:
+    """/healthz's bot part: the group, the jobs waiting and the oldest one's age; 503 when a
+    job waits past ``bot_stall_s`` (nothing takes jobs), and a group Redis lost made again."""
+    from pocketarena.server.health import report
+
+    settings = heal_settings(tmp_path, own_redis.url, bot_stall_s=0.5)
+    engine = make_engine(settings)
+    run_migrations(engine)
+
+    async def main() -> None:
+        async with running(settings, engine, bot_jobs=False) as server:  # nobody takes jobs
+            health = await report(server, engine, settings)
+            assert health.status == "ok", health
+            assert health.bots.group and health.bots.waiting == 0 and health.bots.queue == "ok"
+            game = await server.create("alice", "stack-a-cash", {}, "bot", seat=1, bot="random")
+
+            async def stalled() -> bool:
+                return (await report(server, engine, settings)).status == "failing"
+
+            await until(stalled, 10, "health failed")
+            health = await report(server, engine, settings)
+            assert health.bots.waiting >= 1 and health.bots.oldest_wait_s > 0.5
+            assert "nothing takes the bots' jobs" in health.bots.queue
+            assert health.database == "ok" and health.redis == "ok"
+            del game
+
+            own_redis.restart_empty()  # the queue and its group are gone
+            health = await report(server, engine, settings)
+            assert health.bots.group, health  # made again by the check itself
+            assert health.status == "ok" or health.bots.waiting > 0
+
+            own_redis.kill()
+            health = await report(server, engine, settings)
+            assert health.status == "failing" and health.redis != "ok"
+            assert health.bots.queue != "ok"
+            own_redis.start()
+
+    try:
+        asyncio.run(main())
+    finally:
+        engine.dispose()
+
+
+def test_a_worker_and_a_server_started_before_redis_wait_for_it(tmp_path: Path) -> None:
+    """Started while Redis is away (and one while PostgreSQL is), the processes wait, say so,
+    and become healthy by themselves once Redis answers; the worker answers health on a port
+    of its own, 503 while Redis is gone again."""
+    redis = OwnRedis(tmp_path / "redis")  # not started yet
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(SRC),
+        "POCKETARENA_DATA_DIR": str(tmp_path / "data"),
+        "POCKETARENA_REDIS_PREFIX": f"heal-{uuid.uuid4().hex[:6]}",
+        "POCKETARENA_BOT_EXECUTOR": "thread",
+    }
+    database = f"sqlite:///{tmp_path / 'arena.sqlite3'}"
+    health_port, web_port = port_below_ephemeral(), port_below_ephemeral()
+    commands = {
+        "worker": ["worker", "--health-port", str(health_port)],
+        "serve": ["serve", "--port", str(web_port), "--log-level", "warning"],
+        "no-database": ["worker"],
+    }
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    logs = {name: tmp_path / f"{name}.log" for name in commands}
+    try:
+        for name, args in commands.items():
+            db = database
+            if name == "no-database":  # nothing listens there
+                db = f"postgresql+psycopg://postgres@127.0.0.1:{port_below_ephemeral()}/none"
+            with open(logs[name], "wb") as out:
+                procs[name] = subprocess.Popen(
+                    [sys.executable, "-m", "pocketarena", *args]
+                    + ["--database-url", db, "--redis-url", redis.url],
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+        waits = {"worker": "waiting for Redis", "serve": "waiting for Redis"}
+        waits["no-database"] = "waiting for the database"
+        deadline = time.monotonic() + 60
+        for name, said in waits.items():
+            while said not in logs[name].read_text(errors="replace"):
+                assert procs[name].poll() is None, logs[name].read_text(errors="replace")
+                assert time.monotonic() < deadline, logs[name].read_text(errors="replace")
+                time.sleep(0.2)
+        time.sleep(2.5)  # a try or two more: still waiting, not gone
+        assert all(p.poll() is None for p in procs.values())
+
+        redis.start()
+        urls = {
+            "worker": f"http://127.0.0.1:{health_port}/healthz",
+            "serve": f"http://127.0.0.1:{web_port}/healthz",
+        }
+        for name, url in urls.items():
+            while True:
+                assert procs[name].poll() is None, logs[name].read_text(errors="replace")
+                assert time.monotonic() < deadline, logs[name].read_text(errors="replace")
+                with contextlib.suppress(httpx.TransportError):
+                    r = httpx.get(url, timeout=5)
+                    if r.status_code == 200:
+                        break
+                time.sleep(0.2)
+            body = r.json()
+            assert body["bots"]["group"] and body["bots"]["queue"] == "ok", body
+            assert body["redis"] == "ok" and body["database"] == "ok"
+        assert httpx.get(f"http://127.0.0.1:{health_port}/other", timeout=5).status_code == 404
+
+        redis.kill()  # the worker's health says so
+        r = httpx.get(urls["worker"], timeout=15)
+        assert r.status_code == 503 and r.json()["redis"] != "ok", r.text
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        redis.kill()
+
+
+def test_dropped_database_connections_answer_503_and_lose_nothing(
+    tmp_path: Path, postgres_url: str, pg_schema: str
+) -> None:
+    """PostgreSQL terminates every connection of the server (``pg_terminate_backend``, as a
+    restart does): requests meanwhile answer 503 with ``Retry-After``, never 500; new
+    connections replace the dropped ones; every acknowledged move is stored once."""
+    from fastapi.testclient import TestClient
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from pocketarena.server.main import create_app
+
+    from .conftest import make_settings
+
+    name = f"heal-{uuid.uuid4().hex[:8]}"
+    url = make_url(postgres_url).update_query_dict({"application_name": name})
+    settings = make_settings(
+        tmp_path,
+        database_url=url.render_as_string(hide_password=False),
+        database_schema=pg_schema,
+    )
+    admin = create_engine(postgres_url)
+
+    def terminate() -> int:
+        with admin.begin() as conn:
+            return len(
+                conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                        "WHERE application_name = :name"
+                    ),
+                    {"name": name},
+                ).all()
+            )
+
+    acknowledged: list[str] = []
+    statuses: list[int] = []
+    try:
+        with TestClient(create_app(settings)) as client:
+            r = client.post("/api/games", json={"game": "stack-a-cash", "mode": "local"})
+            assert r.status_code == 201, r.text
+            gid = r.json()["id"]
+            for round_ in range(4):
+                assert terminate() >= 1 or round_ > 0
+                for _ in range(3):
+                    view = client.get(f"/api/games/{gid}?svg=false")
+                    statuses.append(view.status_code)
+                    if view.status_code == 503:
+                        assert view.headers.get("Retry-After"), view.headers
+                        continue
+                    assert view.status_code == 200, view.text
+                    game = view.json()
+                    if game["status"] != "active":
+                        break
+                    action = game["legal"][0]["text"]
+                    moved = client.post(
+                        f"/api/games/{gid}/moves",
+                        json={"action": action, "version": game["version"]},
+                    )
+                    statuses.append(moved.status_code)
+                    if moved.status_code == 503:
+                        assert moved.headers.get("Retry-After"), moved.headers
+                        continue
+                    assert moved.status_code == 200, moved.text
+                    acknowledged.append(action)
+            assert acknowledged, statuses
+            stored = client.get(f"/api/games/{gid}?svg=false").json()
+            assert [e["text"] for e in stored["history"]] == acknowledged
+            assert 500 not in statuses
+    finally:
+        admin.dispose()

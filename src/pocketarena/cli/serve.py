@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import re
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -65,23 +66,53 @@ def _settings(database_url: str | None, redis_url: str | None, **more: Any) -> S
     """The settings, with the database migrated and Redis answering (else one line, exit 1)."""
     from pocketarena.server.core.config import Settings
     from pocketarena.server.core.db import DatabaseConfigError, make_engine, run_migrations
+    from pocketarena.server.core.waiting import wait_for
+
+    def say(line: str) -> None:
+        console.print(f"[yellow]{line}[/]")
 
     try:
         settings = Settings.from_env(None, database_url=database_url, redis_url=redis_url, **more)
-        engine = make_engine(settings)
-        run_migrations(engine)  # fail here, with one line, rather than inside the server
-        engine.dispose()
-    except (DatabaseConfigError, ValueError) as e:
+    except ValueError as e:
         fail(str(e))
-    except Exception as e:  # the database cannot be reached
-        fail(
-            f"cannot open the database {settings.database_url!r}: {type(e).__name__}: {str(e).splitlines()[0]}"
-        )
+
+    def migrate() -> None:
+        engine = make_engine(settings)  # fail here, with one line, rather than inside the server
+        try:
+            run_migrations(engine)
+        finally:
+            engine.dispose()
+
+    # The database or Redis away (not started yet, restarting): wait for them, saying so once a
+    # minute, rather than exit (a supervisor would only start us again, and again).
+    shown = re.sub(r"//[^@/]*@", "//", settings.database_url)  # no password on the screen
+    try:
+        wait_for(f"the database {shown}", migrate, say)
+    except DatabaseConfigError as e:
+        fail(str(e))
+    except Exception as e:  # reached, but unusable (a wrong name, no rights, a bad schema)
+        fail(f"cannot open the database {shown!r}: {type(e).__name__}: {str(e).splitlines()[0]}")
     if settings.redis_url:
-        reason = redis_unreachable(settings.redis_url)
-        if reason:
-            fail(f"cannot reach Redis at {settings.redis_url!r}: {reason}")
+        url = settings.redis_url
+        shown = re.sub(r"//[^@/]*@", "//", url)
+        try:
+            wait_for(f"Redis at {shown}", lambda: _ping_redis(url), say)
+        except Exception as e:  # reached, but refusing us (a password), or not a Redis URL
+            fail(f"cannot use Redis at {shown!r}: {type(e).__name__}: {str(e).splitlines()[0]}")
     return settings
+
+
+def _ping_redis(url: str) -> None:
+    """PING Redis at ``url``: a refused connection raises redis's ConnectionError (Redis away:
+    waited for), a wrong URL ValueError, a wrong password AuthenticationError (not waited
+    for: see ``waiting.away``)."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+    try:
+        client.ping()
+    finally:
+        client.close()
 
 
 def redis_unreachable(url: str) -> str | None:
@@ -171,6 +202,19 @@ def worker(
             show_default=False,
         ),
     ] = None,
+    health_port: Annotated[
+        int | None,
+        typer.Option(
+            help="Answer GET /healthz on this port (200 when the database, Redis and the bots' "
+            "queue work, else 503), for a balancer or a supervisor.",
+            min=1,
+            max=65535,
+            show_default=False,
+        ),
+    ] = None,
+    health_host: Annotated[
+        str, typer.Option(help="Address the health port listens on.")
+    ] = "127.0.0.1",
 ) -> None:
     """Play the bot moves of a cluster, taken from its queue in Redis.
 
@@ -181,13 +225,15 @@ def worker(
     if bots is not None:
         settings.bot_workers = bots
     settings.bot_jobs = True
+    health = f", health on http://{health_host}:{health_port}/healthz" if health_port else ""
     console.print(
-        f"Bot worker for the cluster on {settings.redis_url} ({settings.bot_workers} at once)"
+        f"Bot worker for the cluster on {settings.redis_url} ({settings.bot_workers} at once"
+        f"{health})"
     )
     from pocketarena.server.worker import run_worker
 
     try:
-        asyncio.run(run_worker(settings))
+        asyncio.run(run_worker(settings, health_port=health_port, health_host=health_host))
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
 

@@ -7,7 +7,8 @@ import contextlib
 import errno
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from importlib import resources
@@ -47,14 +48,21 @@ from .api.routes import chat as chat_routes
 from .api.routes.pages import error_page, is_page
 from .context import AppContext
 from .core.config import Settings
-from .core.db import SqliteCheckpointer, make_engine, run_migrations, session_factory
+from .core.db import (
+    SqliteCheckpointer,
+    database_away,
+    make_engine,
+    run_migrations,
+    session_factory,
+)
 from .core.middleware import IdentityMiddleware, PreferencesMiddleware
 from .core.ratelimit import Limiter, MemoryLimiter, Rates
 from .core.sessions import DatabaseSessions
+from .core.waiting import wait_for_async
 from .live import abandon
 from .live.bots import BotRunner
 from .live.bus import Bus, MemoryBus, RedisBus
-from .live.hub import CLOCK_SWEEP_S, GameError, Hub
+from .live.hub import BOT_SWEEP_S, CLOCK_SWEEP_S, GameError, Hub
 from .live.jobs import BotQueue
 from .models import utcnow
 from .store import Store, StoreError
@@ -82,6 +90,8 @@ SWEEP_EVERY = 30  # heartbeats between sweeps of expired sessions and waiting ga
 TURN_SWEEP_EVERY = 5  # heartbeats between sweeps of turn-based games whose move was due
 WATCH_CHECK_EVERY = 2  # clock sweeps between checks that watched games are current
 LOBBY_READ_EVERY = 5  # clock sweeps between reads of the cluster's lobby
+RETRY_AFTER_S = 2  # what a 503 asks clients to wait (the database or Redis away a moment)
+SAY_EVERY_S = 60.0  # the same trouble in a background chore is logged once a minute
 
 STATUS_CODES = {
     400: "bad_request",
@@ -137,8 +147,13 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings)
-        run_migrations(engine)
+        # The database away (not started yet, restarting): wait for it, saying so once a minute.
+        engine = await wait_for_async(
+            "the database", lambda: asyncio.to_thread(make_engine, settings), log.warning
+        )
+        await wait_for_async(
+            "the database", lambda: asyncio.to_thread(run_migrations, engine), log.warning
+        )
         checkpointer = SqliteCheckpointer(engine).start()
         store = Store(engine, session_factory(engine))
         bots = BotRunner(settings.bot_executor, settings.bot_workers, settings.bot_time_budget_s)
@@ -240,7 +255,11 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(GameError)
     async def game_error(_request: Request, exc: GameError) -> JSONResponse:
-        headers = {"Retry-After": str(exc.retry_after)} if exc.status == 429 else None
+        headers = None
+        if exc.status == 429:
+            headers = {"Retry-After": str(exc.retry_after)}
+        elif exc.status == 503:  # the database or Redis away for a moment
+            headers = {"Retry-After": str(RETRY_AFTER_S)}
         return SafeJSONResponse(
             {"detail": exc.message, "code": exc.code, **exc.to_json()},
             status_code=exc.status,
@@ -284,12 +303,25 @@ def add_error_handlers(app: FastAPI) -> None:
             raise exc  # a real fault (a disk, a timeout): the server's error, logged
         return await http_error(request, StarletteHTTPException(404, "there is no such file"))
 
-    @app.exception_handler(Exception)
-    async def server_error(request: Request, exc: Exception) -> Response:
-        # Logged by the server as it propagates; the visitor gets a page or JSON, no trace.
+    app.exception_handler(Exception)(server_error)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """Whatever no other handler took. Logged by the server as it propagates; the visitor gets
+    a page or JSON, no trace: 503 with ``Retry-After`` when the database is away for a moment
+    (down, restarting, its connections terminated: nothing acknowledged is lost), else 500."""
+    if database_away(exc):
+        headers = {"Retry-After": str(RETRY_AFTER_S)}
         if is_page(request):
-            return await error_page(request, 500)
-        return SafeJSONResponse({"detail": "internal error", "code": "error"}, status_code=500)
+            return await error_page(request, 503, None, headers)
+        return SafeJSONResponse(
+            {"detail": "the database is away for a moment; try again", "code": "unavailable"},
+            status_code=503,
+            headers=headers,
+        )
+    if is_page(request):
+        return await error_page(request, 500)
+    return SafeJSONResponse({"detail": "internal error", "code": "error"}, status_code=500)
 
 
 def cluster_parts(settings: Settings) -> tuple[Bus, BotQueue | None, Limiter]:
@@ -305,22 +337,31 @@ def cluster_parts(settings: Settings) -> tuple[Bus, BotQueue | None, Limiter]:
 
 
 async def clock_sweeps(hub: Hub) -> None:
-    """In a cluster: look now and then for clocks that ran out where nobody kept them, and
-    for watched games another process changed without a word (it died meanwhile)."""
+    """In a cluster: look now and then for clocks that ran out where nobody kept them, for
+    watched games another process changed without a word (it died meanwhile), and for bots
+    waited on whose job was lost (Redis restarted empty)."""
     rounds = 0
+    said = -SAY_EVERY_S
+    bot_every = max(1, round(BOT_SWEEP_S / CLOCK_SWEEP_S))
     while True:
         await asyncio.sleep(CLOCK_SWEEP_S)
         rounds += 1
-        try:
-            await hub.sweep_clocks()
-            if rounds % WATCH_CHECK_EVERY == 0:
-                await hub.check_watched()
-            if rounds % LOBBY_READ_EVERY == 0:
-                hub.read_lobby()  # moves change the lobby's entries without a word
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # the database or Redis away for a moment: the next round tries
-            log.exception("the clock sweep failed")
+        chores: list[tuple[str, Callable[[], Awaitable[object]]]] = [("clocks", hub.sweep_clocks)]
+        if rounds % bot_every == 0:
+            chores.append(("bot jobs", hub.sweep_bot_jobs))
+        if rounds % WATCH_CHECK_EVERY == 0:
+            chores.append(("watched games", hub.check_watched))
+        if rounds % LOBBY_READ_EVERY == 0:
+            hub.read_lobby()  # moves change the lobby's entries without a word
+        for name, chore in chores:
+            try:
+                await chore()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database or Redis away: the next round tries again
+                if time.monotonic() - said >= SAY_EVERY_S:  # once a minute, not every second
+                    said = time.monotonic()
+                    log.warning("the sweep of %s failed (%s); retrying every second", name, e)
 
 
 async def tournament_ticks(tournaments: Tournaments) -> None:

@@ -35,6 +35,7 @@ from .core.text import TextError, visible_line
 from .models import GameRecord, Heartbeat, Player, RatingRow, SessionRow, utcnow
 
 _GAMES: Table = GameRecord.__table__  # type: ignore[assignment]
+_PLAYERS: Table = Player.__table__  # type: ignore[assignment]
 NAME_MIN, NAME_MAX = 2, 24
 USERNAME_MAX = 24
 PASSWORD_MIN = 8
@@ -569,6 +570,22 @@ class Store:
                 .limit(limit)
             ).all()
             return count, list(rows)
+
+    def bot_games_idle(self, since: datetime) -> list[tuple[str, int]]:
+        """(id, version) of every game in progress with a bot in a seat and no person awaited
+        (``turn_id`` empty: the bot's turn), unchanged since ``since``: where a bot may be
+        waited on (its job lost with Redis)."""
+        bots = select(_PLAYERS.c.id).where(_PLAYERS.c.kind == "bot")
+        with self.autocommit_engine.connect() as conn:
+            rows = conn.execute(
+                select(_GAMES.c.id, _GAMES.c.version).where(
+                    _GAMES.c.status == "active",
+                    _GAMES.c.turn_id.is_(None),
+                    _GAMES.c.updated_at <= since,
+                    or_(_GAMES.c.seat0_id.in_(bots), _GAMES.c.seat1_id.in_(bots)),
+                )
+            ).all()
+        return [(r[0], r[1]) for r in rows]
 
     def unfinished_game_ids(self) -> list[str]:
         with self.single() as s:

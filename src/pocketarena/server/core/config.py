@@ -62,6 +62,8 @@ class Settings:
     # only `pocketarena worker` processes do), and retry a job whose taker is silent this long.
     bot_jobs: bool = True
     bot_lease_s: float = 15.0
+    # /healthz fails (503) when a bot job has waited this long: nothing takes the bots' jobs.
+    bot_stall_s: float = 45.0
 
     # Compress WebSocket messages (permessage-deflate): less traffic, more server CPU.
     ws_compression: bool = True

@@ -14,7 +14,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -22,6 +23,16 @@ from .config import Settings, private_dir
 
 log = logging.getLogger(__name__)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+
+def database_away(e: BaseException) -> bool:
+    """Whether ``e`` says the database cannot be reached right now (down, restarting, its
+    connections terminated, the pool exhausted), not that a statement was wrong: the caller
+    answers 503 with ``Retry-After``. A connection found dropped has been thrown away by then
+    (SQLAlchemy invalidates it, and the pool's older ones), so the next try gets a new one."""
+    if isinstance(e, (OperationalError, InterfaceError, PoolTimeout)):
+        return True
+    return isinstance(e, DBAPIError) and bool(e.connection_invalidated)
 
 
 class DatabaseConfigError(ValueError):

@@ -14,9 +14,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pocketarena import i18n
 
+from .db import database_away
 from .ratelimit import address_key
 
 log = logging.getLogger(__name__)
+RETRY_AFTER_S = "2"  # what a 503 asks clients to wait (the database away a moment)
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 # Files that need no identity: no session is looked up for them.
 ANONYMOUS_PREFIXES = ("/static/", "/healthz")
@@ -88,8 +90,11 @@ class IdentityMiddleware:
         token = None if anonymous else cookie_value(scope, self.cookie_name)
         try:
             session = await scope["app"].state.ctx.sessions.find(token) if token else None
-        except SQLAlchemyError:
-            log.exception("looking up a session failed")
+        except SQLAlchemyError as e:
+            if database_away(e):  # down or restarting: said without a trace
+                log.warning("looking up a session failed: the database is away (%s)", e)
+            else:
+                log.exception("looking up a session failed")
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
             else:
@@ -140,7 +145,9 @@ async def _plain(send: Send, status: int, body: bytes) -> None:
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
-            ],
+            ]
+            # the database away for a moment: when to try again
+            + ([(b"retry-after", RETRY_AFTER_S.encode())] if status == 503 else []),
         }
     )
     await send({"type": "http.response.body", "body": body})

@@ -28,11 +28,14 @@ import contextlib
 import json
 import logging
 import os
+import re
 import socket
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any, Protocol
+
+from ..core.waiting import wait_for_async
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,7 @@ SESSIONS = "sessions"  # {"ids": [...]}: sessions that ended (their sockets clos
 PLAYERS = "players"  # {"player", "name"}: a player changed their name
 NODE_TTL_S = 15  # a process that has not said it is alive for this long is gone
 ALIVE_EVERY_S = NODE_TTL_S / 3  # how often a process says so
+SOCKET_TIMEOUT_S = 5.0  # longer than any command we send takes (the longest blocks 1 s)
 FOLLOW_WAIT_S = 2.0  # at most this long to wait for Redis to confirm a new subscription
 
 
@@ -241,12 +245,27 @@ class RedisBus:
 
     def __init__(self, url: str, prefix: str = "pocketarena", node: str | None = None) -> None:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
 
         self.url = url
         self.prefix = prefix
         self.node = node or node_name()
+        # A connection Redis dropped (it restarted) is opened again and the command sent once
+        # more, at once: what the cluster sends is idempotent or harmless twice (a job is
+        # queued once per version, a message says only that something changed). No reply
+        # within SOCKET_TIMEOUT_S is a dropped connection too: a read on a connection that
+        # Redis's restart left half-open waited forever (the bot queue stalled in tests).
         self.redis: aioredis.Redis = aioredis.Redis.from_url(
-            url, decode_responses=True, health_check_interval=10
+            url,
+            decode_responses=True,
+            health_check_interval=10,
+            socket_timeout=SOCKET_TIMEOUT_S,
+            socket_connect_timeout=SOCKET_TIMEOUT_S,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
         self._handlers: dict[str, list[Handler]] = {}
         self._reader: asyncio.Task[None] | None = None
@@ -262,6 +281,8 @@ class RedisBus:
         self._sync = asyncio.Lock()  # one (un)subscribe at a time, in the order asked
         self._online: dict[str, int] = {}  # this process's presence, as written to Redis
         self._seen: dict[str, int] = {}
+        self._known = False  # Redis holds this process's liveness mark (set by the first one)
+        self.forgotten = 0  # times Redis was found to have lost this process's keys
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -273,13 +294,18 @@ class RedisBus:
         self._handlers.setdefault(channel, []).append(handler)
 
     async def start(self) -> None:
-        await self.redis.ping()  # fail at start, with the reason, if Redis cannot be reached
-        await self._say_alive_once()
+        # Redis away (not started yet, restarting): wait for it, saying so once a minute.
+        shown = re.sub(r"//[^@/]*@", "//", self.url)  # no password in the log
+        await wait_for_async(f"Redis at {shown}", self._first_word, log.warning)
         self._alive = asyncio.create_task(self._say_alive())
         if self._handlers:
             ready = asyncio.get_running_loop().create_future()
             self._reader = asyncio.create_task(self._read(ready))
             await ready
+
+    async def _first_word(self) -> None:
+        await self.redis.ping()
+        await self._say_alive_once()
 
     async def _read(self, ready: asyncio.Future[None]) -> None:
         channels = {self.key("bus", name): name for name in self._handlers}
@@ -303,10 +329,7 @@ class RedisBus:
                         self._dispatch(message, channels, topic_prefix)
             except asyncio.CancelledError:
                 raise
-            except Exception as e:
-                if first:
-                    ready.set_exception(e)
-                    return
+            except Exception as e:  # at the start too: Redis went away again meanwhile
                 log.warning("the Redis bus dropped (%s); reconnecting", e)
                 await asyncio.sleep(0.5)
             finally:
@@ -396,21 +419,34 @@ class RedisBus:
         if they were lost, e.g. Redis restarted empty)."""
         online, seen = self.key("online", self.node), self.key("seen", self.node)
         async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.exists(self.key("node", self.node))
             pipe.set(self.key("node", self.node), "1", ex=NODE_TTL_S)
             pipe.zadd(self.key("nodes"), {self.node: time.time()})
             pipe.zremrangebyscore(self.key("nodes"), "-inf", time.time() - 10 * NODE_TTL_S)
             pipe.expire(online, NODE_TTL_S)
             pipe.expire(seen, NODE_TTL_S)
-            *_, kept_online, kept_seen = await pipe.execute()
+            known, *_, kept_online, kept_seen = await pipe.execute()
         lost = (not kept_online and self._online) or (not kept_seen and self._seen)
         if lost:
             await self._write_presence(dict(self._online), dict(self._seen))
+        if not known and self._known:
+            # Redis forgot this process (it restarted empty, or this process was stopped
+            # longer than NODE_TTL_S): whatever else it held for the cluster is made again.
+            log.warning("Redis lost this process's keys (restarted empty?); writing them again")
+            self.forgotten += 1
+            if self.on_reconnect is not None:
+                self.on_reconnect()
+        self._known = True
 
     async def _say_alive(self) -> None:
         while True:
             await asyncio.sleep(ALIVE_EVERY_S)
-            with contextlib.suppress(Exception):
+            try:
                 await self._say_alive_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis away: said again in a moment
+                log.debug("could not say this process is alive", exc_info=True)
 
     async def presence_put(self, players: dict[str, int], seen: dict[str, int]) -> None:
         _set_counts(self._online, players)

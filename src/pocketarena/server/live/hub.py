@@ -56,7 +56,15 @@ from .session import (
 from .writer import GameWriter
 
 # The names the routes and the app know the live layer by.
-__all__ = ["CLOCK_SWEEP_S", "GameError", "Hub", "LiveGame", "Seat", "abandoned_values"]
+__all__ = [
+    "BOT_SWEEP_S",
+    "CLOCK_SWEEP_S",
+    "GameError",
+    "Hub",
+    "LiveGame",
+    "Seat",
+    "abandoned_values",
+]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -66,6 +74,10 @@ HEARTBEAT = "hub"  # the heartbeat row of this server
 CLUSTER_ALIVE_S = 10.0
 CLOCK_SWEEP_S = 1.0  # how often some process looks for clocks that ran out unwatched
 TURN_SWEEP_BATCH = 500  # overdue turn-based games ended per sweep (the rest: the next one)
+BOT_SWEEP_S = 2.0  # how often some process looks for bots waited on with no job queued
+# A bot game unchanged this long with no job in the stream has lost its job (the outbox
+# queues one right after each write, so a younger one may still be on its way).
+BOT_JOB_GRACE_S = 3.0
 
 
 @dataclass
@@ -92,6 +104,15 @@ def _accepts(answer: str) -> bool:
     if answer not in ("accept", "decline"):
         raise GameError("bad_request", "answer must be offer, accept or decline")
     return answer == "accept"
+
+
+def _bot_to_move(live: LiveGame) -> bool:
+    """Whether the game is in progress and a bot is to act."""
+    if live.status != "active":
+        return False
+    actor = live.actor()
+    seat = live.seats[actor] if actor is not None else None
+    return seat is not None and seat.kind == "bot" and bool(seat.bot)
 
 
 def _moment(live: LiveGame) -> float:
@@ -131,6 +152,8 @@ class Hub:
         self.bus: Bus = bus or MemoryBus()
         self.clustered = self.bus.shared
         self.jobs = jobs
+        self._bot_checked: dict[str, int] = {}  # game -> a version found not to be a bot's turn
+        self.bot_jobs_found = 0  # lost bot jobs queued again by the sweep (tests, probes)
         self.mirror = LobbyMirror(self.bus, self._spawn, self._lobby_soon)  # others' entries
         # What this process tells the others, in order, by one task (live.outbox).
         self.outbox = Outbox(self.bus, jobs, self._lobby_records, self._spawn)
@@ -808,6 +831,7 @@ class Hub:
         live.subscribers[conn] = svg
         conn.watching[live.id] = svg
         conn.push(self.message(live, conn, svg))
+        self._queue_bot(live)  # reopened: its job may have been lost (once per version)
         self.presence.watching(conn, live)  # presence
         if not self._spectators_changed(live):
             conn.push(views.spectators_message(live.id, live.spectators_shown))
@@ -1014,13 +1038,31 @@ class Hub:
         self.games.pop(live.id, None)
 
     def _reload_watched(self) -> None:
-        """The bus came back after a drop: whatever changed meanwhile is read again."""
+        """The bus came back after a drop, or Redis forgot this process (it restarted empty):
+        whatever changed meanwhile is read again, and what Redis keeps for the cluster is
+        written again (the lobby's entries of the games here, the bots' consumer group; the
+        bus rewrites presence itself, the bot sweep finds the jobs lost)."""
         for live in list(self.games.values()):
             if live.subscribers:
                 self._spawn(self._catch_up(live))
-            elif not live.lock.locked():
+            elif not live.lock.locked() and not lobby.listed(live):
                 self._forget(live)
+        if self._closing:
+            return
+        for gid, live in self.games.items():
+            if lobby.listed(live):
+                self.outbox.listed(gid)
+        self.outbox.tell(LOBBY, {})  # the others read the lobby again, with these entries
+        if self.jobs is not None:
+            self._spawn(self._remake_group())
         self.mirror.read()
+
+    async def _remake_group(self) -> None:
+        assert self.jobs is not None
+        try:
+            await self.jobs.setup()
+        except Exception:  # Redis away again: the takers make it when they meet NOGROUP
+            log.warning("the bot queue's group could not be made again", exc_info=True)
 
     def read_lobby(self) -> None:
         """Read the cluster's lobby entries again (soon, once)."""
@@ -1046,12 +1088,46 @@ class Hub:
 
     def _queue_bot(self, live: LiveGame) -> None:
         """In a cluster: if a bot is to act, queue its move (once per version)."""
-        if not self.clustered or live.status != "active" or self._closing:
+        if not self.clustered or self._closing:
             return
-        actor = live.actor()
-        seat = live.seats[actor] if actor is not None else None
-        if seat is not None and seat.kind == "bot" and seat.bot:
+        if _bot_to_move(live):
             self.outbox.bot_job(live.id, live.version)
+
+    async def sweep_bot_jobs(self) -> int:
+        """In a cluster: queue again the bot moves whose job is lost (Redis restarted empty, or
+        was away when the move before was written): every game in progress whose turn is a
+        bot's, unchanged for ``BOT_JOB_GRACE_S``, with no job for its version in the stream.
+        The database says which games; one process at a time looks. How many were queued."""
+        jobs = self.jobs
+        if not self.clustered or jobs is None or self._closing:
+            return 0
+        if not await self.bus.try_lock("botjobs", BOT_SWEEP_S * 0.9):
+            return 0
+        await jobs.setup()  # a group Redis lost is made again even where no taker runs
+        since = utcnow() - timedelta(seconds=BOT_JOB_GRACE_S)
+        idle = await self.db(self.store.bot_games_idle, since)  # read before the stream
+        in_flight = await jobs.in_flight()
+        self._bot_checked = {g: v for g, v in self._bot_checked.items() if (g, v) in set(idle)}
+        queued = 0
+        for gid, version in idle:
+            if (gid, version) in in_flight or self._bot_checked.get(gid) == version:
+                continue
+            try:
+                live = await self.get(gid)
+            except GameError:
+                continue
+            kept = bool(live.subscribers) or live.lock.locked()
+            if live.version == version and _bot_to_move(live):
+                await jobs.enqueue(gid, version, force=True)
+                queued += 1
+            elif live.version == version:
+                self._bot_checked[gid] = version  # a person's turn: not looked at again
+            if not kept and live.clock is None:
+                self._forget(live)  # loaded only to look (a timed one keeps its timer here)
+        if queued:
+            self.bot_jobs_found += queued
+            log.warning("%d bot move(s) had lost their job; queued again", queued)
+        return queued
 
     async def bot_job(self, game_id: str, version: int) -> None:
         """Play the bot's move at ``version`` of ``game_id`` (a job from the queue), unless the
@@ -1076,7 +1152,7 @@ class Hub:
         self.bus.on_reconnect = self._reload_watched
         await self.mirror.fetch()
         if self.jobs is not None:
-            await self.jobs.setup()
+            await self._remake_group()  # Redis away again: the takers make it on NOGROUP
             if self.settings.bot_jobs:
                 self.jobs.start(self.bot_job, self.settings.bot_workers)
 

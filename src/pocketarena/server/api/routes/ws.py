@@ -33,6 +33,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
 from ...context import AppContext
+from ...core.db import database_away
 from ...core.ratelimit import TokenBucket
 from ...live.connection import Connection
 from ...live.hub import GameError
@@ -268,7 +269,11 @@ async def _handle(
             if live is not None:
                 conn.push(ctx.hub.message(live, conn, conn.watching.get(live.id, True)))
         return
-    except Exception:
+    except Exception as e:
+        if database_away(e):  # down or restarting: the version check makes a retry safe
+            log.warning("handling %r failed: the database is away (%s)", kind, e)
+            conn.push(_error("unavailable", "the database is away for a moment; try again", ref))
+            return
         log.exception("handling %r failed", kind)
         conn.push(
             _error("internal", "the server failed to handle this message; nothing changed", ref)
