@@ -267,6 +267,12 @@ class RedisBus:
             retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
             retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
+        # The subscriptions read on a client of their own, without retries: redis-py's pub/sub
+        # would otherwise reconnect and subscribe again silently, and the reader would never
+        # learn that messages may have been missed meanwhile (``on_reconnect``).
+        self._listener: aioredis.Redis = aioredis.Redis.from_url(
+            url, decode_responses=True, health_check_interval=10
+        )
         self._handlers: dict[str, list[Handler]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._alive: asyncio.Task[None] | None = None
@@ -312,7 +318,7 @@ class RedisBus:
         topic_prefix = self.key("game", "")
         first = True
         while not self._stopping:
-            pubsub = self.redis.pubsub()
+            pubsub = self._listener.pubsub()
             try:
                 async with self._sync:
                     topics = set(self._topics)
@@ -557,6 +563,7 @@ class RedisBus:
                 pipe.zrem(self.key("nodes"), self.node)
                 await pipe.execute()
         await self.redis.aclose()
+        await self._listener.aclose()
 
 
 def _set_counts(table: dict[str, int], counts: dict[str, int]) -> None:
