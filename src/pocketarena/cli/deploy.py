@@ -28,10 +28,12 @@ def haproxy_config(
         ),
     ] = "stdout format raw local0",
 ) -> None:
-    """Print HAProxy's configuration for these servers: one line per process, access logs on,
-    /healthz checked every second.
+    """Print HAProxy's configuration for these servers.
 
-    pocketarena haproxy-config --server 127.0.0.1:8001 --server 127.0.0.1:8002 > haproxy.cfg"""
+    One line per process, access logs on, /healthz checked every second.
+
+    pocketarena haproxy-config --server 127.0.0.1:8001 \\
+        --server 127.0.0.1:8002 > haproxy.cfg"""
     from pocketarena.server.haproxy import render
 
     try:
@@ -52,8 +54,10 @@ def wait_healthy(
         float, typer.Option(help="Give up after this many seconds (exit 1).", min=0.0)
     ] = 120.0,
 ) -> None:
-    """Wait until every address answers GET /healthz with 200 (it reaches PostgreSQL and Redis),
-    then exit 0; past --timeout, say which did not and exit 1."""
+    """Wait until every server answers its health check, then exit 0.
+
+    Each address must answer GET /healthz with 200 (it reaches PostgreSQL and Redis);
+    past --timeout, say which did not and exit 1."""
     import httpx
 
     bases = [u.rstrip("/") for u in url]
