@@ -43,6 +43,7 @@ ENGLISH |= dict(
         M_("core.possessive", "%(name)s's"),
         M_("core.list", "%(first)s, %(next)s"),
         M_("core.alternatives", "%(first)s or %(next)s"),
+        M_("core.and", "%(first)s and %(next)s"),
         M_("seat.heads", "Heads"),
         M_("seat.tails", "Tails"),
         M_("seat.blue", "Blue"),
@@ -132,6 +133,112 @@ ENGLISH |= dict(
             "stack-a-cash.protected-touched",
             "the coin on %(place)s is protected: %(seat)s just touched it, so it cannot be moved or flipped this turn (it can still be covered)",
         ),
+        # -- what a move does, as the move list and the terminal say it ---------------------------
+        M_("stack-a-cash.says.place", "%(seat)s places a %(size)s coin on %(place)s"),
+        M_("stack-a-cash.says.place-anyone", "places a %(size)s coin on %(place)s"),
+        M_("stack-a-cash.says.flip", "%(seat)s flips the coin on %(place)s"),
+        M_("stack-a-cash.says.flip-anyone", "flips the coin on %(place)s"),
+        M_("stack-a-cash.says.move", "%(seat)s moves the top coin from %(start)s to %(end)s"),
+        M_("stack-a-cash.says.move-anyone", "moves the top coin from %(start)s to %(end)s"),
+        M_(
+            "stack-a-cash.says.move-flip",
+            "%(seat)s moves the top coin from %(start)s to %(end)s and flips it",
+        ),
+        M_(
+            "stack-a-cash.says.move-flip-anyone",
+            "moves the top coin from %(start)s to %(end)s and flips it",
+        ),
+        M_("coin-age.says.place", "%(seat)s places a %(coin)s on %(space)s"),
+        M_("coin-age.says.place-anyone", "places a %(coin)s on %(space)s"),
+        M_(
+            "coin-age.says.place-covering",
+            "%(seat)s places a %(coin)s on %(space)s, covering %(owner)s %(covered)s",
+        ),
+        M_(
+            "coin-age.says.pay",
+            "%(seat)s pays a %(coin)s into the opponent's bank to place a third coin",
+        ),
+        M_(
+            "coin-age.says.pay-anyone",
+            "pays a %(coin)s into the opponent's bank to place a third coin",
+        ),
+        M_("coin-age.says.move", "%(seat)s moves the stack on %(start)s to %(end)s"),
+        M_("coin-age.says.move-anyone", "moves the stack on %(start)s to %(end)s"),
+        M_("coin-age.says.capture", "%(seat)s captures the top coin of %(space)s into their bank"),
+        M_("coin-age.says.capture-anyone", "captures the top coin of %(space)s into their bank"),
+        M_("coin-age.says.end", "%(seat)s ends the turn"),
+        M_("coin-age.says.end-anyone", "ends the turn"),
+        M_("coin-age.says.no-coins", "no coins thrown"),
+        M_("coin-age.says.landed-heads", "%(heads)s landed heads"),
+        M_("coin-age.says.landed-tails", "%(tails)s landed tails"),
+        M_("coin-age.says.landed-both", "%(heads)s landed heads; %(tails)s landed tails"),
+        nM_("coin-age.says.coins", "%(count)s coin", "%(count)s coins"),
+        nM_(
+            "coin-age.says.slap-anyone",
+            "%(landed)s: %(count)s match for Heads (%(heads)s), %(tails_count)s for Tails (%(tails)s)",
+            "%(landed)s: %(count)s matches for Heads (%(heads)s), %(tails_count)s for Tails (%(tails)s)",
+        ),
+        nM_(
+            "coin-age.says.slap",
+            "%(seat)s slaps %(thrown)s: %(landed)s. %(count)s match: %(allows)s",
+            "%(seat)s slaps %(thrown)s: %(landed)s. %(count)s matches: %(allows)s",
+        ),
+        nM_(
+            "coin-age.says.slap-with",
+            "%(seat)s slaps %(thrown)s: %(landed)s. %(count)s match: %(allows)s %(usable)s",
+            "%(seat)s slaps %(thrown)s: %(landed)s. %(count)s matches: %(allows)s %(usable)s",
+        ),
+        M_("coin-age.says.with", "with %(coins)s"),
+        M_("coin-age.says.with-any", "with any of them"),
+        M_(
+            "wallet-battles.says.odd",
+            "Odd (one heads, one tails): nobody acts; flip again. A third odd in a row forces a recall.",
+        ),
+        M_("wallet-battles.says.both-heads", "Both coins land heads: the %(seat)s may act."),
+        M_("wallet-battles.says.both-tails", "Both coins land tails: the %(seat)s may act."),
+        M_("wallet-battles.says.pass", "Pass: do nothing this round."),
+        M_("wallet-battles.says.place", "Place a %(coin)s (%(letter)s) on %(place)s."),
+        M_(
+            "wallet-battles.says.capture",
+            "Capture the enemy's top coin on %(place)s into your pile.",
+        ),
+        M_("wallet-battles.says.recall", "Recall your top coin on %(place)s to your pile."),
+        M_("flipwars.says.block", "puts the block on %(place)s for the next round"),
+        M_("flipwars.says.first", "%(seat)s starts the next round"),
+        M_("flipwars.says.a", "a %(tile)s"),
+        M_("flipwars.says.an", "an %(tile)s"),
+        M_("flipwars.says.attacks-nothing", "it attacks nothing"),
+        M_("flipwars.says.attacking", "attacking %(directions)s"),
+        M_("flipwars.says.turned", "turned %(degrees)s° clockwise"),
+        M_("flipwars.says.flips", "flips %(cells)s"),
+        M_("flipwars.says.flips-nothing", "flips nothing"),
+        M_("flipwars.says.place-anyone", "places %(tile)s on %(place)s (%(attacks)s)"),
+        M_(
+            "flipwars.says.place-turned-anyone",
+            "places %(tile)s on %(place)s, %(turned)s (%(attacks)s)",
+        ),
+        M_("flipwars.says.place", "%(seat)s places %(tile)s on %(place)s (%(attacks)s)"),
+        M_(
+            "flipwars.says.place-turned",
+            "%(seat)s places %(tile)s on %(place)s, %(turned)s (%(attacks)s)",
+        ),
+        M_(
+            "flipwars.says.place-flips",
+            "%(seat)s places %(tile)s on %(place)s (%(attacks)s); %(flips)s",
+        ),
+        M_(
+            "flipwars.says.place-turned-flips",
+            "%(seat)s places %(tile)s on %(place)s, %(turned)s (%(attacks)s); %(flips)s",
+        ),
+        M_("flipwars.dir.up", "up"),
+        M_("flipwars.dir.down", "down"),
+        M_("flipwars.dir.left", "left"),
+        M_("flipwars.dir.right", "right"),
+        M_("flipwars.dir.up-left", "up-left"),
+        M_("flipwars.dir.up-right", "up-right"),
+        M_("flipwars.dir.down-left", "down-left"),
+        M_("flipwars.dir.down-right", "down-right"),
+        M_("flipwars.dir.steps", "%(steps)s %(direction)s"),
         # -- Coin Age ----------------------------------------------------------------------------
         M_("core.about", "%(text)r: %(problem)s"),
         M_("coin-age.coin.quarter", "quarter"),
@@ -428,8 +535,10 @@ def _list(items: list[Any], key: str, translations: gettext.NullTranslations | N
     if not words:
         return ""
     joined = words[-1]
-    for word in reversed(words[:-1]):
-        joined = _text(key, {"first": word, "next": joined}, None, translations)
+    for i, word in enumerate(reversed(words[:-1])):
+        # "a, b and c": the last two joined by "and", the others by the list's comma
+        step = ("core.and" if i == 0 else "core.list") if key == "core.all" else key
+        joined = _text(step, {"first": word, "next": joined}, None, translations)
     return joined
 
 
@@ -477,11 +586,11 @@ def render(
     """``said`` worded in English, or in the language of ``translations``; ``places`` maps
     place ids to the names a board shows (the place parameters are then said by name)."""
     key = said.id
+    params = said.params
+    if key in ("core.list", "core.alternatives", "core.all"):
+        return _list(list(params.get("items", ())), key, translations)
     if key not in ENGLISH:
         return f"{key} {dict(said.params)}"  # an id this version does not know: say it raw
-    params = said.params
-    if key in ("core.list", "core.alternatives"):
-        return _list(list(params.get("items", ())), key, translations)
     values = {name: _word(value, translations, places) for name, value in params.items()}
     if places:
         for name in PLACE_PARAMS.intersection(values):

@@ -81,6 +81,7 @@ def test_a_game_played_in_french_at_the_prompt(tmp_path: Path) -> None:
     child.expect(shown("'zzz' commence par 'zzz' ; une action de Stack-a-Cash commence par"))
     child.sendline("place L b2")
     child.expect(shown("Face joue place L b2"))
+    child.expect(shown("Face pose une pièce grande en b2"))  # the move's sentence
     child.expect(shown("À Pile de jouer> "))
     child.sendline("flip b2")
     child.expect(shown("la pièce en b2 est protégée : Face vient de la jouer"))

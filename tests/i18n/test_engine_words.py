@@ -8,7 +8,7 @@ import random
 import pytest
 
 import pocketarena as pa
-from pocketarena import i18n
+from pocketarena import i18n, render
 from pocketarena.core.errors import SAID
 from pocketarena.messages import ENGLISH, speak
 
@@ -41,3 +41,19 @@ def test_refusals_of_random_games_are_worded_in_each_language(code: str) -> None
                     worded += 1
             state.apply_random(rng)
     assert worded > 20
+
+
+def test_move_sentences_are_worded_in_the_readers_language() -> None:
+    game = pa.load("stack-a-cash")
+    state = game.new_initial_state()
+    action = game.parse_action("place M b2")
+    with i18n.use_locale("ja"):
+        assert render.describe(game.ID, action, state) == "表が中のコインを b2 に置く"
+    with i18n.use_locale("de"):
+        assert render.describe(game.ID, action, state) == "Kopf setzt eine mittlere Münze auf b2"
+    assert render.describe(game.ID, action, state) == "Heads places a medium coin on b2"
+    flip = pa.load("flipwars")
+    first = flip.new_initial_state()
+    with i18n.use_locale("fr"):
+        said = render.describe(flip.ID, flip.parse_action("place grenade c3 r90"), first)
+    assert said.startswith("Bleu pose la tuile grenade en c3, tournée de 90° dans le sens horaire")

@@ -30,12 +30,13 @@ from .registry import (
     with_seed,
 )
 from .state import CHANCE, TERMINAL, State
-from .words import comma_list, or_list, possessive, seat_name, seat_of
+from .words import and_list, comma_list, or_list, possessive, seat_name, seat_of
 
 __all__ = [
     "ActionError",
     "Message",
     "UnreadableActionError",
+    "and_list",
     "comma_list",
     "message",
     "or_list",

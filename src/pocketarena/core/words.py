@@ -30,6 +30,11 @@ def comma_list(items: Iterable[str | Message]) -> Message:
     return message("core.list", items=list(items))
 
 
+def and_list(items: Iterable[str | Message]) -> Message:
+    """Items joined as "a, b and c"."""
+    return message("core.all", items=list(items))
+
+
 def or_list(items: Iterable[str | Message]) -> Message:
     """Items joined as "a or b or c"."""
     return message("core.alternatives", items=list(items))

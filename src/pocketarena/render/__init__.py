@@ -30,7 +30,8 @@ from typing import Any
 from rich.panel import Panel
 from rich.pretty import Pretty
 
-from pocketarena.core import Action, Game, State, for_game
+from pocketarena.core import Action, Game, Message, State, for_game
+from pocketarena.messages import speak
 
 
 def rich_board(state: State, last: Action | None = None) -> Any:
@@ -72,8 +73,11 @@ def describe(game_id: str, action: Action, before: State | None = None) -> str:
     if module is None:
         return action.text
     if before is not None and _takes_state(module.describe):
-        return str(module.describe(action, state=before))
-    return str(module.describe(action))
+        said = module.describe(action, state=before)
+    else:
+        said = module.describe(action)
+    # A game's sentence is a message worded in the reader's language (or its own text).
+    return speak(said) if isinstance(said, Message) else str(said)
 
 
 @functools.cache

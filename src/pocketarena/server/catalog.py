@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pocketarena as pa
-from pocketarena import render
+from pocketarena import i18n, render
 from pocketarena.bots import Bot
 from pocketarena.bots import make_bot as _make_bot
 from pocketarena.core import (
@@ -141,7 +141,9 @@ def describe(game_id: str, action: Action, before: State | None = None) -> str:
     """The game's sentence for ``action``; with ``before`` (the state it is played in) the
     places are named as on the board ("Gentle Wood", not "gentle-wood") and the mover too."""
     try:
-        return render.describe(game_id, action, before)
+        # The move list is kept once for every watcher of a game, whatever their language.
+        with i18n.use_locale(i18n.DEFAULT):
+            return render.describe(game_id, action, before)
     except Exception:  # a describe bug must not break the game page
         log.exception("describe(%s) failed in %s", action, game_id)
         return action.text

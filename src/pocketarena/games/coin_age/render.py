@@ -17,7 +17,19 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pocketarena.core import CHANCE, TERMINAL, Action, Game, State, possessive
+from pocketarena.core import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    Message,
+    State,
+    and_list,
+    message,
+    or_list,
+    seat_name,
+    seat_of,
+)
 from pocketarena.games.coin_age import (
     COINS,
     MAX_TURNS,
@@ -25,9 +37,9 @@ from pocketarena.games.coin_age import (
     CoinAge,
     CoinAgeMap,
     CoinAgeState,
-    allowance_text,
     coin_text,
 )
+from pocketarena.messages import speak
 
 COIN_NAMES = {"Q": "quarter", "N": "nickel", "P": "penny", "D": "dime"}
 SEAT_FILL = ("#e8b923", "#40566e")  # Heads gold, Tails slate
@@ -68,6 +80,11 @@ def _as_coin_age(state: State) -> CoinAgeState:
 
 # -- words --------------------------------------------------------------------------------------
 def describe(action: Action, state: State | None = None) -> str:
+    """``describe_message`` worded in the reader's language (English unless one is in use)."""
+    return speak(describe_message(action, state))
+
+
+def describe_message(action: Action, state: State | None = None) -> Message:
     """A sentence for ``action``; with ``state`` (the state it is played in) it names the mover,
     the spaces by name and what a slap allows them."""
     game_map = state.game.map if isinstance(state, CoinAgeState) else None
@@ -75,28 +92,40 @@ def describe(action: Action, state: State | None = None) -> str:
     def name(space_id: str) -> str:
         return game_map.spaces[game_map.index(space_id)].name if game_map else space_id
 
-    who = state.game.SEATS[state.mover] if isinstance(state, CoinAgeState) else None
     # Without the state the mover is unknown: the sentence starts at its verb.
-    subject = f"{who} " if who else ""
+    who: dict[str, Message] = {}
+    if isinstance(state, CoinAgeState):
+        who = {"seat": seat_name(state.game.SEATS[state.mover])}
+    kind = "" if who else "-anyone"
     if action.verb == "slap":
         return _describe_slap(action, state if isinstance(state, CoinAgeState) else None)
     if action.verb == "place":
         coin, space = action.args
-        text = f"{subject}places a {COIN_NAMES[coin]} on {name(space)}"
         if isinstance(state, CoinAgeState):
             top = state.tops[state.game.map.index(space)]
             if top >= 0:
-                owner = state.game.SEATS[top >> 2]
-                text += f", covering {possessive(owner)} {COIN_NAMES[COINS[top & 3]]}"
-        return text
+                return message(
+                    "coin-age.says.place-covering",
+                    coin=_coin(coin),
+                    space=name(space),
+                    owner=seat_of(state.game.SEATS[top >> 2]),
+                    covered=_coin(COINS[top & 3]),
+                    **who,
+                )
+        return message(f"coin-age.says.place{kind}", coin=_coin(coin), space=name(space), **who)
     if action.verb == "pay":
-        return f"{subject}pays a {COIN_NAMES[action.args[0]]} into the opponent's bank to place a third coin"
+        return message(f"coin-age.says.pay{kind}", coin=_coin(action.args[0]), **who)
     if action.verb == "move":
         a, b = action.args
-        return f"{subject}moves the stack on {name(a)} to {name(b)}"
+        return message(f"coin-age.says.move{kind}", start=name(a), end=name(b), **who)
     if action.verb == "capture":
-        return f"{subject}captures the top coin of {name(action.args[0])} into their bank"
-    return f"{subject}ends the turn"
+        return message(f"coin-age.says.capture{kind}", space=name(action.args[0]), **who)
+    return message(f"coin-age.says.end{kind}", **who)
+
+
+def _coin(letter: str) -> Message:
+    """A coin's name ("quarter") by its letter, in the reader's language."""
+    return message(f"coin-age.coin.{COIN_NAMES[letter]}")
 
 
 def read_move(state: State, text: str) -> str:
@@ -113,30 +142,45 @@ def read_move(state: State, text: str) -> str:
     return " ".join([verb, *names])
 
 
-def _describe_slap(action: Action, state: CoinAgeState | None) -> str:
+def _describe_slap(action: Action, state: CoinAgeState | None) -> Message:
     thrown = [w.split(":") for w in action.text.split()[1:]]
     if not thrown:
-        return "no coins thrown"
-    heads = [COIN_NAMES[c] for c, f in thrown if f == "H"]
-    tails = [COIN_NAMES[c] for c, f in thrown if f == "T"]
-    landed = "; ".join(
-        f"{_and(coins)} landed {side}"
-        for coins, side in ((heads, "heads"), (tails, "tails"))
-        if coins
+        return message("coin-age.says.no-coins")
+    heads = [_coin(c) for c, f in thrown if f == "H"]
+    tails = [_coin(c) for c, f in thrown if f == "T"]
+    landed = message(
+        "coin-age.says.landed-both"
+        if heads and tails
+        else "coin-age.says.landed-heads"
+        if heads
+        else "coin-age.says.landed-tails",
+        heads=and_list(heads),
+        tails=and_list(tails),
     )
     if state is None:
-        return (
-            f"{landed}: {len(heads)} match{'es' * (len(heads) != 1)} for Heads "
-            f"({allowance_text(len(heads))}), {len(tails)} for Tails ({allowance_text(len(tails))})"
+        return message(
+            "coin-age.says.slap-anyone",
+            landed=landed,
+            count=len(heads),
+            heads=message(f"coin-age.allows.{len(heads)}"),
+            tails_count=len(tails),
+            tails=message(f"coin-age.allows.{len(tails)}"),
         )
     side = "H" if state.mover == 0 else "T"
     matching = [c for c, f in thrown if f == side]
     m = len(matching)
-    who = state.game.SEATS[state.mover]
-    usable = f" with {' or '.join(matching)}" if matching and m < 4 else ""
-    if m == 4:
-        usable = " with any of them"
-    return f"{who} slaps {len(thrown)} coin{'s' * (len(thrown) != 1)}: {landed}. {m} match{'es' * (m != 1)}: {allowance_text(m)}{usable}"
+    with_which = message("coin-age.says.with-any") if m == 4 else None
+    if matching and m < 4:
+        with_which = message("coin-age.says.with", coins=or_list(matching))
+    return message(
+        "coin-age.says.slap" if with_which is None else "coin-age.says.slap-with",
+        seat=seat_name(state.game.SEATS[state.mover]),
+        count=m,
+        thrown=message("coin-age.says.coins", count=len(thrown)),
+        landed=landed,
+        allows=message(f"coin-age.allows.{m}"),
+        **({} if with_which is None else {"usable": with_which}),
+    )
 
 
 def _and(words: list[str]) -> str:

@@ -17,8 +17,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from pocketarena.core import TERMINAL, Action, State
+from pocketarena.core import TERMINAL, Action, Message, State, comma_list, message, seat_name
 from pocketarena.games.flipwars import KIND_BY_NAME, FlipWarsState
+from pocketarena.messages import speak
 
 __all__ = ["describe", "rich_board", "svg_board"]
 
@@ -384,28 +385,50 @@ def svg_board(state: State, last: Action | None = None) -> str:
 
 # -- words --------------------------------------------------------------------------------------
 def describe(action: Action, state: State | None = None) -> str:
+    """``describe_message`` worded in the reader's language (English unless one is in use)."""
+    return speak(describe_message(action, state))
+
+
+def describe_message(action: Action, state: State | None = None) -> Message:
     """A sentence for an action; with ``state`` (the state it is played in) it names the mover
     and the tiles it flips."""
     if action.verb == "block":
-        return f"puts the block on {action.args[0]} for the next round"
+        return message("flipwars.says.block", place=action.args[0])
     if action.verb == "first":
-        return f"{action.args[0].capitalize()} starts the next round"
+        return message("flipwars.says.first", seat=seat_name(action.args[0].capitalize()))
     kind, cell, degrees = action.args
-    article = "an" if kind[0] in "aeiou" else "a"
     name = DISPLAY.get(kind, kind)
-    turned = f", turned {degrees}° clockwise" if degrees else ""
+    tile = message("flipwars.says.an" if kind[0] in "aeiou" else "flipwars.says.a", tile=name)
     offsets = sorted(KIND_BY_NAME[kind].offsets(degrees // 90), key=lambda o: (-o[1], o[0]))
     if not offsets:
-        attacks = "it attacks nothing"
+        attacks = message("flipwars.says.attacks-nothing")
     else:
-        attacks = "attacking " + ", ".join(_direction(dx, dy) for dx, dy in offsets)
-    who = "places"
-    flips = ""
+        directions = comma_list(_direction_words(dx, dy) for dx, dy in offsets)
+        attacks = message("flipwars.says.attacking", directions=directions)
+    said = {"tile": tile, "place": cell, "attacks": attacks}
+    if degrees:
+        said["turned"] = message("flipwars.says.turned", degrees=degrees)
+    key = "flipwars.says.place" + ("-turned" if degrees else "")
     if isinstance(state, FlipWarsState) and state.current_player >= 0:
-        who = f"{state.game.SEATS[state.current_player]} places"
+        said["seat"] = seat_name(state.game.SEATS[state.current_player])
         info = state.game.placement(state.game.action(action))
         if info is not None:
             hit = info[2] & (state.blue | state.red)
             names = [state.game.cell_names[c] for c in range(len(state.tiles)) if hit >> c & 1]
-            flips = f"; flips {', '.join(names)}" if names else "; flips nothing"
-    return f"{who} {article} {name} on {cell}{turned} ({attacks}){flips}"
+            said["flips"] = (
+                message("flipwars.says.flips", cells=comma_list(names))
+                if names
+                else message("flipwars.says.flips-nothing")
+            )
+            return message(key + "-flips", **said)
+        return message(key, **said)
+    return message(key + "-anyone", **said)
+
+
+def _direction_words(dx: int, dy: int) -> Message:
+    """``_direction`` in the reader's language: "up-left", "2 down"."""
+    steps = max(abs(dx), abs(dy))
+    vertical = "up" if dy > 0 else "down" if dy < 0 else ""
+    horizontal = "right" if dx > 0 else "left" if dx < 0 else ""
+    word = message("flipwars.dir." + "-".join(w for w in (vertical, horizontal) if w))
+    return word if steps == 1 else message("flipwars.dir.steps", steps=steps, direction=word)

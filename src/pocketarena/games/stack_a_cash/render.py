@@ -13,9 +13,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from pocketarena.core import TERMINAL, Action, State
+from pocketarena.core import TERMINAL, Action, Message, State, message, seat_name
 from pocketarena.games.stack_a_cash import StackACashState
 from pocketarena.games.stack_a_cash.board import CELLS, SIZE_NAMES, SIZES, stack_of
+from pocketarena.messages import speak
 
 __all__ = ["describe", "rich_board", "svg_board"]
 
@@ -200,15 +201,29 @@ def svg_board(state: State, last: Action | None = None) -> str:
 
 
 def describe(action: Action, state: State | None = None) -> str:
+    """``describe_message`` worded in the reader's language (English unless one is in use)."""
+    return speak(describe_message(action, state))
+
+
+def describe_message(action: Action, state: State | None = None) -> Message:
     """A short sentence for an action, e.g. 'Heads moves the top coin from b2 to c3 and flips
     it'; the mover is named when ``state`` (the state it is played in) is given."""
     mover = state.current_player if state is not None else TERMINAL
     # Without the state the mover is unknown: the sentence starts at its verb.
-    subject = f"{state.game.SEATS[mover]} " if state is not None and mover >= 0 else ""
+    who: dict[str, Message] = {}
+    if state is not None and mover >= 0:
+        who = {"seat": seat_name(state.game.SEATS[mover])}
+    kind = "" if who else "-anyone"
     if action.verb == "place":
         size, cell = action.args
-        return f"{subject}places a {SIZE_NAMES[SIZES.index(size)]} coin on {cell}"
+        return message(
+            f"stack-a-cash.says.place{kind}",
+            size=message(f"stack-a-cash.size.{SIZE_NAMES[SIZES.index(size)]}"),
+            place=cell,
+            **who,
+        )
     if action.verb == "flip":
-        return f"{subject}flips the coin on {action.args[0]}"
+        return message(f"stack-a-cash.says.flip{kind}", place=action.args[0], **who)
     src, dst, turn = action.args
-    return f"{subject}moves the top coin from {src} to {dst}" + (" and flips it" if turn else "")
+    verb = "move-flip" if turn else "move"
+    return message(f"stack-a-cash.says.{verb}{kind}", start=src, end=dst, **who)

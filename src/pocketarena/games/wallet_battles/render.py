@@ -13,7 +13,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from pocketarena.core import CHANCE, TERMINAL, Action, Game, State
+from pocketarena.core import CHANCE, TERMINAL, Action, Game, Message, State, message, seat_name
+from pocketarena.core.errors import SAID
 from pocketarena.games.wallet_battles import (
     COIN_NAMES,
     COINS,
@@ -23,6 +24,7 @@ from pocketarena.games.wallet_battles import (
     flip_seat,
     location_names,
 )
+from pocketarena.messages import speak
 
 SIDES = ("Union", "Confederacy")
 FACES = ("Heads", "Tails")
@@ -105,25 +107,29 @@ def _status(state: WalletBattlesState) -> str:
 
 
 def describe(action: Action) -> str:
+    """``describe_message`` worded in the reader's language (English unless one is in use)."""
+    return speak(describe_message(action))
+
+
+def describe_message(action: Action) -> Message:
     """A short sentence for an action or flip; a flip says who may act."""
     names = location_names()
     if action.verb == "flip":
         seat = flip_seat(action)
         if seat is None:
-            return "Odd (one heads, one tails): nobody acts; flip again. A third odd in a row forces a recall."
+            return message("wallet-battles.says.odd")
         faces = "heads" if seat == 0 else "tails"
-        return f"Both coins land {faces}: the {SIDES[seat]} may act."
+        return message(f"wallet-battles.says.both-{faces}", seat=seat_name(SIDES[seat]))
     if action.verb == "pass":
-        return "Pass: do nothing this round."
+        return message("wallet-battles.says.pass")
     where = names.get(str(action.args[-1]), str(action.args[-1]))
     if action.verb == "place":
         coin = str(action.args[0])
-        return f"Place a {COIN_NAMES[COINS.index(coin)]} ({coin}) on {where}."
-    if action.verb == "capture":
-        return f"Capture the enemy's top coin on {where} into your pile."
-    if action.verb == "recall":
-        return f"Recall your top coin on {where} to your pile."
-    return action.text
+        name = message(f"wallet-battles.coin.{COIN_NAMES[COINS.index(coin)]}")
+        return message("wallet-battles.says.place", coin=name, letter=coin, place=where)
+    if action.verb in ("capture", "recall"):
+        return message(f"wallet-battles.says.{action.verb}", place=where)
+    return message(SAID, text=action.text)
 
 
 # -- terminal -------------------------------------------------------------------------
