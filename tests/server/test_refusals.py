@@ -4,6 +4,7 @@ that name the board's places as the board shows them."""
 from __future__ import annotations
 
 import pytest
+from fastapi.testclient import TestClient
 
 import pocketarena as pa
 from pocketarena.server.live.session import GameError
@@ -47,3 +48,29 @@ def test_place_parameters_name_the_place() -> None:
     assert error.params is not None and error.params["space"] == b.id
     assert error.message.startswith(f"{b.name} is empty"), error.message
     assert b.id not in error.message
+
+
+def test_a_tap_is_answered_about_what_was_tapped(client: TestClient) -> None:
+    """Issue 24: tapping the opponent's protected coin with nothing picked was answered with a
+    refusal of 'place L b3', a move the player never chose. /why answers for the picks: the
+    coin is protected; with a size picked first, it is about placing that size there (a large
+    coin goes only onto an empty cell)."""
+    created = client.post("/api/games", json={"game": "stack-a-cash", "mode": "local"}).json()
+    gid = created["id"]
+    moved = client.post(f"/api/games/{gid}/moves", json={"action": "place M b3", "version": 0})
+    assert moved.status_code == 200, moved.text
+    tap = client.get(f"/api/games/{gid}/why", params={"picks": "b3"}).json()
+    assert tap["legal"] is False and tap["reason"] == "stack-a-cash.protected-touched"
+    assert tap["params"]["place"] == "b3" and "protected" in tap["detail"]
+    placed = client.get(f"/api/games/{gid}/why", params={"picks": "L b3"}).json()
+    assert placed["reason"] == "stack-a-cash.topped" and placed["params"]["place"] == "b3"
+    assert client.get(f"/api/games/{gid}/why", params={"picks": "S"}).json() == {
+        "legal": True,
+        "detail": None,
+        "reason": None,
+        "params": {},
+    }
+    nothing = client.get(f"/api/games/{gid}/why", params={"picks": "z9"}).json()
+    assert nothing["legal"] is False and nothing["detail"] is None
+    assert client.get(f"/api/games/{gid}/why", params={"picks": " "}).status_code == 400
+    assert client.get(f"/api/games/{gid}/why", params={"picks": "b3" * 60}).status_code == 422

@@ -235,6 +235,13 @@ class GameCreated(BaseModel):
     game: GameView
 
 
+class WhyOut(BaseModel):
+    legal: bool = Field(description="A legal move begins with the picks")
+    detail: str | None = Field(None, description="The rules' reason, in words")
+    reason: str | None = Field(None, description="The reason's message id")
+    params: dict[str, Any] = Field(default_factory=dict, description="Its parameters")
+
+
 class MoveIn(BaseModel):
     action: Text = Field(max_length=100, examples=["place Q cemetery-hill"])
     version: int

@@ -1046,30 +1046,19 @@ class GamePage {
     }
     if (!this.mine(v.to_move)) return this.refuse(`It is ${possessive(playerName(v.seats[v.to_move], v.seat_names[v.to_move]))} turn.`);
     if (owner !== null && owner !== v.to_move) return this.refuse(`${name}: that is ${possessive(v.seat_names[owner])}, not yours.`);
-    // Ask the rules about the move this pick would make: a legal move with the picked place
-    // (or piece) put where that move has one of its kind, now's step first.
+    // Ask the rules why what was picked makes no move: the first move of the game's whole list
+    // that begins with the picks so far and this one, legal or not. The answer is about what the
+    // player did ("the coin on b3 is protected"), never a move guessed for them.
     const depth = this.selection.length;
-    const attr = CLICKABLE.find((a) => node.hasAttribute(a));
-    const kind = new Set($$(`[${attr}]`, this.board).map(tokenOf));
-    let attempt = null;
-    for (const pool of [this.candidates(), this.myLegal()]) {
-      for (const a of pool) {
-        for (let k = pool === this.myLegal() ? 0 : depth; k < a.tokens.length && !attempt; k++) {
-          if (kind.has(a.tokens[k])) attempt = [a.verb, ...a.tokens.slice(0, k), place, ...a.tokens.slice(k + 1)].join(" ");
-        }
-        if (attempt) break;
-      }
-      if (attempt) break;
-    }
-    if (!attempt) return this.refuse(`${name} is not part of any move now.`);
+    const picks = [...this.selection, place].join(" ");
     const version = v.version;
     try {
-      const res = await fetch(`/api/games/${this.id}/preview?action=${encodeURIComponent(attempt)}`);
+      const body = await api(`/api/games/${this.id}/why?picks=${encodeURIComponent(picks)}`);
       if (this.view.version !== version) return;
-      if (res.ok) return this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name}: first pick one of the highlighted places or buttons.`);
-      const body = await res.json().catch(() => null);
-      this.refuse(typeof body?.detail === "string" ? aboutPlace(name, place, body) : `${name}: not a legal move now.`);
-    } catch { this.refuse(`${name} is not one of the highlighted places.`); }
+      if (body.detail) return this.refuse(aboutPlace(name, place, body));
+      if (body.legal) return this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name}: first pick one of the highlighted places or buttons.`);
+      this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name} is not part of any move now.`);
+    } catch { this.refuse(`${name}: not a legal move now.`); }
   }
 
   refuse(text) {

@@ -25,6 +25,7 @@ from ...schemas import (
     JoinIn,
     MoveIn,
     VersionIn,
+    WhyOut,
 )
 from ..deps import ContextDep, HubDep, PlayerIdDep, WriteLimit, check, client_addr
 
@@ -198,6 +199,42 @@ async def board_at(game_id: str, hub: HubDep, ply: int = Query(ge=0)) -> Respons
     svg = catalog.svg_board(state, history[ply - 1] if ply else None)
     cache = "public, max-age=31536000, immutable" if live.status == "finished" else "no-store"
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": cache})
+
+
+@router.get(
+    "/{game_id}/why",
+    response_model=WhyOut,
+    responses=ERRORS,
+    summary="Why the places and pieces picked on the board make no move now",
+)
+async def why(game_id: str, hub: HubDep, picks: str = Query(max_length=100)) -> dict[str, Any]:
+    """``picks``: what was picked on the board so far, space separated, the last one just
+    tapped (a place, a coin size, a tile). The answer is the rules' reason for the first move of
+    the game's whole list, legal now or not, that begins with these picks (or, where a board
+    takes them in another order than the notation, as FlipWars' cell before its tile, that holds
+    them all): it answers what the player did ("the coin on b3 is protected") and never a move
+    chosen for them. ``legal`` when a legal move does; no ``detail`` when no move at all does."""
+    live = await hub.get(game_id)
+    state = live.state
+    if live.status != "active" or state.current_player < 0:
+        raise GameError("not_active", "there is no decision to explain now")
+    picked = picks.split()
+    if not picked:
+        raise GameError("bad_request", "name what was picked, e.g. picks=b3")
+    words = [(a, a.text.split()[1:]) for a in live.game.decisions]
+    starting = [a for a, w in words if w[: len(picked)] == picked] or [
+        a for a, w in words if all(p in w for p in picked)
+    ]
+    legal = {a.id for a in state.legal_actions()}
+    if any(a.id in legal for a in starting):
+        return {"legal": True}
+    for action in starting:
+        try:
+            state.child(action)
+        except ActionError as e:
+            refusal = GameError.refused(e, live.game)
+            return {"legal": False, "detail": refusal.message, **refusal.to_json()}
+    return {"legal": False}
 
 
 @router.get(
