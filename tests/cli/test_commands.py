@@ -100,7 +100,7 @@ def test_each_command_is_summed_up_in_one_short_sentence() -> None:
     assert isinstance(group, TyperGroup)
     for name, command in group.commands.items():
         summary, *rest = inspect.cleandoc(command.help or "").split("\n\n")
-        assert "\n" not in summary and len(summary) <= 66, (name, summary)
+        assert "\n" not in summary and len(summary) <= 61, (name, summary)
         assert summary[0].isupper() and summary.endswith("."), (name, summary)
         for line in "\n".join(rest).splitlines():
             assert len(line) <= 78, (name, line)  # no detail line folded in COMMAND -h

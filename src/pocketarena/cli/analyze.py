@@ -109,7 +109,7 @@ def analyze_command(
         ),
     ] = False,
 ) -> None:
-    """Judge each decision of a finished game and name the better moves.
+    """Judge each move of a finished game and name better ones.
 
     The played move and the best move are valued at the same position
     (exact where a solver reaches); every value is the first seat's

@@ -279,7 +279,7 @@ def arena(
     kind: KindOpt = "all-pairs",
     rounds: RoundsOpt = None,
 ) -> None:
-    """Play a tournament of --bots at GAME, all at once or in rounds.
+    """Play a tournament of --bots at GAME, at once or in rounds.
 
     Every pairing with seats swapped, or a Swiss or a round robin (--kind).
     Saves the records, a summary and plots."""

@@ -54,10 +54,10 @@ def wait_healthy(
         float, typer.Option(help="Give up after this many seconds (exit 1).", min=0.0)
     ] = 120.0,
 ) -> None:
-    """Wait until every server answers its health check, then exit 0.
+    """Wait until every server answers its health check.
 
-    Each address must answer GET /healthz with 200 (it reaches PostgreSQL and Redis);
-    past --timeout, say which did not and exit 1."""
+    Each address must answer GET /healthz with 200 (it reaches PostgreSQL
+    and Redis); past --timeout, say which did not and exit 1."""
     import httpx
 
     bases = [u.rstrip("/") for u in url]

@@ -53,7 +53,7 @@ def serve(
     ] = None,
     log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
 ) -> None:
-    """Start the web server to play, watch, replay and verify games.
+    """Start the web server: play, watch, replay and verify games.
 
     Every game, against bots or friends."""
     try:
@@ -216,7 +216,7 @@ def worker(
         str, typer.Option(help="Address the health port listens on.")
     ] = "127.0.0.1",
 ) -> None:
-    """Play the bot moves of a cluster, taken from its queue in Redis.
+    """Play a cluster's bot moves, taken from its queue in Redis.
 
     Start as many as you like, on any machine that reaches the database and Redis."""
     settings = _settings(database_url, redis_url)

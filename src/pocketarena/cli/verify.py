@@ -24,7 +24,7 @@ def verify(
     ],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the verdict.")] = False,
 ) -> None:
-    """Check that every slap and flip of RECORD follows from its seed.
+    """Check that each coin throw in RECORD follows from its seed.
 
     The seed is the one the server committed to (web games), or the one a
     terminal game states."""
