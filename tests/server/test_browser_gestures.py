@@ -161,3 +161,55 @@ def test_a_bot_thinks_visibly_and_a_turn_based_deadline_shows(
         page.wait_for_url("**/g/*")
     finally:
         context.close()
+
+
+def register(page: Page, server: str, name: str) -> str:
+    page.goto(f"{server}/")
+    r = page.request.post(
+        f"{server}/api/auth/register", data={"username": name, "password": "longenough"}
+    )
+    assert r.ok, r.text()
+    pid: str = page.request.get(f"{server}/api/me").json()["id"]
+    return pid
+
+
+def test_follow_and_challenge_by_name_in_two_browsers(server: str, browser: Browser) -> None:
+    """Ann follows Dan and challenges him to a turn-based game from his page; Dan sees the
+    challenge counted in every page's header, accepts it on his page, and both are in the
+    game; Ann's page then shows Dan online and playing."""
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 900}) for _ in range(2)]
+    try:
+        ann, dan = (c.new_page() for c in contexts)
+        errors: list[str] = []
+        for p in (ann, dan):
+            p.on("pageerror", lambda e: errors.append(str(e)))
+        register(ann, server, "annf")
+        dan_id = register(dan, server, "danf")
+        ann.goto(f"{server}/players/{dan_id}")
+        ann.click("#follow-btn")
+        ann.wait_for_function("() => document.querySelector('#follow-btn').dataset.on === 'true'")
+        assert ann.inner_text("#follow-btn") == "Unfollow"
+        ann.select_option("#challenge-form select[name=game]", "flipwars")
+        ann.select_option("#challenge-form select[name=time]", "days:2")
+        ann.select_option("#challenge-form select[name=seat]", "0")
+        ann.click("#challenge-form button[type=submit]")
+        ann.wait_for_selector("#challenge-sent:not([hidden])")
+        dan.goto(f"{server}/lobby")
+        assert dan.inner_text("#challenges-link .turns-count") == "1"
+        dan.click("#challenges-link")
+        dan.wait_for_selector("#challenges-in [data-answer=accept]")
+        assert "From annf: FlipWars · 2 days per move" in dan.inner_text("#challenges-in")
+        dan.click("#challenges-in [data-answer=accept]")
+        dan.wait_for_url("**/g/*")
+        dan.wait_for_function("() => window.paGame?.view.status === 'active'")
+        gid = dan.url.rsplit("/", 1)[1]
+        assert view(dan)["days_per_move"] == 2
+        ann.goto(f"{server}/players/{ann.request.get(f'{server}/api/me').json()['id']}")
+        ann.wait_for_selector(f"#following [data-follow='{dan_id}'] a[href='/g/{gid}']")
+        assert "online" in ann.inner_text("#following")
+        # Ann's move awaits: the header says so
+        assert ann.inner_text("#turns-count") == "1"
+        assert errors == []
+    finally:
+        for c in contexts:
+            c.close()

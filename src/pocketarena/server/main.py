@@ -45,6 +45,7 @@ from .api.routes import (
     ws,
 )
 from .api.routes import chat as chat_routes
+from .api.routes import friends as friends_routes
 from .api.routes.pages import error_page, is_page
 from .context import AppContext
 from .core.config import Settings
@@ -244,6 +245,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         chat_routes,
         tournaments,
         tournament_pages,
+        friends_routes,
     ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")

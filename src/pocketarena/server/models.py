@@ -267,3 +267,53 @@ class TournamentPairingRow(Base):
     second_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     game_id: Mapped[str | None] = mapped_column(String(16), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class FollowRow(Base):
+    """An account following another (seen online or in a game on the follower's pages)."""
+
+    __tablename__ = "follows"
+
+    follower_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    followed_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_follows_followed", "followed_id"),)
+
+
+class BlockRow(Base):
+    """An account blocking another: no challenges from them."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    blocked_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChallengeRow(Base):
+    """A player challenging a named player to a game, real-time or turn-based: open until it
+    is accepted (``game_id`` names the game), declined, cancelled or past ``expires_at``."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    challenger_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    challenged_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    status: Mapped[str] = mapped_column(String(10))  # open | accepted | declined | cancelled
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seat: Mapped[int | None] = mapped_column(Integer)  # the challenger's; None: drawn
+    clock_initial_ms: Mapped[int | None] = mapped_column(Integer)
+    clock_increment_ms: Mapped[int | None] = mapped_column(Integer)
+    days_per_move: Mapped[int | None] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    game_id: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_challenges_challenged", "challenged_id", "status"),
+        Index("ix_challenges_challenger", "challenger_id", "status"),
+    )

@@ -87,6 +87,8 @@ class Settings:
     analysis_queue: int = 4
     games_per_minute: int = 10  # new games per player (a burst of as many)
     address_games_per_minute: int = 30  # new games per address
+    social_per_minute: int = 10  # challenges sent and follows/blocks per player (a burst)
+    address_social_per_minute: int = 30  # the same, per address
     max_open_games: int = 10  # games waiting for an opponent or running a clock, per player
     address_max_open_games: int = 30  # the same, per address
     waiting_game_ttl_s: int = 3600  # a game nobody joined is cancelled after this long

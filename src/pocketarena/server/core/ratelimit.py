@@ -163,6 +163,8 @@ class Rates:
     address_sockets: Rate  # WebSocket handshakes, per address
     analysis: Rate  # evaluations and game analyses, per player
     address_analysis: Rate  # the same, per address
+    social: Rate  # challenges, follows and blocks, per player
+    address_social: Rate  # the same, per address
 
     @classmethod
     def from_settings(cls, s: Settings) -> Rates:
@@ -177,4 +179,6 @@ class Rates:
             address_sockets=Rate.per_minute("address-sockets", s.address_sockets_per_minute),
             analysis=Rate.per_minute("analysis", s.analysis_per_minute),
             address_analysis=Rate.per_minute("address-analysis", s.address_analysis_per_minute),
+            social=Rate.per_minute("social", s.social_per_minute),
+            address_social=Rate.per_minute("address-social", s.address_social_per_minute),
         )

@@ -50,6 +50,8 @@ class GameError(Exception):
 
     STATUS = {
         "unknown_game": 404,
+        "unknown_player": 404,
+        "unknown_challenge": 404,
         "unknown_tournament": 404,
         "stale": 409,
         "conflict": 409,

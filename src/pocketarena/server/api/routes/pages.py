@@ -18,7 +18,7 @@ from pocketarena.fair import verify_record
 from pocketarena.records import MAX_RECORD_BYTES, loads
 from pocketarena.rulepages import rules_text
 
-from ... import catalog, rules
+from ... import catalog, friends, rules
 from ... import store as store_module
 from ...context import AppContext
 from ...core.security import address_hash, default_guest_name
@@ -75,6 +75,9 @@ async def page(
     }
     # The games awaiting the visitor's move, shown in every page's header.
     turns = await run_in_threadpool(turns_json, ctx.store, pid) if pid and player else None
+    challenged = 0
+    if pid and player is not None and player.kind == "account":
+        challenged = await run_in_threadpool(friends.incoming_count, ctx.store, pid, ctx.hub.now())
     with reader(request) as speech:
         response = ctx.templates.TemplateResponse(
             request,
@@ -82,6 +85,7 @@ async def page(
             {
                 "me": me,
                 "turns": turns,
+                "challenged": challenged,
                 "page_data": script_json({"me": me, "i18n": speech, **(data or {})}),
                 "speech": speech,
                 **context,
@@ -407,6 +411,14 @@ async def player_page(
     titles = {g: catalog.game_class(g).TITLE for g in catalog.game_ids()}
     # presence: a bot is always there; a person is online while a page of theirs is open
     online = None if data["kind"] == "bot" else bool(await hub.presence.online([player_id]))
+    visitor = getattr(request.state, "player_id", None)
+    me = await run_in_threadpool(store.get_player, visitor) if visitor else None
+    # Friends and challenges, between accounts: the buttons on another's page, the lists on
+    # your own.
+    social = me is not None and me.kind == "account" and data["kind"] == "account"
+    relation = None
+    if social and me is not None and me.id != player_id:
+        relation = await run_in_threadpool(friends.relation, store, me.id, player_id)
     return await page(
         request,
         ctx,
@@ -416,6 +428,9 @@ async def player_page(
         online=online,
         titles=titles,
         title=data["name"],
+        social=social,
+        relation=relation,
+        days_per_move=DAYS_PER_MOVE,
     )
 
 
