@@ -1,7 +1,7 @@
 """friends and challenges: follows, blocks, challenges to a named player
 
-Revision ID: 0010_friends
-Revises: 0009_gestures
+Revision ID: 0011_friends
+Revises: 0010_tournament_days
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010_friends"
-down_revision = "0009_gestures"
+revision = "0011_friends"
+down_revision = "0010_tournament_days"
 branch_labels = None
 depends_on = None
 
