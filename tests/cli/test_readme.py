@@ -228,3 +228,42 @@ def test_the_python_lines_run(script: str, tmp_path: Path) -> None:
     done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "Traceback" not in done.stderr
+
+
+# -- install hints --------------------------------------------------------------------------
+def test_install_hints_say_both_forms() -> None:
+    """Every hint to install an extra says the released form and the one from a clone."""
+    hint = re.compile(r"pip install 'pocketarena\[(\w+)\]'")
+    seen = 0
+    for path in (ROOT / "src" / "pocketarena").rglob("*.py"):
+        for line_no, line in enumerate(path.read_text().splitlines(), 1):
+            found = hint.search(line)
+            if found is None or line.lstrip().startswith(("#", '"""')) or "``" in line:
+                continue  # docstrings and comments name the extra; messages are read by people
+            seen += 1
+            nearby = "\n".join(path.read_text().splitlines()[line_no - 1 : line_no + 2])
+            assert f"pip install -e '.[{found.group(1)}]'" in nearby, f"{path}:{line_no}"
+    assert seen >= 3
+
+
+def test_research_lists_the_jax_extra_one_way() -> None:
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]["jax"]
+    names = [re.split(r"[<>=\[]", spec)[0] for spec in extra]
+    research = (ROOT / "docs" / "research.md").read_text()
+    lines = {line.strip() for line in research.splitlines() if "[jax]" in line and "pip" in line}
+    assert len(lines) == 1, lines
+    assert lines.pop().split("# ")[1].startswith(", ".join(names))
+
+
+def test_contributing_installs_what_the_tests_need() -> None:
+    """The same extras as the README's test command (which CI runs)."""
+    readme = re.search(r"pip install -q -e '(\.\[[^']+\])'", README.read_text())
+    contributing = re.search(
+        r"pip install -q -e '(\.\[[^']+\])'", (ROOT / "docs" / "contributing.md").read_text()
+    )
+    assert readme and contributing
+    assert contributing.group(1) == readme.group(1)

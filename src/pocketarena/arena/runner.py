@@ -148,7 +148,10 @@ def _pool(workers: int) -> Any:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-RAY_MISSING = "Ray is not installed; install it with: pip install 'pocketarena[ray]'"
+RAY_MISSING = (
+    "Ray is not installed; install it with: pip install 'pocketarena[ray]' "
+    "(from a clone: pip install -e '.[ray]')"
+)
 LOCAL_RAY = "local"  # ``ray=LOCAL_RAY``: start a Ray instance on this machine for the run
 
 

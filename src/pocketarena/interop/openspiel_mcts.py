@@ -54,7 +54,8 @@ class OpenSpielMCTSBot(Bot):
             from .openspiel import spiel_name
         except ImportError:
             raise ValueError(
-                "the openspiel-mcts bot needs OpenSpiel: pip install 'pocketarena[rl]'"
+                "the openspiel-mcts bot needs OpenSpiel: pip install 'pocketarena[rl]' "
+                "(from a clone: pip install -e '.[rl]')"
             ) from None
         iterations = budget.get("iterations")
         seconds = budget.get("seconds")

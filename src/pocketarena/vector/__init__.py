@@ -65,7 +65,10 @@ try:
     import jax
     import jax.numpy as jnp
 except ImportError as error:  # pragma: no cover - depends on the installation
-    raise ImportError("pocketarena.vector needs JAX: pip install 'pocketarena[jax]'") from error
+    raise ImportError(
+        "pocketarena.vector needs JAX: pip install 'pocketarena[jax]' "
+        "(from a clone: pip install -e '.[jax]')"
+    ) from error
 
 import pocketarena  # noqa: F401  (registers the games)
 from pocketarena.core import GAMES, Game, State, for_game, game_class
