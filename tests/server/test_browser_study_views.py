@@ -245,3 +245,19 @@ def test_a_tap_makes_every_boards_text_readable_on_a_phone(
         assert min(text_heights(page)) == pytest.approx(small, abs=0.5)
     assert errors == []
     ctx.close()
+
+
+def test_the_page_says_where_the_analysis_is_rough(server: str, browser: Browser) -> None:  # noqa: F811
+    """Wallet Battles' analysis measured short of its goals (docs/study.md): the page says so."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    coins = {"coins": {"Q": 1, "N": 1, "P": 1, "D": 1}}
+    gid = played_out(page, server, "wallet-battles", coins, 6)
+    page.goto(f"{server}/g/{gid}/replay")
+    page.click("#ga-start")
+    page.wait_for_selector("#ga-rough", timeout=60_000)
+    assert "rough" in page.inner_text("#ga-rough")
+    assert "expected score of" in page.inner_text("#ga-scale")
+    assert errors == []
+    ctx.close()

@@ -46,9 +46,16 @@ DECISION_LIMIT_S = (
 )
 # Stored analyses of another format (older judgements) are computed again.
 FORMAT = 2
-# Games whose analysis by the hard bot is rough: the measured marks fall short of the goals
-# (docs/study.md, scripts/measure_analysis.py); the page says so.
-ROUGH: frozenset[str] = frozenset()
+# Where the analysis is rough: the measured marks fall short of the goals (docs/study.md,
+# scripts/measure_analysis.py), by game or "game:mode"; the page says so.
+ROUGH: frozenset[str] = frozenset({"wallet-battles", "flipwars:enclosed"})
+
+
+def rough(game_id: str, options: dict[str, Any]) -> bool:
+    """Is the analysis of this game (and mode) one the measurements call rough?"""
+    return game_id in ROUGH or f"{game_id}:{options.get('mode')}" in ROUGH
+
+
 CHANCE_NOTE = (
     "Throws are not judged, and every value is an expectation over the throws still to come "
     "(each throw weighed by its chance)."
@@ -245,7 +252,7 @@ class GameAnalyses:
             "exact": bool(judgements) and all(j.exact for j in judgements),
             "chance": bool(game.CHANCE),
             "note": CHANCE_NOTE if game.CHANCE else None,
-            "rough": game.ID in ROUGH,
+            "rough": rough(game.ID, dict(game.options)),
             "thresholds": {"?!": INACCURACY, "?": MISTAKE, "??": BLUNDER},
             "seats": seats,
             "decisions": [
