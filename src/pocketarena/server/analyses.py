@@ -48,7 +48,7 @@ DECISION_LIMIT_S = (
 FORMAT = 2
 # Where the analysis is rough: the measured marks fall short of the goals (docs/study.md,
 # scripts/measure_analysis.py), by game or "game:mode"; the page says so.
-ROUGH: frozenset[str] = frozenset({"wallet-battles", "flipwars:enclosed"})
+ROUGH: frozenset[str] = frozenset({"wallet-battles", "flipwars:enclosed", "flipwars:tactical"})
 
 
 def rough(game_id: str, options: dict[str, Any]) -> bool:
