@@ -177,3 +177,50 @@ def test_balance_labels_are_whole_at_80_columns(
         "antietam ·",
         "Q2 N0 P2 D1",
     ]
+
+
+def test_games_lines_fit_80_columns() -> None:
+    """``pocketarena games`` piped or in an 80-column terminal: no line longer, long
+    descriptions wrapped under their first words, no trailing spaces."""
+    out = run("games").output
+    assert "coin-age  Coin Age" in out
+    for line in out.splitlines():
+        assert len(line) <= 80, line
+        assert line == line.rstrip(), repr(line)
+
+
+def test_rules_piped_are_not_padded() -> None:
+    out = run("rules", "flipwars").output
+    assert "FlipWars" in out
+    assert [line for line in out.splitlines() if line != line.rstrip()] == []
+
+
+def test_serve_start_up_line_keeps_the_address_whole(tmp_path: Path) -> None:
+    """A long database URL folds the line, never the address in it (rich soft wrap)."""
+    import subprocess
+    import sys
+
+    from tests.services import free_port
+
+    port = free_port()
+    url = f"sqlite:///{tmp_path / ('a-long-folder-name-' * 4)}/x.sqlite3"
+    (tmp_path / ("a-long-folder-name-" * 4)).mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pocketarena", "serve", "--port", str(port), "--database-url", url],
+        env={
+            **__import__("os").environ,
+            "COLUMNS": "40",
+            "PYTHONPATH": str(ROOT / "src"),
+            "POCKETARENA_DATA_DIR": str(tmp_path),
+        },
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    assert first.startswith(f"Pocket Arena on http://localhost:{port}  (database: {url}"), first

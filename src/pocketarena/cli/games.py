@@ -8,12 +8,21 @@ from typing import Any
 
 import typer
 from rich.markup import escape
+from rich.text import Text
 
 import pocketarena as pa
 from pocketarena.core import format_options, seat_name
 from pocketarena.messages import speak
 
-from .common import _, say
+from .common import _, console, say
+
+
+def _line(markup: str, indent: int) -> None:
+    """A line of the listing, wrapped at the terminal's width (80 columns when piped) with
+    its continuation lines indented as its first, never past the edge."""
+    for piece in Text.from_markup(markup).wrap(console, max(20, console.width - indent)):
+        piece.rstrip()
+        console.print(Text(" " * indent) + piece, soft_wrap=True)
 
 
 def _option(option: pa.Option) -> str:
@@ -34,15 +43,15 @@ def games() -> None:
         chance = f"  [dim]{with_chance}[/]" if cls.CHANCE else ""
         say(f"[bold]{escape(game_id)}[/]  {escape(cls.TITLE)}{chance}")
         if cls.PITCH:
-            say(f"  {escape(cls.PITCH)}")
+            _line(escape(cls.PITCH), 2)
         seats = " / ".join(speak(seat_name(s)) for s in cls.SEATS)
         say("  " + _("seats: %(seats)s", seats=escape(seats)))
         if cls.OPTIONS:
             say("  " + _("options:"))
             for option in cls.OPTIONS:
-                say(f"    {_option(option)}")
+                _line(_option(option), 4)
         variants = "; ".join(escape(_variant(v)) for v in cls.VARIANTS)
-        say("  " + _("variants: %(variants)s", variants=variants))
+        _line(_("variants: %(variants)s", variants=variants), 2)
         say()
 
 

@@ -18,7 +18,13 @@ def rules(game_id: GameArg) -> None:
             _("%(game)s has no rules page yet (docs/rules/%(game)s.md is missing)", game=key),
             FAILED,
         )
-    console.print(Markdown(text))
+    if console.is_terminal:
+        console.print(Markdown(text))
+        return
+    # Piped or redirected: the page without the spaces rich pads every line with.
+    with console.capture() as page:
+        console.print(Markdown(text))
+    console.file.write("\n".join(line.rstrip() for line in page.get().splitlines()) + "\n")
 
 
 def register(app: typer.Typer) -> None:

@@ -152,9 +152,11 @@ def _serve(
         )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     cluster = f", cluster over Redis {settings.redis_url}" if settings.redis_url else ""
+    # One line the terminal may fold but never breaks inside the address (soft wrap).
     console.print(
         f"Pocket Arena on [bold]http://{shown}:{port}[/]  (database: {settings.database_url}"
-        f"{cluster}{f', {workers} processes' if workers > 1 else ''})"
+        f"{cluster}{f', {workers} processes' if workers > 1 else ''})",
+        soft_wrap=True,
     )
     common: dict[str, Any] = {
         "host": host,
