@@ -33,8 +33,8 @@ def pybabel(*args: str) -> None:
     subprocess.run(command, check=True, cwd=ROOT)
 
 
-def extract(domain: str) -> Path:
-    pot = LOCALE / f"{domain}.pot"
+def extract(domain: str, locale: Path) -> Path:
+    pot = locale / f"{domain}.pot"
     keywords = [f"--keyword={k}" for k in KEYWORDS]
     pybabel(
         "extract",
@@ -47,19 +47,35 @@ def extract(domain: str) -> Path:
         "--project=Pocket Arena",
         "--copyright-holder=Pocket Arena engineers",
         "--output-file",
-        str(pot.relative_to(ROOT)),
+        str(pot),
         ".",
     )
     return pot
 
 
-def update(domain: str, pot: Path) -> None:
+def add_game_words(pot: Path) -> None:
+    """The words the games bring to the site (pitches, seats, options): not written as
+    ``_("…")`` in the server's code, so taken from the games themselves."""
+    from babel.messages.pofile import read_po, write_po
+
+    from pocketarena.server.catalog import game_words
+
+    with pot.open("rb") as f:
+        catalog = read_po(f)
+    for word in game_words():
+        if word not in catalog:
+            catalog.add(word, auto_comments=["the games' own words (server/catalog.py)"])
+    with pot.open("wb") as f:
+        write_po(f, catalog, width=0, no_location=True, sort_output=True)
+
+
+def update(domain: str, pot: Path, locale: Path) -> None:
     pybabel(
         "update",
         "--input-file",
-        str(pot.relative_to(ROOT)),
+        str(pot),
         "--output-dir",
-        str(LOCALE.relative_to(ROOT)),
+        str(locale),
         "--domain",
         domain,
         "--no-wrap",
@@ -68,13 +84,13 @@ def update(domain: str, pot: Path) -> None:
     )
 
 
-def init(domain: str, pot: Path, code: str) -> None:
+def init(domain: str, pot: Path, code: str, locale: Path) -> None:
     pybabel(
         "init",
         "--input-file",
-        str(pot.relative_to(ROOT)),
+        str(pot),
         "--output-dir",
-        str(LOCALE.relative_to(ROOT)),
+        str(locale),
         "--domain",
         domain,
         "--locale",
@@ -87,13 +103,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("domain", choices=["site", "engine"])
     parser.add_argument("--init", metavar="CODE", help="start the catalog of a new language")
+    parser.add_argument(
+        "--locale-dir", type=Path, default=LOCALE, help="where the catalogs are (a copy, say)"
+    )
     args = parser.parse_args()
-    pot = extract(args.domain)
+    locale = args.locale_dir.resolve()
+    pot = extract(args.domain, locale)
+    if args.domain == "site":
+        add_game_words(pot)
     codes = [*LANGUAGES, *([args.init] if args.init else [])]
     for code in codes:  # a language without a catalog of this domain gets an empty one
-        if not (LOCALE / code / "LC_MESSAGES" / f"{args.domain}.po").exists():
-            init(args.domain, pot, code)
-    update(args.domain, pot)
+        if not (locale / code / "LC_MESSAGES" / f"{args.domain}.po").exists():
+            init(args.domain, pot, code, locale)
+    update(args.domain, pot, locale)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
     python scripts/screenshots.py                       # into build/screenshots/
     python scripts/screenshots.py --out /tmp/shots --only rules
     python scripts/screenshots.py --docs                # also refresh the few in docs/img/site/
+    python scripts/screenshots.py --languages           # every language, into <out>/<code>/
+    python scripts/screenshots.py --languages ar ja --dark --only home
 
 A server runs in this process on a fresh temporary database; real games are played on it over
 the API first (a finished game with coin throws, one in progress, an open seek), so every page
@@ -19,6 +21,7 @@ import argparse
 import re
 import sys
 import tempfile
+from itertools import product
 from pathlib import Path
 
 from PIL import Image
@@ -30,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from tests.server.site_pages import running, seed_site  # noqa: E402
 from tests.services import chromium  # noqa: E402
 
+from pocketarena.i18n import LANGUAGES, html_lang  # noqa: E402
 from pocketarena.server.core.config import Settings  # noqa: E402
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -84,7 +88,15 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "screenshots")
     parser.add_argument("--only", default="", help="only pages whose name contains this")
     parser.add_argument("--docs", action="store_true", help="also refresh docs/img/site/")
+    parser.add_argument(
+        "--languages",
+        nargs="*",
+        choices=list(LANGUAGES),
+        help="shoot in these languages (all when none is named), each into <out>/<code>/",
+    )
+    parser.add_argument("--dark", action="store_true", help="in dark mode")
     args = parser.parse_args()
+    languages = (args.languages or list(LANGUAGES)) if args.languages is not None else [None]
     browser_path = chromium()
     if browser_path is None:
         print("no Chromium found: set POCKETARENA_CHROMIUM", file=sys.stderr)
@@ -100,13 +112,19 @@ def main() -> int:
                 executable_path=browser_path, args=["--no-sandbox", "--disable-gpu"]
             )
             shots: dict[tuple[str, str], Path] = {}
-            for size, (width, height) in SIZES.items():
+            for language, (size, (width, height)) in product(languages, SIZES.items()):
+                out = args.out / language if language else args.out
+                out.mkdir(parents=True, exist_ok=True)
                 context = browser.new_context(
                     viewport={"width": width, "height": height},
                     is_mobile=size == "phone",
                     has_touch=size == "phone",
                     device_scale_factor=1,
+                    locale=html_lang(language) if language else "en-US",
+                    color_scheme="dark" if args.dark else "light",
                 )
+                if language:  # the selector's cookie: the language whatever the browser asks
+                    context.add_cookies([{"name": "lang", "value": language, "url": base}])
                 page = context.new_page()
                 own = {IN_PLAY: game_in_play(page, base)} if args.only in IN_PLAY else {}
                 for name, path in {**pages, **own}.items():
@@ -118,9 +136,9 @@ def main() -> int:
                         page.click("#choices .btn.token >> nth=0")
                         page.wait_for_selector("#board [data-place].pa-target")
                     page.wait_for_timeout(400)  # animations settle
-                    file = args.out / f"{slug(name)}-{size}.png"
+                    file = out / f"{slug(name)}-{size}.png"
                     page.screenshot(path=str(file), full_page=True)
-                    if (name, size) in DOCS:
+                    if (name, size) in DOCS and not language:
                         view = args.out / f"{slug(name)}-{size}-view.png"
                         page.screenshot(path=str(view))
                         shots[(name, size)] = view

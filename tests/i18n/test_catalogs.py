@@ -4,11 +4,15 @@ fuzzy, with the source's placeholders; the templates current with the sources.""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 
 from pocketarena import i18n
+from pocketarena.server import catalog
 
 # %(name)s and friends (Python, templates) and {name} (the page scripts' t()).
 PLACEHOLDER = re.compile(r"%\([^)]*\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%[sdifr]|\{[A-Za-z_][\w.]*\}")
@@ -86,3 +90,38 @@ def test_the_checker_sees_what_is_wrong() -> None:
     assert any(p.startswith("placeholders differ: 'Hello") for p in found)
     assert any(p.startswith("placeholders differ: '%(num)d moves'") for p in found)
     assert not any("'Play'" in p for p in found)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "t": None, "tn": (1, 2)}
+
+
+def test_the_site_catalog_holds_every_word_of_the_code() -> None:
+    """Extracting the site's words again finds nothing the .pot lacks: a word added without
+    running scripts/catalogs.py (or written where extraction cannot see it, such as a t()
+    call inside a template literal) fails here, before a page shows it untranslated."""
+    with (ROOT / "babel-site.cfg").open() as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    found = {
+        message[2][0] if isinstance(message[2], tuple) else message[2]
+        for message in extract_from_dir(str(ROOT), method_map, options_map, keywords=KEYWORDS)
+    }
+    found |= set(catalog.game_words())
+    template = {
+        m.id[0] if isinstance(m.id, tuple | list) else m.id
+        for m in i18n.read_catalog(i18n.template_path("site"))
+        if m.id
+    }
+    assert not found - template, f"run scripts/catalogs.py site: {sorted(found - template)[:20]}"
+
+
+def test_no_script_word_hides_inside_a_template_literal() -> None:
+    """pybabel's JavaScript extractor does not look inside `${…}`: a t() there is never in the
+    catalog. Words are worded first, then placed."""
+    hidden = [
+        f"{path.name}:{n}"
+        for path in sorted((ROOT / "src/pocketarena/server/static").glob("*.js"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\$\{\s*tn?\(", line)
+    ]
+    assert not hidden, hidden

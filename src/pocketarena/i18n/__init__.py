@@ -14,6 +14,8 @@ The current language is a context variable: a request or a terminal session sets
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -314,6 +316,12 @@ def pgettext(context: str, message: str, /, **params: Any) -> str:
 _ = gettext
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalog where it is written (a table of titles); it is
+    translated where it is shown, with ``gettext``."""
+    return message
+
+
 def js_catalog(code: str, domain: str = "site") -> dict[str, Any]:
     """The catalog as JSON for the browser: ``{"messages": {msgid: text or [forms]},
     "plural": CLDR's rule}``; entries without a translation are left out (the script shows the
@@ -339,6 +347,14 @@ def js_catalog(code: str, domain: str = "site") -> dict[str, Any]:
         elif message.string:
             messages[key] = message.string
     return {"locale": code, "messages": messages, "plurals": plural_indexes(code, domain)}
+
+
+@cache
+def js_catalog_bytes(code: str, domain: str = "site") -> tuple[bytes, str]:
+    """``js_catalog`` as the bytes served to pages, and a short hash of them (the address a
+    page asks for names it, so that a new catalog is never an old cached one)."""
+    body = json.dumps(js_catalog(code, domain), ensure_ascii=False, sort_keys=True).encode()
+    return body, hashlib.sha256(body).hexdigest()[:12]
 
 
 def plural_indexes(code: str, domain: str = "site") -> dict[str, int]:

@@ -29,6 +29,7 @@ from pocketarena.core import (
     with_seed,
 )
 from pocketarena.core import game_class as _game_class
+from pocketarena.i18n import N_, _
 from pocketarena.match import deciders_after_throw
 from pocketarena.rulepages import rules_text
 
@@ -37,12 +38,12 @@ log = logging.getLogger(__name__)
 # Bot levels in the order they are offered; a game gets those its bots support.
 BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard", "perfect")
 BOT_NAMES = {
-    "random": "Randy (random)",
-    "greedy": "Greta (greedy)",
-    "easy": "Bot · easy",
-    "medium": "Bot · medium",
-    "hard": "Bot · hard",
-    "perfect": "Bot · perfect",
+    "random": N_("Randy (random)"),
+    "greedy": N_("Greta (greedy)"),
+    "easy": N_("Bot · easy"),
+    "medium": N_("Bot · medium"),
+    "hard": N_("Bot · hard"),
+    "perfect": N_("Bot · perfect"),
 }
 
 
@@ -62,13 +63,15 @@ def option_field(option: Option) -> dict[str, Any]:
     )
     return {
         "name": option.name,
-        "label": option.title,
+        "label": _(option.title),
         "type": kind,
         "default": option.default,
-        "help": option.help,
+        "help": _(option.help) if option.help else option.help,
         "choices": list(option.choices) if option.choices is not None else None,
         "choice_labels": (
-            [option.choice_title(c) for c in option.choices] if option.choices is not None else None
+            [_(option.choice_title(c)) for c in option.choices]
+            if option.choices is not None
+            else None
         ),
     }
 
@@ -83,14 +86,27 @@ def options_text(game_id: str, options: Mapping[str, Any]) -> str:
         if value is None or value is False:
             continue
         if value is True:
-            parts.append(option.title)
+            parts.append(_(option.title))
             continue
         if isinstance(value, dict):
             text = ", ".join(f"{count} {key}" for key, count in value.items())
         else:
-            text = option.choice_title(value)
-        parts.append(f"{option.title}: {text}")
+            text = _(option.choice_title(value))
+        parts.append(_("%(option)s: %(value)s", option=_(option.title), value=text))
     return " · ".join(parts)
+
+
+def game_words() -> list[str]:
+    """The words the games themselves bring to the site (pitches, seats, options and their
+    choices): scripts/catalogs.py adds them to the site's catalog, this module words them."""
+    words: list[str] = []
+    for game_id in game_ids():
+        cls = game_class(game_id)
+        words += [cls.PITCH, *cls.SEATS]
+        for option in cls.OPTIONS:
+            words += [option.title, *([option.help] if option.help else [])]
+            words += [option.choice_title(c) for c in option.choices or ()]
+    return [w for w in dict.fromkeys(words) if w]
 
 
 def game_info(game_id: str) -> dict[str, Any]:
@@ -98,8 +114,8 @@ def game_info(game_id: str) -> dict[str, Any]:
     return {
         "id": cls.ID,
         "title": cls.TITLE,
-        "pitch": cls.PITCH,
-        "seats": list(cls.SEATS),
+        "pitch": _(cls.PITCH),
+        "seats": [_(seat) for seat in cls.SEATS],
         "chance": cls.CHANCE,
         "options": [option_field(o) for o in cls.OPTIONS],
         "variants": [dict(v) for v in cls.VARIANTS],
@@ -129,7 +145,7 @@ def bot_levels(game_id: str) -> list[str]:
 
 
 def bot_name(spec: str) -> str:
-    return BOT_NAMES.get(spec, f"Bot · {spec}")
+    return _(BOT_NAMES[spec]) if spec in BOT_NAMES else _("Bot · %(level)s", level=spec)
 
 
 # -- drawing ----------------------------------------------------------------------------------

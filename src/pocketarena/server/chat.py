@@ -18,6 +18,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 
+from pocketarena.i18n import N_
+
 from .core.ratelimit import Limiter, Rate
 from .core.text import TextError, visible_line
 from .live.hub import GameError, Hub, LiveGame
@@ -29,7 +31,15 @@ log = logging.getLogger(__name__)
 CHANNEL = "chat"
 MAX_CHARS = 140
 HISTORY = 200  # the newest messages of a room that a reader is sent
-QUICK_PHRASES = ("Hello", "Good luck", "Your turn", "Thanks", "Well played", "Good game")
+# Kept and sent in English (the message's text); each reader's page words them in its language.
+QUICK_PHRASES = (
+    N_("Hello"),
+    N_("Good luck"),
+    N_("Your turn"),
+    N_("Thanks"),
+    N_("Well played"),
+    N_("Good game"),
+)
 Room = Literal["players", "spectators"]
 
 

@@ -46,6 +46,7 @@ from .api.routes import (
 )
 from .api.routes import chat as chat_routes
 from .api.routes import friends as friends_routes
+from .api.routes import settings as settings_routes
 from .api.routes.pages import error_page, is_page
 from .context import AppContext
 from .core.config import Settings
@@ -246,6 +247,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         tournaments,
         tournament_pages,
         friends_routes,
+        settings_routes,
     ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")

@@ -32,6 +32,10 @@ class Player(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255))
     bot_spec: Mapped[str | None] = mapped_column(String(40), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # An account's choices, brought to each browser it signs in on (None: not chosen yet).
+    language: Mapped[str | None] = mapped_column(String(16))  # a pocketarena.i18n code
+    time_zone: Mapped[str | None] = mapped_column(String(64))  # IANA, e.g. Europe/Paris
+    theme: Mapped[str | None] = mapped_column(String(8))  # auto | light | dark
 
 
 class GameRecord(Base):

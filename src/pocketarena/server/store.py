@@ -215,6 +215,28 @@ class Store:
             s.commit()
             return player
 
+    def set_preferences(
+        self,
+        player_id: str,
+        language: str | None = None,
+        time_zone: str | None = None,
+        theme: str | None = None,
+    ) -> Player | None:
+        """Keep an account's choices (those given; the caller checked them); a guest's live in
+        its browser's cookies only. The account, or None when ``player_id`` is no account."""
+        with self.sessions() as s:
+            player = s.get(Player, player_id)
+            if player is None or player.kind != "account":
+                return None
+            if language is not None:
+                player.language = language
+            if time_zone is not None:
+                player.time_zone = time_zone
+            if theme is not None:
+                player.theme = theme
+            s.commit()
+            return player
+
     def register(self, player_id: str, username: str, password: str) -> Player:
         """Turn the current guest into an account (keeping their games and ratings)."""
         username = clean_username(username)

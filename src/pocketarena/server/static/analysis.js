@@ -3,6 +3,7 @@
 // copying it shares the board as it is.
 
 import { markPicked, narrowByClick, node, request, scrollWithin, trackHeader, zoomable } from "./dom.js";
+import { t } from "./i18n.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const WORDS = JSON.parse(document.getElementById("an-words")?.textContent || "{}");
@@ -109,9 +110,9 @@ class Board {
     const url = this.link();
     try {
       await navigator.clipboard.writeText(url);
-      $("#an-status").textContent = "Link copied: it opens this position.";
+      $("#an-status").textContent = t("Link copied: it opens this position.");
     } catch {
-      $("#an-status").textContent = `Link to this position: ${url}`;
+      $("#an-status").textContent = t("Link to this position: %(url)s", { url });
     }
   }
 
@@ -132,13 +133,13 @@ class Board {
     this.options = report.options;
     if ($("#an-game").value === this.gameId) this.fillOptions(); // the set-up form shows the options in play
     history.replaceState(null, "", this.link().slice(location.origin.length));
-    $("#an-title").textContent = `${report.title} · analysis`;
+    $("#an-title").textContent = t("%(game)s · analysis", { game: report.title });
     $("#an-meta").textContent = Object.entries(report.options).filter(([, v]) => typeof v !== "object" && v !== null).map(([k, v]) => `${k}: ${v}`).join(" · ");
     $("#board").innerHTML = report.svg;
     $("#board").dataset.ply = String(report.ply);
     $("#an-pos").textContent = `${this.ply} / ${this.moves.length}`;
     const last = report.moves[report.moves.length - 1];
-    $("#an-status").textContent = `${report.status}${last ? ` — after ${this.ply}. ${last}` : ""}`;
+    $("#an-status").textContent = last ? t("%(status)s — after %(ply)s. %(move)s", { status: report.status, ply: this.ply, move: last }) : report.status;
     this.picked = [];
     this.evaluation = null;
     this.renderHistory();
@@ -153,7 +154,7 @@ class Board {
       onclick: () => this.go(i + 1),
     }, node("span", { class: "mv", text: m }))));
     if (this.fromGame) {
-      const back = node("li", { class: "from-game" }, node("a", { href: `/g/${this.fromGame}/replay`, text: "back to the game's replay" }));
+      const back = node("li", { class: "from-game" }, node("a", { href: `/g/${this.fromGame}/replay`, text: t("back to the game's replay") }));
       $("#an-history").append(back);
     }
     scrollWithin($("#an-history"), $("#an-history li.current")); // the list scrolls, not the page
@@ -165,19 +166,19 @@ class Board {
     const list = $("#an-move");
     $("#an-type").hidden = r.over || r.chance;
     if (r.over) {
-      $("#an-moves-title").textContent = "Moves";
-      box.replaceChildren(node("p", { class: "muted", text: "The game is over here: take moves back to try another line." }));
+      $("#an-moves-title").textContent = t("Moves");
+      box.replaceChildren(node("p", { class: "muted", text: t("The game is over here: take moves back to try another line.") }));
       return;
     }
     if (r.chance) {
-      $("#an-moves-title").textContent = "Throw";
-      const draw = node("button", { type: "button", class: "btn primary", id: "an-draw", text: "Draw a throw", onclick: () => this.play(this.drawThrow()) });
-      const choices = r.throws.map((t) => node("button", { type: "button", class: "an-choice", "data-move": t.move, onclick: () => this.play(t.move) },
-        node("span", { class: "an-move-text", text: t.move }), node("span", { class: "an-value muted", text: `${(100 * t.probability).toFixed(1)}%` })));
-      box.replaceChildren(node("p", { class: "small muted", text: "Choose how the coins fall, or draw a throw by its chance." }), draw, node("div", { class: "an-choice-list" }, choices));
+      $("#an-moves-title").textContent = t("Throw");
+      const draw = node("button", { type: "button", class: "btn primary", id: "an-draw", text: t("Draw a throw"), onclick: () => this.play(this.drawThrow()) });
+      const choices = r.throws.map((th) => node("button", { type: "button", class: "an-choice", "data-move": th.move, onclick: () => this.play(th.move) },
+        node("span", { class: "an-move-text", text: th.move }), node("span", { class: "an-value muted", text: `${(100 * th.probability).toFixed(1)}%` })));
+      box.replaceChildren(node("p", { class: "small muted", text: t("Choose how the coins fall, or draw a throw by its chance.") }), draw, node("div", { class: "an-choice-list" }, choices));
       return;
     }
-    $("#an-moves-title").textContent = `Moves for ${r.seats[r.to_move]}`;
+    $("#an-moves-title").textContent = t("Moves for %(seat)s", { seat: t(r.seats[r.to_move]) });
     const explorer = evaluation?.explorer;
     if (explorer) {
       const rows = explorer.map((m) => node("tr", { class: `an-v${m.value}`, "data-move": m.move, onclick: () => this.play(m.move) },
@@ -185,16 +186,17 @@ class Board {
         node("td", { class: "an-result", text: m.describe })));
       box.replaceChildren(
         node("p", { class: "small muted", text: explorer[0]?.margin !== undefined
-          ? `Exact values for ${r.seats[r.to_move]}: the round's final margin with best play, and the plies to its end. Click a move to play it.`
-          : `Exact values for ${r.seats[r.to_move]} (plies count this move to the end of the game with best play). Click a move to play it.` }),
+          ? t("Exact values for %(seat)s: the round's final margin with best play, and the plies to its end. Click a move to play it.", { seat: t(r.seats[r.to_move]) })
+          : t("Exact values for %(seat)s (plies count this move to the end of the game with best play). Click a move to play it.", { seat: t(r.seats[r.to_move]) }) }),
         node("div", { class: "an-explorer-wrap" }, node("table", { class: "table an-explorer", id: "an-explorer" },
-          node("thead", {}, node("tr", {}, node("th", { text: "Move" }), node("th", { text: "Result" }))), node("tbody", {}, rows))));
+          node("thead", {}, node("tr", {}, node("th", { text: t("Move") }), node("th", { text: t("Result") }))), node("tbody", {}, rows))));
       return;
     }
     const datalist = node("datalist", { id: "an-legal" }, r.legal.map((m) => node("option", { value: m })));
     list.setAttribute("list", "an-legal");
     if (r.legal.length > MANY_MOVES) {
-      box.replaceChildren(node("p", { class: "small muted", text: `${r.legal.length} legal moves: type one (suggestions appear as you type), or play a best move above.${r.exact_reason ? ` No exact values here: ${r.exact_reason}.` : ""}` }), datalist);
+      box.replaceChildren(node("p", { class: "small muted", text: [t("%(num)s legal moves: type one (suggestions appear as you type), or play a best move above.", { num: r.legal.length }),
+        r.exact_reason ? t("No exact values here: %(reason)s.", { reason: r.exact_reason }) : ""].join(" ").trim() }), datalist);
       return;
     }
     box.replaceChildren(datalist, node("div", { class: "an-choice-list" }, r.legal.map((m) => node("button", { type: "button", class: "an-choice", "data-move": m, onclick: () => this.play(m) }, node("span", { class: "an-move-text", text: m })))));
@@ -203,13 +205,13 @@ class Board {
   drawThrow() {
     const throws = this.report.throws;
     let x = Math.random();
-    for (const t of throws) { x -= t.probability; if (x < 0) return t.move; }
+    for (const th of throws) { x -= th.probability; if (x < 0) return th.move; }
     return throws[throws.length - 1].move;
   }
 
   async evaluate() {
     const token = ++this.evalToken;
-    $("#an-eval").textContent = "Thinking…";
+    $("#an-eval").textContent = t("Thinking…");
     $("#an-method").textContent = "";
     $("#an-best").replaceChildren();
     $("#an-line").textContent = "";
@@ -219,7 +221,7 @@ class Board {
       ev = await post("/api/analysis/evaluate", this.position());
     } catch (err) {
       if (token !== this.evalToken) return;
-      $("#an-eval").textContent = `No evaluation: ${err.message}`;
+      $("#an-eval").textContent = t("No evaluation: %(reason)s", { reason: err.message });
       $("#an-eval-card").dataset.state = "failed";
       return;
     }
@@ -227,12 +229,12 @@ class Board {
     this.evaluation = ev;
     $("#an-eval-card").dataset.state = "done";
     $("#an-eval").textContent = ev.summary;
-    $("#an-method").textContent = `${ev.exact ? "Exact, from" : "Judged by"} ${ev.method}${ev.note ? `; ${ev.note}` : ""}.`;
+    $("#an-method").textContent = (ev.exact ? t("Exact, from %(method)s", { method: ev.method }) : t("Judged by %(method)s", { method: ev.method })) + (ev.note ? `; ${ev.note}` : "") + ".";
     if (ev.best.length) {
-      $("#an-best").replaceChildren(node("p", { class: "small", text: "Best moves:" }), node("ul", { class: "an-best" },
+      $("#an-best").replaceChildren(node("p", { class: "small", text: t("Best moves:") }), node("ul", { class: "an-best" },
         ev.best.map((b) => node("li", {}, node("button", { type: "button", class: "linkish", "data-move": b.move, text: b.move, onclick: () => this.play(b.move) }), ` — ${b.describe}`))));
     }
-    if (ev.line.length) $("#an-line").textContent = `Expected line: ${ev.line.join(", ")}`;
+    if (ev.line.length) $("#an-line").textContent = t("Expected line: %(line)s", { line: ev.line.join(", ") });
     if (!this.picked.length) this.renderChoices(ev); // a choice narrowed on the board stays
   }
 
@@ -273,7 +275,7 @@ class Board {
   async openRecord() {
     const file = $("#an-record-file").files[0];
     const text = file ? await file.text() : $("#an-record-text").value;
-    if (!text.trim()) { this.error("Paste a record or choose a file first."); return; }
+    if (!text.trim()) { this.error(t("Paste a record or choose a file first.")); return; }
     try {
       const start = await post("/api/analysis/record", text, true);
       this.fromGame = null;

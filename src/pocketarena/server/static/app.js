@@ -1,9 +1,13 @@
 // Pocket Arena's browser client: one ES module, no build step.
 // The server is authoritative: this code only shows what it is sent and asks for moves.
 
+import { t, tn, dateTime } from "./i18n.js";
+
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 import { scrollWithin, trackHeader, zoomable } from "./dom.js";
 
+// A seat's name as the reader says it ("Heads" is "Face" in French).
+const sn = (v, seat) => t(v.seat_names[seat]);
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
@@ -39,7 +43,7 @@ async function api(path, { method = "GET", body } = {}) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!res.ok) {
-    let detail = data?.detail ?? `request failed (${res.status})`;
+    let detail = data?.detail ?? t("The request failed (%(status)s).", { status: res.status });
     if (Array.isArray(detail)) detail = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
     const err = new Error(detail);
     err.status = res.status;
@@ -93,7 +97,7 @@ class Live {
   get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
   send(msg, quiet = false) {
     if (!this.open) {
-      if (!quiet) toast("Not connected — reconnecting, try again in a moment.", "error");
+      if (!quiet) toast(t("Not connected — reconnecting, try again in a moment."), "error");
       return null;
     }
     msg.ref = ++this.refs;
@@ -118,7 +122,7 @@ function setupName() {
       chip.textContent = me.name;
       DATA.me.name = me.name;
       dialog.close();
-      toast(`You are now ${me.name}.`);
+      toast(t("You are now %(name)s.", { name: me.name }));
     } catch (err) {
       const p = $("#name-error");
       p.textContent = err.message;
@@ -129,8 +133,8 @@ function setupName() {
 
 // -- small helpers shared by pages -------------------------------------------------------------------
 const TOKEN_LABELS = {
-  Q: "Quarter", N: "Nickel", P: "Penny", D: "Dime", L: "Large", M: "Medium", S: "Small",
-  r0: "↑ as printed", r90: "↻ 90°", r180: "↻ 180°", r270: "↻ 270°", flip: "and flip it", blue: "Blue first", red: "Red first",
+  Q: t("Quarter"), N: t("Nickel"), P: t("Penny"), D: t("Dime"), L: t("Large"), M: t("Medium"), S: t("Small"),
+  r0: t("↑ as printed"), r90: "↻ 90°", r180: "↻ 180°", r270: "↻ 270°", flip: t("and flip it"), blue: t("Blue first"), red: t("Red first"),
 };
 const ROTATION = /^r(0|90|180|270)$/;
 // Board elements a player can click: cells and spaces carry data-place; renderers may mark
@@ -169,14 +173,14 @@ function gameOptionsText(options) {
     .join(" · ");
 }
 function clockText(clock, days) {
-  if (days) return `${days} day${days === 1 ? "" : "s"} per move`;
-  if (!clock) return "untimed";
+  if (days) return tn("%(num)d day per move", "%(num)d days per move", days);
+  if (!clock) return t("untimed");
   const [initial, inc] = clock;
   return `${Math.round(initial / 60000 * 10) / 10}+${Math.round(inc / 1000)}`;
 }
 // A moment as the reader's clock shows it (their time zone and language).
 function localTime(date) {
-  return date.toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  return dateTime(date, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 }
 function showLocalTimes(root = document) {
   for (const node of root.querySelectorAll("[data-local-time]")) {
@@ -192,8 +196,6 @@ function fmtClock(ms) {
   const r = Math.floor(s % 60);
   return `${m}:${String(r).padStart(2, "0")}`;
 }
-// "Heads' turn", "Blue's turn": a name ending in s takes the apostrophe alone (as the engine writes it).
-function possessive(name) { return name.endsWith("s") ? `${name}'` : `${name}'s`; }
 function playerName(seat, fallback) { return seat ? seat.name : fallback; }
 function fmtScore(x) { return Number.isInteger(x) ? String(x) : x.toFixed(1); }
 
@@ -210,9 +212,9 @@ function coinsOf(text) {
 }
 
 // Words a player reads on a choice button, for the tokens that are not places on the board.
-const CHOICE_WORDS = { blue: "Blue starts", red: "Red starts" };
+const CHOICE_WORDS = { blue: t("Blue starts"), red: t("Red starts") };
 // Whole actions with no token (a verb alone): "end" ends a Coin Age turn.
-const VERB_WORDS = { end: "End turn", pass: "Pass" };
+const VERB_WORDS = { end: t("End turn"), pass: t("Pass") };
 const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)");
 const WIDE = matchMedia("(min-width: 900px)"); // the two-column game page, its dock at the foot
 const MIN_BOARD_PX = 320; // below this a board is too small to play: the page scrolls instead
@@ -224,8 +226,9 @@ function throwCheck(view, entry, index) {
   if (!entry.chance || !view.fair?.seed) return null;
   return el("a", {
     class: "throw-check", href: `/g/${view.id}/verify#throw-${index}`,
-    title: `HMAC message ${view.id}:${index}`, "aria-label": `Check this throw (HMAC message ${view.id}:${index})`,
-    text: "✓ check", onclick: (e) => e.stopPropagation(),
+    title: t("HMAC message %(message)s", { message: `${view.id}:${index}` }),
+    "aria-label": t("Check this throw (HMAC message %(message)s)", { message: `${view.id}:${index}` }),
+    text: t("✓ check"), onclick: (e) => e.stopPropagation(),
   });
 }
 function labelOf(node) {
@@ -271,13 +274,15 @@ function beep() {
 
 // FlipWars' series: a finished round and the round wins so far, in words.
 function roundResult(r, seats) {
-  const score = `${seats[0]} ${r.score?.blue ?? 0} – ${seats[1]} ${r.score?.red ?? 0}`;
+  const score = [t(seats[0]), r.score?.blue ?? 0, "–", t(seats[1]), r.score?.red ?? 0].join(" ");
   const winner = r.winner ? seats.find((n) => n.toLowerCase() === r.winner) || r.winner : null;
-  return winner ? `${winner} wins the round, ${score}` : `the round is drawn, ${score}`;
+  return winner ? t("%(winner)s wins the round, %(score)s", { winner: t(winner), score }) : t("the round is drawn, %(score)s", { score });
 }
 function roundWins(p, seats) {
   const w = p?.series?.round_wins || {};
-  return `Round wins: ${seats[0]} ${w.blue ?? 0} – ${seats[1]} ${w.red ?? 0} (first to ${p?.series?.target ?? "?"})`;
+  return t("Round wins: %(first)s %(a)s – %(second)s %(b)s (first to %(target)s)", {
+    first: t(seats[0]), a: w.blue ?? 0, second: t(seats[1]), b: w.red ?? 0, target: p?.series?.target ?? "?",
+  });
 }
 
 // A refusal about a place, naming it once: "a1 is already taken (by a red foxhole)." when the
@@ -336,7 +341,7 @@ class GamePage {
     $("#join-btn").addEventListener("click", () => this.join());
     $("#copy-invite")?.addEventListener("click", () => {
       $("#invite-url").select();
-      navigator.clipboard?.writeText($("#invite-url").value).then(() => toast("Link copied."), () => {});
+      navigator.clipboard?.writeText($("#invite-url").value).then(() => toast(t("Link copied.")), () => {});
     });
     $("#sound-btn").addEventListener("click", () => this.toggleSound());
     $("#nav-start").addEventListener("click", () => this.go(0));
@@ -418,7 +423,7 @@ class GamePage {
     this.renderThrow(!first && !!previous && view.version > previous.version ? previous.history.length : Infinity);
     this.announce(previous, first);
     this.renderTitle(first);
-    $("#game-meta").textContent = [view.rated ? "rated" : "casual", view.options_text ?? gameOptionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
+    $("#game-meta").textContent = [view.rated ? t("rated") : t("casual"), view.options_text ?? gameOptionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
     // Both players agreed to a rematch: go to the new game.
     if (view.rematch?.id && this.you.length && !this.redirected && !first) {
       this.redirected = true;
@@ -539,18 +544,18 @@ class GamePage {
         ? el("span", { class: "who" },
             s.kind === "bot" ? el("span", { text: s.name }) : el("a", { href: `/players/${s.player}`, text: s.name }),
             el("span", { class: "muted small", text: ` ${s.rating}${s.provisional ? "?" : ""}` }),
-            this.mine(seat) && this.you.length === 1 ? el("span", { class: "you-tag", text: "you" }) : null,
+            this.mine(seat) && this.you.length === 1 ? el("span", { class: "you-tag", text: t("you") }) : null,
             this.presenceTag(seat))
-        : el("span", { class: "who muted", text: "waiting for a player…" });
+        : el("span", { class: "who muted", text: t("waiting for a player…") });
       const row = el("div", { class: `player seat${seat}${toMove ? " to-move" : ""}`, "data-seat": seat },
-        el("span", { class: "dot", title: v.seat_names[seat] }),
-        el("div", {}, who, el("div", { class: "seat-name", text: v.seat_names[seat] })),
-        el("span", { class: "score", "data-score": seat, "aria-label": `score ${fmtScore(v.scores[seat] ?? 0)}`, text: fmtScore(v.scores[seat] ?? 0) }));
+        el("span", { class: "dot", title: sn(v, seat) }),
+        el("div", {}, who, el("div", { class: "seat-name", text: sn(v, seat) })),
+        el("span", { class: "score", "data-score": seat, "aria-label": t("score %(score)s", { score: fmtScore(v.scores[seat] ?? 0) }), text: fmtScore(v.scores[seat] ?? 0) }));
       if (this.clock) row.append(el("span", { class: "clock", "data-clock": seat }));
       // A turn-based move's deadline, in the reader's own time zone.
       if (toMove && v.deadline) {
         const due = new Date(v.deadline);
-        row.append(el("time", { class: "deadline small", "data-deadline": seat, datetime: v.deadline, title: "the move is due by then, or the game is lost on time", text: `move by ${localTime(due)}` }));
+        row.append(el("time", { class: "deadline small", "data-deadline": seat, datetime: v.deadline, title: t("the move is due by then, or the game is lost on time"), text: t("move by %(when)s", { when: localTime(due) }) }));
       }
       box.append(row);
     }
@@ -566,7 +571,8 @@ class GamePage {
     if (online === null || online === undefined || !s) return null;
     if (this.mine(seat)) online = !this.live.lost;
     const word = online ? "online" : "offline";
-    return el("span", { class: `presence ${word}`, "data-presence": seat, "aria-label": `${s.name} is ${word}`, text: word });
+    const label = online ? t("%(name)s is online", { name: s.name }) : t("%(name)s is offline", { name: s.name });
+    return el("span", { class: `presence ${word}`, "data-presence": seat, "aria-label": label, text: online ? t("online") : t("offline") });
   }
 
   tickClocks() {
@@ -587,26 +593,26 @@ class GamePage {
     const v = this.view;
     const status = $("#status");
     status.className = "status";
-    const name = (seat) => playerName(v.seats[seat], v.seat_names[seat]);
+    const name = (seat) => playerName(v.seats[seat], sn(v, seat));
     let text = "";
-    if (v.status === "waiting") text = "Waiting for an opponent…";
-    else if (v.status === "aborted") text = v.termination === "aborted" ? "This game was aborted: no result, no rating change." : "This game was cancelled.";
+    if (v.status === "waiting") text = t("Waiting for an opponent…");
+    else if (v.status === "aborted") text = v.termination === "aborted" ? t("This game was aborted: no result, no rating change.") : t("This game was cancelled.");
     else if (v.status === "finished") text = this.resultText();
     else if (v.node === "chance") {
       if (v.thrower !== null && this.mine(v.thrower)) {
         // Offline the button cannot work: say so rather than point at it.
-        if (!this.live.open) text = "Your throw: reconnecting…";
-        else text = this.you.length === 2 ? `${v.seat_names[v.thrower]}: throw the coins` : "Your throw: press “Throw the coins”";
+        if (!this.live.open) text = t("Your throw: reconnecting…");
+        else text = this.you.length === 2 ? t("%(seat)s: throw the coins", { seat: sn(v, v.thrower) }) : t("Your throw: press “Throw the coins”");
         status.classList.add("your-turn");
-      } else text = v.thrower !== null ? `${name(v.thrower)} is throwing…` : "Coins in the air…";
+      } else text = v.thrower !== null ? t("%(name)s is throwing…", { name: name(v.thrower) }) : t("Coins in the air…");
     } else if (v.to_move !== null) {
       if (this.mine(v.to_move)) {
-        text = this.you.length === 2 ? `${v.seat_names[v.to_move]} to move` : "Your turn";
+        text = this.you.length === 2 ? t("%(seat)s to move", { seat: sn(v, v.to_move) }) : t("Your turn");
         status.classList.add("your-turn");
       } else if (v.seats[v.to_move]?.kind === "bot") {
-        text = `${name(v.to_move)} is thinking…`;
+        text = t("%(name)s is thinking…", { name: name(v.to_move) });
         status.classList.add("thinking");
-      } else text = `${name(v.to_move)} (${v.seat_names[v.to_move]}) to move`;
+      } else text = t("%(name)s (%(seat)s) to move", { name: name(v.to_move), seat: sn(v, v.to_move) });
     }
     status.textContent = text;
     status.dataset.status = v.status;
@@ -617,11 +623,21 @@ class GamePage {
   // 28–7", as Coin Age's "Tails wins 28-7"); a draw in seat order.
   resultText() {
     const v = this.view;
-    const how = { resignation: " by resignation", "time forfeit": " on time", abandoned: " (abandoned)", agreement: " by agreement" }[v.termination] || "";
     const score = (seat) => fmtScore(v.scores[seat] ?? 0);
-    if (v.winner === null || v.winner === undefined) return `Draw${how} · ${score(0)}–${score(1)}`;
-    const who = v.seats[v.winner]?.name || v.seat_names[v.winner];
-    return `${who} (${v.seat_names[v.winner]}) wins${how} · ${score(v.winner)}–${score(1 - v.winner)}`;
+    if (v.winner === null || v.winner === undefined) {
+      const draw = {
+        resignation: t("Draw by resignation"), "time forfeit": t("Draw on time"),
+        abandoned: t("Draw (abandoned)"), agreement: t("Draw by agreement"),
+      }[v.termination] || t("Draw");
+      return `${draw} · ${score(0)}–${score(1)}`;
+    }
+    const params = { name: v.seats[v.winner]?.name || sn(v, v.winner), seat: sn(v, v.winner) };
+    const wins = {
+      resignation: () => t("%(name)s (%(seat)s) wins by resignation", params),
+      "time forfeit": () => t("%(name)s (%(seat)s) wins on time", params),
+      abandoned: () => t("%(name)s (%(seat)s) wins (abandoned)", params),
+    }[v.termination]?.() ?? t("%(name)s (%(seat)s) wins", params);
+    return `${wins} · ${score(v.winner)}–${score(1 - v.winner)}`;
   }
 
   renderControls() {
@@ -643,7 +659,7 @@ class GamePage {
     const other = me === null ? null : v.seats[1 - me];
     const asking = playing && me !== null && other && other.kind !== "bot";
     $("#draw-btn").hidden = !asking || v.draw_offer === me;
-    $("#draw-btn").textContent = asking && v.draw_offer === 1 - me ? "Accept the draw" : "Offer a draw";
+    $("#draw-btn").textContent = asking && v.draw_offer === 1 - me ? t("Accept the draw") : t("Offer a draw");
     const moved = v.history.some((h) => h.seat === me && !h.chance);
     $("#takeback-btn").hidden = !asking || !moved || v.takeback_offer === me;
     this.renderOffers();
@@ -656,21 +672,22 @@ class GamePage {
     const v = this.view;
     const box = $("#offers");
     const lines = [];
-    const name = (seat) => playerName(v.seats[seat], v.seat_names[seat]);
+    const name = (seat) => playerName(v.seats[seat], sn(v, seat));
+    // text(name) words the offer for the others; mineText for the one who made it.
     const offer = (kind, seat, text, mineText) => {
       if (seat === null || seat === undefined || v.status !== "active") return;
       const asked = this.you.length === 1 && !this.mine(seat);
       const line = el("div", { class: "card offer", "data-offer": kind },
-        el("span", { text: this.mine(seat) && this.you.length === 1 ? mineText : text.replace("%s", name(seat)) }));
+        el("span", { text: this.mine(seat) && this.you.length === 1 ? mineText : text(name(seat)) }));
       if (asked) {
         line.append(
-          el("button", { class: "btn primary", type: "button", "data-answer": "accept", text: "Accept", onclick: () => this.live.send({ type: kind, game: this.id, answer: "accept" }) }),
-          el("button", { class: "btn ghost", type: "button", "data-answer": "decline", text: "Decline", onclick: () => this.live.send({ type: kind, game: this.id, answer: "decline" }) }));
+          el("button", { class: "btn primary", type: "button", "data-answer": "accept", text: t("Accept"), onclick: () => this.live.send({ type: kind, game: this.id, answer: "accept" }) }),
+          el("button", { class: "btn ghost", type: "button", "data-answer": "decline", text: t("Decline"), onclick: () => this.live.send({ type: kind, game: this.id, answer: "decline" }) }));
       }
       lines.push(line);
     };
-    offer("draw", v.draw_offer, "%s offers a draw", "Draw offered; waiting for the answer…");
-    offer("takeback", v.takeback_offer, "%s asks to take back their last move", "Takeback asked; waiting for the answer…");
+    offer("draw", v.draw_offer, (who) => t("%(name)s offers a draw", { name: who }), t("Draw offered; waiting for the answer…"));
+    offer("takeback", v.takeback_offer, (who) => t("%(name)s asks to take back their last move", { name: who }), t("Takeback asked; waiting for the answer…"));
     box.replaceChildren(...lines);
   }
 
@@ -680,10 +697,10 @@ class GamePage {
     if (list.childElementCount !== v.history.length || list.dataset.version !== String(v.version)) {
       list.replaceChildren(...v.history.map((h, i) => el("li", {
         class: `${h.chance ? "chance" : ""} ${h.seat !== null ? `seat${h.seat}` : ""}`, "data-ply": i + 1,
-      }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null, throwCheck(v, h, i))));
+      }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", "data-words": "engine", text: h.say }) : null, throwCheck(v, h, i))));
       list.dataset.version = String(v.version);
       list.scrollTop = list.scrollHeight;
-      $("#move-count").textContent = `${v.history.length} action${v.history.length === 1 ? "" : "s"}`;
+      $("#move-count").textContent = tn("%(num)d action", "%(num)d actions", v.history.length);
     }
     for (const li of list.children) li.classList.toggle("current", this.ply !== null && Number(li.dataset.ply) === this.ply);
   }
@@ -711,7 +728,9 @@ class GamePage {
     $("#join-box").hidden = !canJoin || this.joining === true;
     if (canJoin) {
       const free = v.seats[0] ? 1 : 0;
-      $("#join-text").textContent = `Play ${v.title} as ${v.seat_names[free]} against ${v.seats[1 - free]?.name || "?"}, as ${DATA.me.name}.`;
+      $("#join-text").textContent = t("Play %(game)s as %(seat)s against %(opponent)s, as %(name)s.", {
+        game: v.title, seat: sn(v, free), opponent: v.seats[1 - free]?.name || "?", name: DATA.me.name,
+      });
     }
   }
 
@@ -740,26 +759,26 @@ class GamePage {
       const theyOffered = v.rematch.offers.some((s) => !this.mine(s));
       if (theyOffered && !v.rematch.id && !offered) {
         const seat = v.rematch.offers.find((x) => !this.mine(x));
-        parts.push(el("p", { class: "offer-line", "data-offer": "rematch", text: `${playerName(v.seats[seat], v.seat_names[seat])} offers a rematch` }));
+        parts.push(el("p", { class: "offer-line", "data-offer": "rematch", text: t("%(name)s offers a rematch", { name: playerName(v.seats[seat], sn(v, seat)) }) }));
       }
-      if (v.rematch.id) row.append(el("a", { class: "btn primary", href: `/g/${v.rematch.id}`, text: "Go to the rematch" }));
+      if (v.rematch.id) row.append(el("a", { class: "btn primary", href: `/g/${v.rematch.id}`, text: t("Go to the rematch") }));
       else row.append(el("button", {
         class: "btn primary", id: "rematch-btn", type: "button", disabled: offered,
-        text: offered ? "Rematch offered…" : theyOffered ? "Accept rematch" : "Rematch",
+        text: offered ? t("Rematch offered…") : theyOffered ? t("Accept rematch") : t("Rematch"),
         onclick: () => this.live.send({ type: "rematch", game: this.id }),
       }));
-    } else if (v.rematch.id) row.append(el("a", { class: "btn", href: `/g/${v.rematch.id}`, text: "Watch the rematch" }));
-    row.append(el("a", { class: "btn", href: `/g/${this.id}/replay`, id: "replay-link", text: "Replay" }));
+    } else if (v.rematch.id) row.append(el("a", { class: "btn", href: `/g/${v.rematch.id}`, text: t("Watch the rematch") }));
+    row.append(el("a", { class: "btn", href: `/g/${this.id}/replay`, id: "replay-link", text: t("Replay") }));
     const replayUrl = `${location.origin}/g/${this.id}/replay`;
     row.append(el("button", {
-      class: "btn", type: "button", id: "share-btn", "data-url": replayUrl, text: "Share replay",
+      class: "btn", type: "button", id: "share-btn", "data-url": replayUrl, text: t("Share replay"),
       onclick: () => {
         if (navigator.share) navigator.share({ title: document.title, url: replayUrl }).catch(() => {});
-        else navigator.clipboard?.writeText(replayUrl).then(() => toast("Replay link copied."), () => toast(replayUrl));
+        else navigator.clipboard?.writeText(replayUrl).then(() => toast(t("Replay link copied.")), () => toast(replayUrl));
       },
     }));
-    if (v.fair) row.append(el("a", { class: "btn", href: `/g/${this.id}/verify`, text: "Verify throws" }));
-    row.append(el("a", { class: "btn ghost", href: `/new?game=${v.game}`, text: "New game" }));
+    if (v.fair) row.append(el("a", { class: "btn", href: `/g/${this.id}/verify`, text: t("Verify throws") }));
+    row.append(el("a", { class: "btn ghost", href: `/new?game=${v.game}`, text: t("New game") }));
     parts.push(row);
     box.replaceChildren(...parts);
   }
@@ -778,14 +797,16 @@ class GamePage {
     this.board.closest(".board-wrap").classList.toggle("chooser", between && this.mine(chooser));
     if (!between) return;
     const you = this.mine(chooser) && this.you.length === 1;
-    const who = you ? "You" : playerName(v.seats[chooser], v.seat_names[chooser]);
+    const who = playerName(v.seats[chooser], sn(v, chooser));
     const last = (p.series?.rounds || []).at(-1);
     const nextRound = phase === "block" ? (last?.round ?? 0) + 1 : p.round;
     const doing = phase === "block"
-      ? `${who} ${you ? "choose" : "chooses"} where the block goes for round ${nextRound}.`
-      : `${who} ${you ? "choose" : "chooses"} who starts round ${nextRound}.`;
+      ? (you ? t("You choose where the block goes for round %(round)s.", { round: nextRound })
+        : t("%(name)s chooses where the block goes for round %(round)s.", { name: who, round: nextRound }))
+      : (you ? t("You choose who starts round %(round)s.", { round: nextRound })
+        : t("%(name)s chooses who starts round %(round)s.", { name: who, round: nextRound }));
     box.replaceChildren(
-      el("h2", { text: last ? `Round ${last.round}: ${roundResult(last, v.seat_names)}` : "Between rounds" }),
+      el("h2", { text: last ? t("Round %(round)s: %(result)s", { round: last.round, result: roundResult(last, v.seat_names) }) : t("Between rounds") }),
       el("p", { class: "interlude-wins", text: roundWins(p, v.seat_names) }),
       el("p", { class: "interlude-doing", text: doing }));
   }
@@ -811,7 +832,7 @@ class GamePage {
       el("div", { class: "coins", "aria-hidden": "true" }, coins.map((c, k) => el("div", {
         class: `coin ${c.face === "H" ? "heads" : "tails"}${animate ? " landing" : ""}`, style: animate ? `animation-delay:${k * 90}ms` : null, "data-face": c.face,
       }, el("span", { class: "face", text: c.face }), c.label ? el("span", { class: "label", text: c.label }) : null))),
-      el("div", { class: "caption", text: `${i + 1}. ${entry.say || entry.text}` }));
+      el("div", { class: "caption", "data-words": "engine", text: `${i + 1}. ${entry.say || entry.text}` }));
     stage.dataset.ply = String(i + 1);
     stage.dataset.text = entry.text;
     stage.hidden = false;
@@ -822,23 +843,25 @@ class GamePage {
     if (first || !previous) return;
     const lines = [];
     for (const h of v.history.slice(previous.history.length)) {
-      if (h.chance) lines.push(`Throw: ${h.say || h.text}.`);
-      else if (h.seat !== null && !this.mine(h.seat)) lines.push(`${playerName(v.seats[h.seat], v.seat_names[h.seat])}: ${h.say || h.text}.`);
+      if (h.chance) lines.push(t("Throw: %(move)s.", { move: h.say || h.text }));
+      else if (h.seat !== null && !this.mine(h.seat)) lines.push(t("%(name)s: %(move)s.", { name: playerName(v.seats[h.seat], sn(v, h.seat)), move: h.say || h.text }));
     }
     const rounds = v.position?.series?.rounds || [];
     const before = previous.position?.series?.rounds || [];
     if (rounds.length > before.length) {
       const r = rounds.at(-1);
-      lines.push(`Round ${r.round}: ${roundResult(r, v.seat_names)}. ${roundWins(v.position, v.seat_names)}.`);
+      const round = t("Round %(round)s: %(result)s", { round: r.round, result: roundResult(r, v.seat_names) });
+      lines.push(`${round}. ${roundWins(v.position, v.seat_names)}.`);
     }
-    if (v.status === "finished" && previous.status !== "finished") lines.push(`Game over: ${this.resultText()}.`);
-    else if (this.myTurn() && !this.wasMyTurn) lines.push("Your turn.");
+    if (v.status === "finished" && previous.status !== "finished") lines.push(t("Game over: %(result)s.", { result: this.resultText() }));
+    else if (this.myTurn() && !this.wasMyTurn) lines.push(t("Your turn."));
     if (lines.length) $("#announce").textContent = lines.join(" ");
   }
 
   renderTitle(first) {
     const mine = this.myTurn();
-    document.title = mine ? `● Your turn · ${this.baseTitle}` : this.view.status === "finished" ? `${this.resultText()} · ${this.baseTitle}` : this.baseTitle;
+    const yourTurn = t("Your turn");
+    document.title = mine ? `● ${yourTurn} · ${this.baseTitle}` : this.view.status === "finished" ? `${this.resultText()} · ${this.baseTitle}` : this.baseTitle;
     if (mine && !this.wasMyTurn && !first && this.sound) beep();
     this.wasMyTurn = mine;
   }
@@ -853,7 +876,7 @@ class GamePage {
   renderSound() {
     const b = $("#sound-btn");
     b.setAttribute("aria-pressed", String(this.sound));
-    b.textContent = this.sound ? "Sound: on" : "Sound: off";
+    b.textContent = this.sound ? t("Sound: on") : t("Sound: off");
   }
 
   // -- stepping back through the game while it goes on ----------------------------------------------------
@@ -874,7 +897,7 @@ class GamePage {
         if (this.ply !== ply) return;
         this.showBoard(svg);
         this.board.closest(".board-wrap").classList.add("past");
-      } catch { toast("Could not load that position.", "error"); }
+      } catch { toast(t("Could not load that position."), "error"); }
     }
     this.renderMoves();
     this.renderNav();
@@ -889,7 +912,9 @@ class GamePage {
     $("#nav-next").disabled = this.ply === null;
     $("#nav-live").disabled = this.ply === null;
     const h = this.view.history[at - 1];
-    $("#nav-pos").textContent = this.ply === null ? `Live · ${n} action${n === 1 ? "" : "s"}` : `Action ${at} of ${n}${h ? `: ${h.say || h.text}` : " (the start)"}`;
+    const actions = tn("%(num)d action", "%(num)d actions", n);
+    $("#nav-pos").textContent = this.ply === null ? [t("Live"), actions].join(" · ")
+      : h ? t("Action %(at)s of %(total)s: %(move)s", { at, total: n, move: h.say || h.text }) : t("Action %(at)s of %(total)s (the start)", { at, total: n });
     $("#nav-live").classList.toggle("behind", this.ply !== null);
   }
 
@@ -958,7 +983,7 @@ class GamePage {
     box.replaceChildren();
     const prompt = $("#prompt");
     if (!mine) {
-      prompt.textContent = this.ply !== null ? "You are looking at an earlier position: press “Live” to return to the game." : "";
+      prompt.textContent = this.ply !== null ? t("You are looking at an earlier position: press “Live” to return to the game.") : "";
       if (focusWasHere) this.restoreFocus();
       return;
     }
@@ -977,17 +1002,18 @@ class GamePage {
     }
     for (const a of complete) {
       buttons.push(el("button", {
-        class: "btn play", type: "button", "data-action": a.text, text: depth ? `Play ${this.actionWords(a)}` : this.actionWords(a),
+        class: "btn play", type: "button", "data-action": a.text, text: depth ? t("Play %(move)s", { move: this.actionWords(a) }) : this.actionWords(a),
         onclick: () => this.submit(a.text),
       }));
     }
-    if (depth) buttons.push(el("button", { class: "btn ghost clear", type: "button", "aria-keyshortcuts": "Escape", text: "✕ Clear", onclick: () => this.clearSelection(true) }));
+    if (depth) buttons.push(el("button", { class: "btn ghost clear", type: "button", "aria-keyshortcuts": "Escape", text: t("✕ Clear"), onclick: () => this.clearSelection(true) }));
     box.append(...buttons);
     const onBoard = [...next].filter((t) => places.has(t)).length;
     const chosen = this.selection.map((t) => this.words(t)).join(" ");
-    if (depth === 0) prompt.textContent = this.you.length === 2 ? `${this.view.seat_names[this.view.to_move]}: choose a move` : "Your move: pick a highlighted place or a button below";
-    else if (rotations.length && rotations.length === offBoard.length && !onBoard) prompt.textContent = `${chosen}: choose a rotation (${matchMedia("(hover: none)").matches ? "tap" : "hover"} to preview)`;
-    else prompt.textContent = `${chosen}: ${onBoard ? "pick a highlighted place" : "choose"}${complete.length ? " or play it" : ""}`;
+    if (depth === 0) prompt.textContent = this.you.length === 2 ? t("%(seat)s: choose a move", { seat: sn(this.view, this.view.to_move) }) : t("Your move: pick a highlighted place or a button below");
+    else if (rotations.length && rotations.length === offBoard.length && !onBoard) prompt.textContent = matchMedia("(hover: none)").matches ? t("%(chosen)s: choose a rotation (tap to preview)", { chosen }) : t("%(chosen)s: choose a rotation (hover to preview)", { chosen });
+    else if (onBoard) prompt.textContent = complete.length ? t("%(chosen)s: pick a highlighted place or play it", { chosen }) : t("%(chosen)s: pick a highlighted place", { chosen });
+    else prompt.textContent = complete.length ? t("%(chosen)s: choose or play it", { chosen }) : t("%(chosen)s: choose", { chosen });
     if (focusWasHere) {
       const first = $(".btn.token, .btn.play", box);
       if (first && !onBoard) first.focus(); else this.restoreFocus();
@@ -1001,7 +1027,7 @@ class GamePage {
     if (completes && matchMedia("(hover: none)").matches && this.armed !== token) {
       this.armed = token;
       for (const b of $$("#choices .btn.token")) b.classList.toggle("armed", b === button);
-      button.textContent = `${button.textContent} — tap again to play`;
+      button.textContent = t("%(move)s — tap again to play", { move: button.textContent });
       this.preview(token);
       return;
     }
@@ -1038,14 +1064,14 @@ class GamePage {
     const place = tokenOf(node);
     const name = labelOf(node).split(/[,:(]/)[0].trim() || place;
     const owner = ownerOf(node, v.seat_names);
-    if (this.ply !== null) return this.refuse("You are looking at an earlier position: press “Live” to play.");
-    if (v.status !== "active") return this.refuse(v.status === "waiting" ? "The game has not started yet." : "The game is over.");
-    if (!this.you.length) return this.refuse("You are watching this game.");
+    if (this.ply !== null) return this.refuse(t("You are looking at an earlier position: press “Live” to play."));
+    if (v.status !== "active") return this.refuse(v.status === "waiting" ? t("The game has not started yet.") : t("The game is over."));
+    if (!this.you.length) return this.refuse(t("You are watching this game."));
     if (v.node === "chance") {
-      return this.refuse(v.thrower !== null && this.mine(v.thrower) ? "Throw the coins first." : "The coins are being thrown.");
+      return this.refuse(v.thrower !== null && this.mine(v.thrower) ? t("Throw the coins first.") : t("The coins are being thrown."));
     }
-    if (!this.mine(v.to_move)) return this.refuse(`It is ${possessive(playerName(v.seats[v.to_move], v.seat_names[v.to_move]))} turn.`);
-    if (owner !== null && owner !== v.to_move) return this.refuse(`${name}: that is ${possessive(v.seat_names[owner])}, not yours.`);
+    if (!this.mine(v.to_move)) return this.refuse(t("It is %(name)s's turn.", { name: playerName(v.seats[v.to_move], sn(v, v.to_move)) }).replace(/s's /, "s' "));
+    if (owner !== null && owner !== v.to_move) return this.refuse(t("%(name)s: that is %(seat)s's, not yours.", { name, seat: sn(v, owner) }).replace(/s's,/, "s',"));
     // Ask the rules why what was picked makes no move: the first move of the game's whole list
     // that begins with the picks so far and this one, legal or not. The answer is about what the
     // player did ("the coin on b3 is protected"), never a move guessed for them.
@@ -1056,9 +1082,9 @@ class GamePage {
       const body = await api(`/api/games/${this.id}/why?picks=${encodeURIComponent(picks)}`);
       if (this.view.version !== version) return;
       if (body.detail) return this.refuse(aboutPlace(name, place, body));
-      if (body.legal) return this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name}: first pick one of the highlighted places or buttons.`);
-      this.refuse(depth ? `${name} does not continue this move: press Escape to start again.` : `${name} is not part of any move now.`);
-    } catch { this.refuse(`${name}: not a legal move now.`); }
+      if (body.legal) return this.refuse(depth ? t("%(name)s does not continue this move: press Escape to start again.", { name }) : t("%(name)s: first pick one of the highlighted places or buttons.", { name }));
+      this.refuse(depth ? t("%(name)s does not continue this move: press Escape to start again.", { name }) : t("%(name)s is not part of any move now.", { name }));
+    } catch { this.refuse(t("%(name)s: not a legal move now.", { name })); }
   }
 
   refuse(text) {
@@ -1087,7 +1113,7 @@ class GamePage {
     const had = this.selection.length;
     this.selection = [];
     this.refreshChoices();
-    if (byPlayer && had) $("#announce").textContent = "Choice cleared.";
+    if (byPlayer && had) $("#announce").textContent = t("Choice cleared.");
   }
 
   submit(text) {
@@ -1138,7 +1164,7 @@ class GamePage {
   throwCoins() {
     if (this.live.send({ type: "throw", game: this.id, version: this.view.version })) $("#throw-btn").hidden = true;
   }
-  resign() { if (confirm("Resign this game? Your opponent wins.")) this.live.send({ type: "resign", game: this.id }); }
+  resign() { if (confirm(t("Resign this game? Your opponent wins."))) this.live.send({ type: "resign", game: this.id }); }
   async cancel() {
     try { await api(`/api/games/${this.id}`, { method: "DELETE" }); } catch (err) { toast(err.message, "error"); }
   }
@@ -1185,9 +1211,9 @@ class ReplayPage {
     list.replaceChildren(...view.history.map((h, i) => el("li", {
       class: `${h.chance ? "chance" : ""} ${h.seat !== null ? `seat${h.seat}` : ""}`, "data-ply": i + 1,
       onclick: () => this.go(i + 1),
-    }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null, throwCheck(view, h, i))));
+    }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", "data-words": "engine", text: h.say }) : null, throwCheck(view, h, i))));
     this.renderPlayers();
-    $("#status").textContent = view.status === "finished" ? GamePage.prototype.resultText.call({ view }) : `In progress (${view.status})`;
+    $("#status").textContent = view.status === "finished" ? GamePage.prototype.resultText.call({ view }) : t("In progress");
     $("#replay-meta").textContent = view.options_text ?? optionsText(view.options);
     trackHeader();
     zoomable($("#board").closest(".board-wrap"));
@@ -1215,13 +1241,13 @@ class ReplayPage {
     $("#rp-slider").value = String(ply);
     $("#rp-pos").textContent = `${ply} / ${this.n}`;
     const h = this.view.history[ply - 1];
-    $("#rp-say").textContent = ply === 0 ? "The starting position" : `${ply}. ${h.text}${h.say && h.say !== h.text ? ` — ${h.say}` : ""}`;
+    $("#rp-say").textContent = ply === 0 ? t("The starting position") : `${ply}. ${h.text}${h.say && h.say !== h.text ? ` — ${h.say}` : ""}`;
     for (const li of $$("#moves li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
     scrollWithin($("#moves"), $(`#moves li[data-ply="${ply}"]`)); // the list scrolls, never the page
     try {
       const svg = await this.board(ply);
       if (this.ply === ply) { $("#board").innerHTML = svg; $("#board").dataset.ply = String(ply); }
-    } catch { toast("Could not load that position.", "error"); }
+    } catch { toast(t("Could not load that position."), "error"); }
     if (ply < this.n) this.board(ply + 1); // prefetch
     if (ply >= this.n && this.timer) this.toggle();
   }
@@ -1238,19 +1264,21 @@ class ReplayPage {
 
 // -- lobby and home ------------------------------------------------------------------------------------------
 function lobbyEntry(g, kind) {
-  const names = g.seats.map((s, i) => (s ? s.name : "open seat"));
+  const names = g.seats.map((s) => (s ? s.name : null));
+  const open = t("open seat");
   const info = el("span", { class: "grow" }, el("strong", { text: g.title }), " ",
-    el("span", { class: "muted small", text: [g.options_text ?? optionsText(g.options), clockText(g.clock, g.days_per_move), g.rated ? "rated" : "casual"].filter(Boolean).join(" · ") }),
-    el("div", { class: "small", text: kind === "seek" ? `by ${names.find((n) => n !== "open seat")}` : `${names[0]} vs ${names[1]} · ${g.plies} action${g.plies === 1 ? "" : "s"}` }));
+    el("span", { class: "muted small", text: [g.options_text ?? optionsText(g.options), clockText(g.clock, g.days_per_move), g.rated ? t("rated") : t("casual")].filter(Boolean).join(" · ") }),
+    el("div", { class: "small", text: kind === "seek" ? t("by %(name)s", { name: names.find(Boolean) ?? open })
+      : [t("%(first)s vs %(second)s", { first: names[0] ?? open, second: names[1] ?? open }), tn("%(num)d action", "%(num)d actions", g.plies)].join(" · ") }));
   if (kind === "seek") {
     const mine = g.seats.some((s) => s && s.player === DATA.me?.id);
     return el("li", { "data-id": g.id }, info, mine
-      ? el("a", { class: "btn", href: `/g/${g.id}`, text: "Yours — open" })
-      : el("button", { class: "btn primary", type: "button", "data-join": g.id, text: "Join", onclick: async () => {
+      ? el("a", { class: "btn", href: `/g/${g.id}`, text: t("Yours — open") })
+      : el("button", { class: "btn primary", type: "button", "data-join": g.id, text: t("Join"), onclick: async () => {
         try { await api(`/api/games/${g.id}/join`, { method: "POST", body: {} }); location.href = `/g/${g.id}`; } catch (err) { toast(err.message, "error"); }
       } }));
   }
-  return el("li", { "data-id": g.id }, info, el("a", { class: "btn", href: `/g/${g.id}`, text: "Watch" }));
+  return el("li", { "data-id": g.id }, info, el("a", { class: "btn", href: `/g/${g.id}`, text: t("Watch") }));
 }
 
 // The lobby arrives whole, then as updates: the entries that changed and both lists' order by id.
@@ -1273,9 +1301,9 @@ function applyLobby(msg) {
 
 function renderLobby(lobby) {
   const seeks = $("#seeks");
-  if (seeks) seeks.replaceChildren(...(lobby.seeks.length ? lobby.seeks.map((g) => lobbyEntry(g, "seek")) : [el("li", { class: "empty", text: "No open seeks. Create one!" })]));
+  if (seeks) seeks.replaceChildren(...(lobby.seeks.length ? lobby.seeks.map((g) => lobbyEntry(g, "seek")) : [el("li", { class: "empty", text: t("No open seeks. Create one!") })]));
   const live = $("#live") || $("#home-live");
-  if (live) live.replaceChildren(...(lobby.live.length ? lobby.live.slice(0, live.id === "home-live" ? 6 : 100).map((g) => lobbyEntry(g, "live")) : [el("li", { class: "empty", text: "No games in progress right now." })]));
+  if (live) live.replaceChildren(...(lobby.live.length ? lobby.live.slice(0, live.id === "home-live" ? 6 : 100).map((g) => lobbyEntry(g, "live")) : [el("li", { class: "empty", text: t("No games in progress right now.") })]));
 }
 
 // -- new game ---------------------------------------------------------------------------------------------------
@@ -1294,11 +1322,11 @@ function setupNewGame() {
     const g = catalog[form.game.value];
     if (!g) return;
     $("#game-pitch").textContent = g.pitch;
-    $("#seat0-label").textContent = `${g.seats[0]} (first)`;
+    $("#seat0-label").textContent = t("%(seat)s (first)", { seat: g.seats[0] });
     $("#seat1-label").textContent = g.seats[1];
     const box = $("#options");
     box.replaceChildren(...g.options.map((o) => optionField(o)));
-    if (!g.options.length) box.append(el("p", { class: "muted", text: "This game has no options." }));
+    if (!g.options.length) box.append(el("p", { class: "muted", text: t("This game has no options.") }));
     // An option that applies only with some value of another is shown only then (and not sent
     // otherwise): the form never offers what the game would ignore.
     for (const [name, other, values] of ONLY_WITH) {
@@ -1404,7 +1432,7 @@ function setupAccount() {
   });
   const where = $("#sessions-line");
   if (where) api("/api/auth/sessions").then((list) => {
-    where.textContent = list.length > 1 ? `You are signed in on ${list.length} browsers or devices.` : "You are signed in on this browser only.";
+    where.textContent = list.length > 1 ? tn("You are signed in on %(num)d browser or device.", "You are signed in on %(num)d browsers or devices.", list.length) : t("You are signed in on this browser only.");
   }).catch(() => {});
 }
 
@@ -1497,7 +1525,7 @@ if (page === "game") {
   live.on("lobby", applyLobby);
   live.on("online", (msg) => {
     const where = $("#online-count");
-    if (where) where.textContent = `${msg.players} player${msg.players === 1 ? "" : "s"} online`;
+    if (where) where.textContent = tn("%(num)d player online", "%(num)d players online", msg.players);
   });
   live.subscribeLobby();
 } else if (page === "new") {

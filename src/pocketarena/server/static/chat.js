@@ -2,6 +2,8 @@
 // socket as {"type": "chat"}, which app.js passes on as "pa:live" events of the document).
 // Players see the players' room, everyone else the spectators'. Messages are always shown as
 // text (textContent), never as HTML. Muted people and the off switch are kept in this browser.
+import { t } from "./i18n.js";
+
 const box = document.getElementById("chat");
 const gameId = box?.closest("[data-game-id]")?.dataset.gameId;
 const MUTED_KEY = "pa-chat-muted";
@@ -23,7 +25,7 @@ async function ask(method, path, body) {
   });
   const data = await res.json().catch(() => null);
   if (!res.ok) {
-    let detail = data?.detail ?? `request failed (${res.status})`;
+    let detail = data?.detail ?? t("The request failed (%(status)s).", { status: res.status });
     if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join("; ");
     throw new Error(detail);
   }
@@ -46,7 +48,7 @@ if (box && gameId) {
 
   const setOff = (off) => {
     body.hidden = off;
-    toggle.textContent = off ? "Show chat" : "Hide chat";
+    toggle.textContent = off ? t("Show chat") : t("Hide chat");
     toggle.setAttribute("aria-pressed", String(off));
     keep(OFF_KEY, off);
   };
@@ -62,7 +64,7 @@ if (box && gameId) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "btn ghost small-btn";
-      b.textContent = `Unmute ${names.get(pid) || "someone"}`;
+      b.textContent = t("Unmute %(name)s", { name: names.get(pid) || t("someone") });
       b.addEventListener("click", () => setMuted(pid, false));
       mutedBox.append(b);
     }
@@ -85,14 +87,15 @@ if (box && gameId) {
     who.textContent = m.name;
     const text = document.createElement("span");
     text.className = "chat-text";
-    text.textContent = m.text;
+    // A quick phrase is said in the reader's language; what people write, as they wrote it.
+    text.textContent = view?.quick?.includes(m.text) ? t(m.text) : m.text;
     li.append(who, " ", text);
     if (m.player !== meId) {
       const mute = document.createElement("button");
       mute.type = "button";
       mute.className = "chat-mute";
-      mute.textContent = "Mute";
-      mute.setAttribute("aria-label", `Mute ${m.name}`);
+      mute.textContent = t("Mute");
+      mute.setAttribute("aria-label", t("Mute %(name)s", { name: m.name }));
       mute.addEventListener("click", () => setMuted(m.player, true));
       li.append(" ", mute);
     }
@@ -118,7 +121,7 @@ if (box && gameId) {
       const roomChanged = !view || view.room !== fresh.room;
       view = fresh;
       if (roomChanged) { log.replaceChildren(); seen.clear(); }
-      const rooms = { players: "Players' chat", spectators: "Spectators' chat" };
+      const rooms = { players: t("Players' chat"), spectators: t("Spectators' chat") };
       title.textContent = rooms[view.room];
       for (const m of view.messages) add(m);
       empty.hidden = log.children.length > 0;
@@ -130,7 +133,7 @@ if (box && gameId) {
           const b = document.createElement("button");
           b.type = "button";
           b.className = "btn ghost small-btn";
-          b.textContent = phrase;
+          b.textContent = t(phrase);
           b.addEventListener("click", () => send(phrase));
           quick.append(b);
         }

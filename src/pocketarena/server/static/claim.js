@@ -1,6 +1,8 @@
 // Claim the win when the opponent has left an untimed game (served by /api/games/{id}/claim).
 // Self-contained: it asks the server every few seconds while the game page is open and shows
 // the block in game.html marked "claim the win" only when the opponent has gone.
+import { t } from "./i18n.js";
+
 const box = document.getElementById("claim-box");
 const gameId = document.getElementById("game")?.dataset.gameId;
 const POLL_MS = 5000;
@@ -8,7 +10,7 @@ const POLL_MS = 5000;
 async function ask(method, path) {
   const res = await fetch(path, { method, credentials: "same-origin" });
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.detail || `request failed (${res.status})`);
+  if (!res.ok) throw new Error(data?.detail || t("The request failed (%(status)s).", { status: res.status }));
   return data;
 }
 
@@ -22,7 +24,7 @@ if (box && gameId) {
     if (waitUntil === null) return;
     const left = Math.max(0, Math.ceil((waitUntil - Date.now()) / 1000));
     button.disabled = left > 0;
-    button.textContent = left > 0 ? `Claim the win in ${left} s` : "Claim the win";
+    button.textContent = left > 0 ? t("Claim the win in %(seconds)s s", { seconds: left }) : t("Claim the win");
   };
 
   const poll = async () => {
@@ -34,7 +36,7 @@ if (box && gameId) {
         waitUntil = null;
         if (claim.reason.startsWith("only a game in progress")) done = true;
       } else {
-        text.textContent = `${claim.reason[0].toUpperCase()}${claim.reason.slice(1)}. If they do not come back, you may end the game as a win.`;
+        text.textContent = t("%(reason)s. If they do not come back, you may end the game as a win.", { reason: `${claim.reason[0].toUpperCase()}${claim.reason.slice(1)}` });
         waitUntil = Date.now() + claim.wait_s * 1000;
         box.hidden = false;
         show();

@@ -1,4 +1,5 @@
 // Small helpers shared by the study pages (analysis board, puzzles, lessons).
+import { t } from "./i18n.js";
 
 // An element with properties (text, class, onclick, attributes) and children.
 export function node(tag, props = {}, ...kids) {
@@ -26,7 +27,7 @@ export async function request(method, path, body, raw = false) {
   });
   const data = await res.json().catch(() => null);
   if (!res.ok) {
-    let detail = data?.detail ?? `the server answered ${res.status}`;
+    let detail = data?.detail ?? t("The request failed (%(status)s).", { status: res.status });
     if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join("; ");
     throw new Error(detail);
   }
@@ -138,12 +139,12 @@ export class MovePicker {
     const shown = this.legal.filter((m) => this.picked.every((t) => words(m).includes(t)));
     this.choices.replaceChildren(
       ...shown.map((m) =>
-        node("button", { type: "button", class: "btn an-choice", "data-move": m, disabled: this.locked, onclick: () => this.play(m) }, m),
+        node("button", { type: "button", class: "btn an-choice", "data-move": m, disabled: this.locked, onclick: () => this.play(m) }, node("span", { class: "notation" }, m)),
       ),
     );
     if (this.picked.length) {
-      const all = node("button", { type: "button", class: "btn ghost", onclick: () => { this.picked = []; this.mark(); this.render(); } }, "show all");
-      this.choices.prepend(node("p", { class: "small muted" }, `Moves with ${this.picked.join(" + ")} `, all));
+      const all = node("button", { type: "button", class: "btn ghost", onclick: () => { this.picked = []; this.mark(); this.render(); } }, t("show all"));
+      this.choices.prepend(node("p", { class: "small muted" }, t("Moves with %(picked)s", { picked: this.picked.join(" + ") }), " ", all));
     }
     return shown;
   }

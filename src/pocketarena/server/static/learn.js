@@ -3,6 +3,7 @@
 // refused in its own words). Steps passed are remembered in this browser.
 
 import { MovePicker, node, request, trackHeader, verdict, zoomable } from "./dom.js";
+import { t } from "./i18n.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const $ = (sel) => document.querySelector(sel);
@@ -35,7 +36,7 @@ class Lesson {
       verdict($("#ln-feedback"), "error", err.message);
       return;
     }
-    $("#ln-title").textContent = `Learn ${this.lesson.title}`;
+    $("#ln-title").textContent = t("Learn %(game)s", { game: this.lesson.title });
     const first = this.lesson.steps.findIndex((s) => !this.passed.has(s.index));
     this.show(first < 0 ? 0 : first);
   }
@@ -45,7 +46,7 @@ class Lesson {
     this.index = Math.max(0, Math.min(steps.length - 1, i));
     const step = steps[this.index];
     $("#lesson").dataset.step = this.index;
-    $("#ln-progress").textContent = `step ${this.index + 1} of ${steps.length}`;
+    $("#ln-progress").textContent = t("step %(step)s of %(steps)s", { step: this.index + 1, steps: steps.length });
     $("#ln-step-title").textContent = step.title;
     $("#ln-text").textContent = step.text;
     $("#ln-status").textContent = step.status;
@@ -70,9 +71,9 @@ class Lesson {
     const box = $("#ln-done");
     box.hidden = !done;
     if (done) {
-      box.replaceChildren(`Lesson complete: you know the rules of ${this.lesson.title}. `,
-        node("a", { href: `/new?game=${this.gameId}` }, "Play a game"), " or ",
-        node("a", { href: `/rules/${this.gameId}` }, "read the full rules"), ".");
+      box.replaceChildren(t("Lesson complete: you know the rules of %(game)s.", { game: this.lesson.title }), " ",
+        node("a", { href: `/new?game=${this.gameId}` }, t("Play a game")), " · ",
+        node("a", { href: `/rules/${this.gameId}` }, t("read the full rules")));
     }
   }
 

@@ -2,7 +2,8 @@
 // solver judges it (right or wrong, in words and colour), shows its reply, and the next puzzle
 // follows. The streak and the puzzle rating come back with every answer.
 
-import { MovePicker, request as call, verdict } from "./dom.js";
+import { MovePicker, node, request as call, verdict } from "./dom.js";
+import { t } from "./i18n.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const $ = (sel) => document.querySelector(sel);
@@ -47,13 +48,14 @@ class Puzzles {
   show(p) {
     this.puzzle = p;
     this.done = false;
-    $("#pz-title").textContent = `Puzzle: ${p.title}`;
+    $("#pz-title").textContent = t("Puzzle: %(title)s", { title: p.title });
     const meta = $("#pz-meta");
-    meta.textContent = `${p.id} · rated ${p.rating}`;
+    const rated = t("rated %(rating)s", { rating: p.rating });
+    meta.replaceChildren(node("span", { class: "notation", text: p.id }), ` · ${rated}`);
     if (p.source) {
       // A puzzle from a real game's blunder: where it happened, linked to the replay.
-      const where = `${p.source.game}, ply ${p.source.ply}`;
-      meta.append(" · from ");
+      const where = t("%(game)s, ply %(ply)s", { game: p.source.game, ply: p.source.ply });
+      meta.append([" ·", t("from"), ""].join(" "));
       if (p.source.replay) {
         const a = document.createElement("a");
         a.href = p.source.replay;

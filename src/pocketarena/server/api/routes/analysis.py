@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from pocketarena.core import RecordError
+from pocketarena.i18n import _
 from pocketarena.records import loads
 from pocketarena.study import MAX_MOVES, PositionError, evaluate, load_position, position_report
 
@@ -191,7 +192,7 @@ async def analysis_page(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLR
         ctx,
         "analysis.html",
         {"start": start, "error": error, "catalog": games},
-        title="Analysis board",
+        title=_("Analysis board"),
     )
 
 

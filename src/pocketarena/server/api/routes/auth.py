@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from anyio import to_thread
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 
 from ...core.sessions import SessionInfo
 from ...schemas import CredentialsIn, ErrorOut, MeOut, SessionOut
@@ -25,6 +25,7 @@ from ..deps import (
     too_many,
 )
 from .players import me_of
+from .settings import apply_account
 
 router = APIRouter(prefix="/api/auth", tags=["accounts"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 429)}
@@ -40,11 +41,19 @@ async def register(
     await check(ctx, ctx.rates.address_sign_ins, client_addr(request), "too many sign-in attempts")
     p = await to_thread.run_sync(ctx.store.register, player, body.username, body.password)
     await start_session(request, ctx, p.id)
+    state = request.state  # the choices this browser made so far become the account's
+    await to_thread.run_sync(
+        lambda: ctx.store.set_preferences(
+            p.id, getattr(state, "locale", None), getattr(state, "time_zone", None)
+        )
+    )
     return me_of(p)
 
 
 @router.post("/login", response_model=MeOut, responses=ERRORS, dependencies=[WriteLimit])
-async def login(body: CredentialsIn, request: Request, ctx: ContextDep) -> dict[str, Any]:
+async def login(
+    body: CredentialsIn, request: Request, response: Response, ctx: ContextDep
+) -> dict[str, Any]:
     """Sign in: the browser gets a new session for the account. Wrong passwords are limited
     per account and per address (429 with Retry-After)."""
     await check(ctx, ctx.rates.address_sign_ins, client_addr(request), "too many sign-in attempts")
@@ -61,6 +70,7 @@ async def login(body: CredentialsIn, request: Request, ctx: ContextDep) -> dict[
         await ctx.limiter.take(ctx.rates.sign_in_failures, account)
         raise
     await start_session(request, ctx, p.id)
+    apply_account(request, response, p)  # the account's language, time zone, theme
     return me_of(p)
 
 

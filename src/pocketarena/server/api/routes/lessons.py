@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from pocketarena import lessons
 from pocketarena.core import TERMINAL
+from pocketarena.i18n import _
 
 from ... import catalog
 from ...schemas import ErrorOut
@@ -107,9 +108,13 @@ async def learn_page(request: Request, ctx: ContextDep, game_id: str | None = No
         if g in lessons.LESSONS
     ]
     if game_id is not None and game_id not in lessons.LESSONS:
-        message = f"there is no lesson for {game_id!r}"
+        message = _("There is no lesson for %(game)r.", game=game_id)
         return await page(request, ctx, "error.html", status_code=404, message=message)
-    title = "Learn to play" if game_id is None else f"Learn {catalog.game_info(game_id)['title']}"
+    title = (
+        _("Learn to play")
+        if game_id is None
+        else _("Learn %(game)s", game=catalog.game_info(game_id)["title"])
+    )
     return await page(
         request,
         ctx,

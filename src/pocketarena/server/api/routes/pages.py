@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
@@ -14,7 +15,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pocketarena import i18n
 from pocketarena.core import RecordError
-from pocketarena.fair import verify_record
+from pocketarena.fair import VerifyReport, verify_record
+from pocketarena.i18n import N_, _, ngettext
 from pocketarena.records import MAX_RECORD_BYTES, loads
 from pocketarena.rulepages import rules_text
 
@@ -111,30 +113,50 @@ def reader(request: Request) -> Iterator[dict[str, Any]]:
             "time_zone": zone,
             "theme": getattr(state, "theme", "auto"),
             "languages": i18n.LANGUAGES,
+            "version": i18n.js_catalog_bytes(code)[1],
         }
 
 
 # Addresses whose errors stay JSON (programs read them); every other address is a page.
-NOT_PAGES = ("/api", "/ws", "/static/", "/rules/files/", "/openapi.json", "/docs", "/redoc")
+NOT_PAGES = (
+    "/api",
+    "/ws",
+    "/static/",
+    "/i18n/",
+    "/rules/files/",
+    "/openapi.json",
+    "/docs",
+    "/redoc",
+)
 
+# Worded when a page is made, in the reader's language (N_ only marks them for the catalog).
 ERROR_TITLES = {
-    400: "That did not work",
-    401: "Please sign in",
-    403: "Not allowed",
-    404: "Page not found",
-    405: "Not available here",
-    409: "That changed meanwhile",
-    413: "Too large",
-    422: "That address is not quite right",
-    429: "Slow down a little",
-    500: "Something went wrong on our side",
-    503: "Not available right now",
+    400: N_("That did not work"),
+    401: N_("Please sign in"),
+    403: N_("Not allowed"),
+    404: N_("Page not found"),
+    405: N_("Not available here"),
+    409: N_("That changed meanwhile"),
+    413: N_("Too large"),
+    422: N_("That address is not quite right"),
+    429: N_("Slow down a little"),
+    500: N_("Something went wrong on our side"),
+    503: N_("Not available right now"),
 }
 ERROR_MESSAGES = {
-    404: "there is nothing at this address",
-    405: "this address does not take that kind of request",
-    422: "part of this address is not what the page expects",
-    500: "the page could not be made; please try again in a moment",
+    404: N_("There is nothing at this address."),
+    405: N_("This address does not take that kind of request."),
+    422: N_("Part of this address is not what the page expects."),
+    500: N_("The page could not be made; please try again in a moment."),
+}
+OUTCOMES = {"win": N_("won"), "loss": N_("lost"), "draw": N_("drawn")}
+TERMINATIONS = {
+    "normal": N_("normal"),
+    "resignation": N_("resignation"),
+    "time forfeit": N_("time forfeit"),
+    "abandoned": N_("abandoned"),
+    "agreement": N_("agreement"),
+    "unterminated": N_("unterminated"),
 }
 
 
@@ -148,21 +170,16 @@ async def error_page(
 ) -> HTMLResponse:
     """An error as a page in the site's look. It never fails: a visitor that cannot be looked
     up (e.g. the database is the trouble) is shown as a guest."""
-    text = message if message and message != "Not Found" else ERROR_MESSAGES.get(status_code)
-    context: dict[str, Any] = {
-        "status": status_code,
-        "heading": ERROR_TITLES.get(status_code, "That did not work"),
-        "message": text or "the request could not be handled",
-        "title": ERROR_TITLES.get(status_code, "Error"),
-    }
+    with reader(request):
+        context = _error_words(status_code, message)
     ctx: AppContext | None = getattr(request.app.state, "ctx", None)
     if ctx is None:  # the app is not (or no longer) running
         return HTMLResponse(f"<h1>{status_code}</h1>", status_code=status_code)
     try:
         response = await page(request, ctx, "error.html", status_code=status_code, **context)
     except Exception:
-        me = {"id": "", "name": "Guest", "kind": "guest", "username": None}
         with reader(request) as speech:
+            me = {"id": "", "name": _("Guest"), "kind": "guest", "username": None}
             response = ctx.templates.TemplateResponse(
                 request,
                 "error.html",
@@ -178,6 +195,58 @@ async def error_page(
     for key, value in (headers or {}).items():
         response.headers[key] = value
     return response
+
+
+def _error_words(status_code: int, message: str | None) -> dict[str, Any]:
+    if message and message != "Not Found":
+        text = sentence(message)
+    else:
+        text = _(ERROR_MESSAGES.get(status_code, N_("The request could not be handled.")))
+    heading = _(ERROR_TITLES.get(status_code, N_("That did not work")))
+    return {"status": status_code, "heading": heading, "message": text, "title": heading}
+
+
+def sentence(text: str) -> str:
+    """A message shown alone: a capital first letter and a full stop (the rest untouched, so
+    names keep their case)."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?。！？" else text + "."
+
+
+def verdict_words(report: VerifyReport) -> str:
+    """The verification's verdict in the reader's language (the details of a failed check,
+    which the rules engine words, follow as it says them)."""
+    n = len(report.checks)
+    if report.nothing is not None:
+        return _("NOTHING TO VERIFY: this game throws no coins; every move is a player's choice.")
+    if report.problems or report.mismatches or not (report.commitment_ok or report.seeded):
+        details = [report.first_wrong] if report.first_wrong else []
+        details += report.problems
+        if not report.commitment_ok and not report.seeded:
+            details.append(_("the revealed seed does not match the commitment"))
+        return _("NOT VERIFIED: %(details)s", details="; ".join(d for d in details if d))
+    if report.seeded:
+        return ngettext(
+            "VERIFIED: the %(num)d throw follows from the record's seed (a seeded game: the "
+            "seed was no secret, so this shows the record is whole, not that the coins were "
+            "blind).",
+            "VERIFIED: all %(num)d throws follow from the record's seed (a seeded game: the "
+            "seed was no secret, so this shows the record is whole, not that the coins were "
+            "blind).",
+            n,
+            num=n,
+        )
+    if not n:
+        return _("VERIFIED: the revealed seed matches the commitment (no coins were thrown).")
+    return ngettext(
+        "VERIFIED: the %(num)d chance outcome follows from the committed seed.",
+        "VERIFIED: all %(num)d chance outcomes follow from the committed seed.",
+        n,
+        num=n,
+    )
 
 
 @functools.cache
@@ -282,7 +351,12 @@ async def replay_page(
         return await error_page(request, e.status, e.message)
     view = view_for(live, player, svg=False)
     return await page(
-        request, ctx, "replay.html", {"game": view}, title=f"Replay · {live.game.TITLE}", live=live
+        request,
+        ctx,
+        "replay.html",
+        {"game": view},
+        title=_("Replay · %(game)s", game=live.game.TITLE),
+        live=live,
     )
 
 
@@ -296,13 +370,21 @@ async def verify_game_page(
         return await error_page(request, e.status, e.message)
     report = verify_record(record_of(live))
     return await page(
-        request, ctx, "verify.html", report=report, live=live, title=f"Verify · {live.id}"
+        request,
+        ctx,
+        "verify.html",
+        report=report,
+        verdict=verdict_words(report),
+        live=live,
+        title=_("Verify · %(id)s", id=live.id),
     )
 
 
 @router.get("/verify", response_class=HTMLResponse)
 async def verify_form(request: Request, ctx: ContextDep) -> HTMLResponse:
-    return await page(request, ctx, "verify.html", report=None, live=None, title="Verify a record")
+    return await page(
+        request, ctx, "verify.html", report=None, live=None, title=_("Verify a record")
+    )
 
 
 @router.post("/verify", response_class=HTMLResponse, dependencies=[WriteLimit])
@@ -320,8 +402,8 @@ async def verify_post(
                 status_code=413,
                 report=None,
                 live=None,
-                error="a record is limited to 1 MB",
-                title="Verify a record",
+                error=_("A record is limited to 1 MB."),
+                title=_("Verify a record"),
             )
         text = raw.decode("utf-8", errors="replace")
     try:
@@ -334,12 +416,18 @@ async def verify_post(
             status_code=400,
             report=None,
             live=None,
-            error=f"this is not a readable record: {e}",
-            title="Verify a record",
+            error=_("This is not a readable record: %(reason)s", reason=e),
+            title=_("Verify a record"),
             text=text,
         )
     return await page(
-        request, ctx, "verify.html", report=report, live=None, title="Verify a record"
+        request,
+        ctx,
+        "verify.html",
+        report=report,
+        verdict=verdict_words(report),
+        live=None,
+        title=_("Verify a record"),
     )
 
 
@@ -347,13 +435,13 @@ async def verify_post(
 async def lobby_page(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLResponse:
     online = await hub.presence.online_count()
     data = {"lobby": hub.lobby_view(), "online": online}
-    return await page(request, ctx, "lobby.html", data, title="Lobby", online=online)
+    return await page(request, ctx, "lobby.html", data, title=_("Lobby"), online=online)
 
 
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_index(request: Request, ctx: ContextDep) -> HTMLResponse:
     games = [catalog.game_info(g) for g in catalog.game_ids()]
-    return await page(request, ctx, "rules_index.html", games=games, title="Rules")
+    return await page(request, ctx, "rules_index.html", games=games, title=_("Rules"))
 
 
 @router.get("/rules/files/{name:path}")
@@ -375,7 +463,7 @@ def diagrams(game_id: str) -> list[dict[str, str]]:
         if svg in seen:
             continue
         seen.add(svg)
-        label = catalog.options_text(game_id, dict(options)) or "as printed"
+        label = catalog.options_text(game_id, dict(options)) or N_("as printed")
         out.append({"label": label, "svg": svg})
     return out
 
@@ -384,7 +472,7 @@ def diagrams(game_id: str) -> list[dict[str, str]]:
 async def rules_page(game: str, request: Request, ctx: ContextDep) -> HTMLResponse:
     text = rules_text(game) if game in catalog.game_ids() else None
     if text is None:
-        return await error_page(request, 404, f"there are no rules for {game!r}")
+        return await error_page(request, 404, _("There are no rules for %(game)r.", game=game))
     info = catalog.game_info(game)
     heading, body = rules.title_and_body(text)
     return await page(
@@ -395,7 +483,7 @@ async def rules_page(game: str, request: Request, ctx: ContextDep) -> HTMLRespon
         heading=heading or info["title"],
         html=rules.render(body),
         diagrams=diagrams(game),
-        title=f"Rules · {info['title']}",
+        title=_("Rules · %(game)s", game=info["title"]),
     )
 
 
@@ -407,8 +495,12 @@ async def player_page(
         await run_in_threadpool(store.ensure_guest, player_id)  # your own page, even before a game
     data = await run_in_threadpool(player_json, store, player_id) if len(player_id) <= 32 else None
     if data is None:
-        return await error_page(request, 404, "there is no such player")
+        return await error_page(request, 404, _("There is no such player."))
     titles = {g: catalog.game_class(g).TITLE for g in catalog.game_ids()}
+    for g in data["games"]:  # when, in the reader's zone and words ("3 minutes ago")
+        when = datetime.fromisoformat(g["created_at"])
+        g["created_full"] = i18n.format_datetime(when, "medium")
+        g["created_ago"] = i18n.format_ago(when)
     # presence: a bot is always there; a person is online while a page of theirs is open
     online = None if data["kind"] == "bot" else bool(await hub.presence.online([player_id]))
     visitor = getattr(request.state, "player_id", None)
@@ -431,6 +523,8 @@ async def player_page(
         social=social,
         relation=relation,
         days_per_move=DAYS_PER_MOVE,
+        outcome_words={k: _(v) for k, v in OUTCOMES.items()},
+        termination_words={k: _(v) for k, v in TERMINATIONS.items()},
     )
 
 
@@ -442,5 +536,5 @@ async def me_page(player: PlayerIdDep) -> RedirectResponse:
 @router.get("/account", response_class=HTMLResponse)
 async def account_page(request: Request, ctx: ContextDep) -> HTMLResponse:
     return await page(
-        request, ctx, "account.html", title="Account", password_min=store_module.PASSWORD_MIN
+        request, ctx, "account.html", title=_("Account"), password_min=store_module.PASSWORD_MIN
     )

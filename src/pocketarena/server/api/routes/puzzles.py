@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from pocketarena import puzzles
 from pocketarena.explore import ExplorerError
+from pocketarena.i18n import _
 
 from ... import blunder_puzzles, catalog
 from ... import puzzle_ratings as ratings
@@ -122,6 +123,6 @@ async def puzzles_page(request: Request, ctx: ContextDep) -> HTMLResponse:
         ctx,
         "puzzles.html",
         data,
-        title="Puzzles",
+        title=_("Puzzles"),
         provisional_puzzles=ratings.PROVISIONAL_PUZZLES,
     )

@@ -1,0 +1,176 @@
+"""The site in each language in a real Chromium: the pseudo-locale finds no word the pages'
+scripts wrote outside the catalog; each language's main pages fit a phone and a laptop without
+sideways scrolling and pass axe-core (Arabic right to left included, light and dark); a whole
+game is played in Japanese and in Arabic."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext
+
+from pocketarena import i18n
+from pocketarena.server import catalog
+
+from .axe import axe_violations, describe
+from .conftest import make_settings
+from .site_pages import running
+from .test_browser import play_to_the_end, start_game, watch_errors
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
+MAIN_PAGES = ["/", "/new", "/lobby", "/rules", "/puzzles", "/account"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running(make_settings(Path(tmp_path_factory.mktemp("i18n")))) as base:
+        yield base
+
+
+def in_language(
+    browser: Browser, code: str, size: str = "laptop", dark: bool = False
+) -> BrowserContext:
+    width, height = SIZES[size]
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height},
+        locale=i18n.html_lang(code) if code != i18n.PSEUDO else "en-US",
+        timezone_id="Asia/Tokyo",
+        color_scheme="dark" if dark else "light",
+    )
+    if code == i18n.PSEUDO:
+        ctx.add_cookies([{"name": "lang", "value": code, "url": "http://127.0.0.1"}])
+    return ctx
+
+
+# Visible text nodes of the page and the words people hear (aria-label, title, placeholder):
+# what the pseudo-locale must show wrapped in ⟦…⟧. Left out: boards, notation and code; text
+# declared English (lang="en": the lessons' and puzzles' own text, English only so far); and
+# what the rules engine words (data-words="engine": move sentences, refusals, evaluations),
+# which the engine's catalog words, checked by the engine's own tests.
+VISIBLE_TEXT = """() => {
+  const ENGINE_OR_NOTATION = 'svg, code, script, style, #moves .mv, .an-move-text, .notation, '
+    + '[data-words="engine"], [lang="en"], [hidden], option, time';
+  const skip = (n) => n.closest(ENGINE_OR_NOTATION);
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || skip(el) || !n.textContent.trim()) continue;
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility === 'hidden') continue;
+    out.push(n.textContent.trim());
+  }
+  for (const el of document.body.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    if (skip(el)) continue;
+    for (const a of ['aria-label', 'title', 'placeholder']) {
+      const v = el.getAttribute(a);
+      if (v && v.trim()) out.push(v.trim());
+    }
+  }
+  return out;
+}"""
+ALLOWED = re.compile(r"^[\s\d·•—–\-+±?!.,:;/()|«»◀▶←→↑↻°✓✗…%#●]*$")
+# Notation inside a worded text: a coin's letter (L, M, S), a square (b2).
+NOTATION = re.compile(r"(?<![\w])([A-Z]|[a-e][1-5])(?![\w])")
+
+
+def outside_catalog(texts: list[str], names: set[str]) -> list[str]:
+    found = []
+    for text in texts:
+        rest, before = text, None
+        while rest != before:
+            before, rest = rest, re.sub(r"⟦[^⟦⟧]*⟧", " ", rest)
+        for name in sorted(names, key=len, reverse=True):
+            rest = rest.replace(name, " ")
+        rest = NOTATION.sub(" ", rest)
+        if not ALLOWED.match(rest):
+            found.append(text)
+    return found
+
+
+def test_pseudo_locale_game_page_shows_no_word_outside_the_catalog(
+    server: str, browser: Browser
+) -> None:
+    ctx = in_language(browser, i18n.PSEUDO)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    start_game(page, server, "stack-a-cash")
+    page.wait_for_function("() => document.querySelector('#status').textContent.length > 0")
+    me = page.evaluate(
+        "() => window.paGame.you.length && document.querySelector('#me-name').textContent"
+    )
+    seats = page.evaluate("() => window.paGame.view.seats.map((s) => s && s.name)")
+    titles = {catalog.game_class(g).TITLE for g in catalog.game_ids()}
+    names = {str(me), *[s for s in seats if s], "Pocket Arena", "API", *titles}
+    found = outside_catalog(page.evaluate(VISIBLE_TEXT), names)
+    final = play_to_the_end(page, seed=3)
+    assert final["status"] == "finished"
+    found += outside_catalog(page.evaluate(VISIBLE_TEXT), names)
+    for path in ["/", "/new", "/lobby", "/analysis", "/puzzles", "/learn/stack-a-cash"]:
+        page.goto(server + path)
+        page.wait_for_load_state("networkidle")
+        found += [f"{path}: {t}" for t in outside_catalog(page.evaluate(VISIBLE_TEXT), names)]
+    assert not found, "\n".join(found)
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("code", list(i18n.LANGUAGES))
+def test_main_pages_fit_and_pass_axe_in_each_language(
+    server: str, browser: Browser, code: str
+) -> None:
+    problems: list[str] = []
+    for size in SIZES:
+        for dark in (False, True) if code in ("en", "ar") else (False,):
+            ctx = in_language(browser, code, size, dark)
+            page = ctx.new_page()
+            errors = watch_errors(page)
+            for path in MAIN_PAGES:
+                page.goto(server + path)
+                page.wait_for_load_state("networkidle")
+                where = f"{code} {size} {'dark' if dark else 'light'} {path}"
+                lang, direction = page.evaluate(
+                    "() => [document.documentElement.lang, document.documentElement.dir]"
+                )
+                assert lang == i18n.html_lang(code), where
+                assert direction == ("rtl" if code == "ar" else "ltr"), where
+                wide = page.evaluate(
+                    "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
+                if wide > 0:
+                    problems.append(f"{where}: {wide}px of sideways scroll")
+                violations = axe_violations(page)
+                if violations:
+                    problems.append(f"{where}:\n{describe(violations)}")
+            if errors:
+                problems.append(f"{code} {size}: script errors {errors}")
+            ctx.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(("code", "wins", "turn"), [("ja", "の勝ち", "手番"), ("ar", "فاز", "دور")])
+def test_a_whole_game_in_japanese_and_in_arabic(
+    server: str, browser: Browser, code: str, wins: str, turn: str
+) -> None:
+    ctx = in_language(browser, code, "laptop")
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    start_game(page, server, "stack-a-cash")
+    assert page.evaluate("() => document.documentElement.lang") == i18n.html_lang(code)
+    status = page.inner_text("#status")
+    assert turn in status or wins in status or status, status
+    final = play_to_the_end(page, seed=11)
+    assert final["status"] == "finished"
+    summary = page.inner_text("#summary")
+    if final["winner"] is not None:
+        assert wins in summary, summary
+    # the buttons at the end speak the language too
+    assert page.inner_text("#replay-link") == i18n.translations(code, "site").gettext("Replay")
+    assert not re.search(r"\b(wins|Draw|Replay|Rematch)\b", summary), summary
+    assert not errors, errors
+    ctx.close()

@@ -1,0 +1,210 @@
+"""The site in each language: negotiation, the selector's cookie and the account, <html lang
+dir>, and (the pseudo-locale) no word on a page that did not go through the catalog."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from fastapi.testclient import TestClient
+
+from pocketarena import i18n
+from pocketarena.server import catalog
+
+from .conftest import create, second_client
+
+PAGES = [
+    "/",
+    "/new",
+    "/lobby",
+    "/rules",
+    "/analysis",
+    "/puzzles",
+    "/verify",
+    "/account",
+    "/tournaments",
+]
+
+
+def html_attrs(page: str) -> dict[str, str]:
+    match = re.search(r"<html ([^>]*)>", page)
+    assert match
+    return dict(re.findall(r'(\w[\w-]*)="([^"]*)"', match.group(1)))
+
+
+@pytest.mark.parametrize(
+    ("header", "lang", "direction"),
+    [
+        ("fr-FR,fr;q=0.9", "fr", "ltr"),
+        ("ar", "ar", "rtl"),
+        ("zh-CN", "zh-Hans", "ltr"),
+        ("pt-BR", "pt-BR", "ltr"),
+        ("sv", "en", "ltr"),
+    ],
+)
+def test_first_visit_speaks_the_browsers_language(
+    client: TestClient, header: str, lang: str, direction: str
+) -> None:
+    r = client.get("/", headers={"Accept-Language": header})
+    assert r.status_code == 200
+    attrs = html_attrs(r.text)
+    assert (attrs["lang"], attrs["dir"]) == (lang, direction)
+    assert r.headers["content-language"] == lang
+
+
+def test_every_page_in_every_language(client: TestClient) -> None:
+    heading = {
+        "en": "New game",
+        "fr": "Nouvelle partie",
+        "de": "Neue Partie",
+        "ja": "新しい対局",
+        "ar": "مباراة جديدة",
+        "zh_Hans": "新对局",
+        "es": "Nueva partida",
+        "pt_BR": "Nova partida",
+    }
+    for code in i18n.LANGUAGES:
+        client.cookies.set("lang", code)
+        for path in PAGES:
+            r = client.get(path)
+            assert r.status_code == 200, (code, path)
+            assert html_attrs(r.text)["lang"] == i18n.html_lang(code)
+        assert heading[code] in client.get("/new").text
+    client.cookies.delete("lang")
+
+
+def test_the_selector_keeps_the_choice_in_a_cookie_and_goes_back(client: TestClient) -> None:
+    r = client.post(
+        "/settings",
+        data={"language": "de", "theme": "dark", "next": "/lobby?x=1"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and r.headers["location"] == "/lobby?x=1"
+    page = client.get("/lobby", headers={"Accept-Language": "fr"}).text  # the choice wins
+    assert html_attrs(page)["lang"] == "de" and html_attrs(page)["data-theme"] == "dark"
+    assert "Offene Angebote" in page
+    for target in ("//evil.example/", "https://evil.example/", "/\\evil.example"):
+        r = client.post(
+            "/settings", data={"language": "en", "next": target}, follow_redirects=False
+        )
+        assert r.headers["location"] == "/"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"language": "xx"},
+        {"time_zone": "Mars/Olympus"},
+        {"time_zone": "../../etc/passwd"},
+        {"theme": "neon"},
+        {"language": 5},
+    ],
+)
+def test_bad_choices_are_refused_in_words(client: TestClient, body: dict[str, object]) -> None:
+    r = client.post("/api/settings", json=body)
+    assert r.status_code in (400, 422)
+    assert "detail" in r.json()
+    assert "lang" not in r.cookies and "tz" not in r.cookies
+
+
+def test_an_account_brings_its_choices_to_another_browser(client: TestClient) -> None:
+    client.post("/api/auth/register", json={"username": "polyglot", "password": "s3cret-pass"})
+    r = client.post(
+        "/api/settings", json={"language": "ja", "time_zone": "Asia/Tokyo", "theme": "dark"}
+    )
+    assert r.status_code == 200, r.text
+    assert r.json() == {"language": "ja", "time_zone": "Asia/Tokyo", "theme": "dark"}
+    other = second_client(client)
+    r = other.post("/api/auth/login", json={"username": "polyglot", "password": "s3cret-pass"})
+    assert r.status_code == 200
+    assert r.cookies.get("lang") == "ja" and r.cookies.get("tz", "").strip('"') == "Asia/Tokyo"
+    assert html_attrs(other.get("/").text)["lang"] == "ja"
+
+
+def test_times_are_shown_in_the_readers_zone_and_language(client: TestClient) -> None:
+    game = create(client, game="stack-a-cash", mode="bot", bot="random")["game"]
+    me = client.get("/api/me").json()["id"]
+    client.cookies.set("lang", "de")
+    client.cookies.set("tz", "Asia/Tokyo")
+    page = client.get(f"/players/{me}").text
+    assert game["id"] in page
+    assert re.search(r'title="[^"]*\d{2}\.\d{2}\.\d{4}', page)  # German date
+    assert "vor" in page or "in" in page  # relative, in German
+
+
+class TextNodes(HTMLParser):
+    """The visible text of a page and the attributes people read (title, aria-label,
+    placeholder, alt), outside what is not words: scripts, styles, boards (SVG), code."""
+
+    SKIP = {"script", "style", "svg", "code", "time", "option"}
+    READ = ("title", "aria-label", "placeholder", "alt")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.skipping: list[str] = []
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # Text declared in another language (lang="en" on the rules text, which exists in
+        # English only) is not the page's own words.
+        if tag in self.SKIP or (tag != "html" and dict(attrs).get("lang") == "en"):
+            self.skipping.append(tag)
+        if not self.skipping:
+            self.texts += [v for k, v in attrs if k in self.READ and v]
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skipping and self.skipping[-1] == tag:
+            self.skipping.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping and data.strip():
+            self.texts.append(data.strip())
+
+
+# What a page may show without a catalog: names of games and of the site, notation, numbers,
+# punctuation, the visitor's own name.
+GAME_TITLES = {catalog.game_class(g).TITLE for g in catalog.game_ids()}
+NOTATION = {"place L b2; flip b2", "pocketarena verify RECORD"}
+ALLOWED = re.compile(r"^[\s\d·•—–\-+±?.,:;/()|«»◀▶←→✓✗…%#]*$")
+
+
+def untranslated(page: str, names: set[str]) -> list[str]:
+    parser = TextNodes()
+    parser.feed(page)
+    found = []
+    for text in parser.texts:
+        rest, before = text, None
+        while rest != before:  # innermost first: a translated text may hold translated words
+            before, rest = rest, re.sub(r"⟦[^⟦⟧]*⟧", " ", rest)
+        known = names | GAME_TITLES | NOTATION | {"Pocket Arena", "API"}
+        for name in sorted(known, key=len, reverse=True):
+            rest = rest.replace(name, " ")
+        if not ALLOWED.match(rest):
+            found.append(text)
+    return found
+
+
+def test_pseudo_locale_shows_nothing_outside_the_catalog(client: TestClient) -> None:
+    game = create(client, game="flipwars", mode="bot", bot="random")["game"]
+    me = client.get("/api/me").json()
+    client.cookies.set("lang", "qps")
+    paths = [
+        *PAGES,
+        f"/g/{game['id']}",
+        f"/g/{game['id']}/replay",
+        f"/g/{game['id']}/verify",
+        f"/players/{me['id']}",
+        "/rules/flipwars",
+        "/learn",
+        "/learn/flipwars",
+        "/no/such/page",
+    ]
+    names = {me["name"], game["id"], "Randy (random)"}
+    problems = {}
+    for path in paths:
+        r = client.get(path)
+        found = untranslated(r.text, names)
+        if found:
+            problems[path] = found
+    assert not problems, "\n".join(f"{p}: {t!r}" for p, ts in problems.items() for t in ts)
