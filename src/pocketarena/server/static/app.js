@@ -1447,7 +1447,8 @@ function timeTerms(value) {
 function challengeText(c, incoming) {
   const time = c.days_per_move ? clockText(null, c.days_per_move) : clockText(c.clock);
   const who = incoming ? c.challenger.name : c.challenged.name;
-  return `${incoming ? "From" : "To"} ${who}: ${c.title} · ${time}${c.rated ? " · rated" : ""}`;
+  const line = incoming ? t("From %(name)s: %(game)s", { name: who, game: c.title }) : t("To %(name)s: %(game)s", { name: who, game: c.title });
+  return [line, time, c.rated ? t("rated") : null].filter(Boolean).join(" · ");
 }
 
 async function showSocialLists() {
@@ -1463,15 +1464,15 @@ async function showSocialLists() {
   };
   inList.replaceChildren(...found.incoming.map((c) => el("li", { "data-challenge": c.id },
     el("span", { class: "grow", text: challengeText(c, true) }),
-    el("button", { class: "btn primary", type: "button", "data-answer": "accept", text: "Accept", onclick: answer(c, "accept") }),
-    el("button", { class: "btn ghost", type: "button", "data-answer": "decline", text: "Decline", onclick: answer(c, "decline") }))));
+    el("button", { class: "btn primary", type: "button", "data-answer": "accept", text: t("Accept"), onclick: answer(c, "accept") }),
+    el("button", { class: "btn ghost", type: "button", "data-answer": "decline", text: t("Decline"), onclick: answer(c, "decline") }))));
   $("#challenges-out").replaceChildren(...found.outgoing.map((c) => el("li", { "data-challenge": c.id },
     el("span", { class: "grow", text: challengeText(c, false) }),
-    el("button", { class: "btn ghost", type: "button", "data-answer": "cancel", text: "Cancel", onclick: answer(c, "cancel") }))));
+    el("button", { class: "btn ghost", type: "button", "data-answer": "cancel", text: t("Cancel"), onclick: answer(c, "cancel") }))));
   $("#following").replaceChildren(...following.map((f) => el("li", { "data-follow": f.id },
     el("a", { href: `/players/${f.id}`, text: f.name }), " ",
-    el("span", { class: `presence ${f.online ? "online" : "offline"}`, text: f.online ? "online" : "offline" }),
-    f.playing ? el("a", { class: "btn", href: `/g/${f.playing}`, text: "Watch their game" }) : null)));
+    el("span", { class: `presence ${f.online ? "online" : "offline"}`, text: f.online ? t("online") : t("offline") }),
+    f.playing ? el("a", { class: "btn", href: `/g/${f.playing}`, text: t("Watch their game") }) : null)));
 }
 
 function setupFriends() {
@@ -1487,8 +1488,8 @@ function setupFriends() {
         btn.textContent = active ? on : off;
       } catch (ex) { toast(ex.message); }
     });
-    toggle($("#follow-btn"), "follow", "Follow", "Unfollow");
-    toggle($("#block-btn"), "block", "Block", "Unblock");
+    toggle($("#follow-btn"), "follow", t("Follow"), t("Unfollow"));
+    toggle($("#block-btn"), "block", t("Block"), t("Unblock"));
   }
   const form = $("#challenge-form");
   if (!form) return;

@@ -57,7 +57,7 @@ export function trackHeader() {
 // smallest text is 12 CSS px high (at least twice), and its frame scrolls. Another tap undoes it.
 export function zoomable(wrap) {
   if (!wrap || wrap.querySelector(".board-zoom")) return;
-  const button = node("button", { type: "button", class: "btn icon board-zoom", "aria-pressed": "false", title: wrap.dataset.zoomIn || "Zoom the board", "aria-label": wrap.dataset.zoomIn || "Zoom the board" }, "⤢");
+  const button = node("button", { type: "button", class: "btn icon board-zoom", "aria-pressed": "false", title: wrap.dataset.zoomIn || t("Zoom the board"), "aria-label": wrap.dataset.zoomIn || t("Zoom the board") }, "⤢");
   button.addEventListener("click", (e) => {
     e.stopPropagation();
     const on = !wrap.classList.contains("zoomed");

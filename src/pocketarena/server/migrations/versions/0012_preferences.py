@@ -1,7 +1,7 @@
 """preferences: an account's language, time zone and theme
 
-Revision ID: 0011_preferences
-Revises: 0010_tournament_days
+Revision ID: 0012_preferences
+Revises: 0011_friends
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011_preferences"
-down_revision = "0010_tournament_days"
+revision = "0012_preferences"
+down_revision = "0011_friends"
 branch_labels = None
 depends_on = None
 
