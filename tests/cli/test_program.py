@@ -4,6 +4,7 @@ game starts (conflicting options, a --save where nothing can be written)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -222,3 +223,13 @@ def test_a_bad_file_is_a_usage_error_everywhere(tmp_path: Path, args: list[str])
     garbled.write_text("{not json")
     named = [a.format(empty=empty, garbled=garbled) for a in args]
     assert_clean_error(run(*named, input="quit\n"), 2, "error: ")
+
+
+@pytest.mark.parametrize("command", NAMES)
+def test_usage_lines_spell_arguments_one_way(command: str) -> None:
+    """``GAME`` required, ``[GAME]`` optional, ``URL...`` several: never ``{game}``,
+    ``[[GAME]]`` or ``{FILE}``."""
+    out = CliRunner().invoke(app, [command, "-h"], prog_name="pocketarena").output
+    usage = next(line.strip() for line in out.splitlines() if "Usage:" in line)
+    pattern = rf"Usage: pocketarena {command}( \[OPTIONS\])?( (\[[A-Z]+\]|[A-Z]+(\.\.\.)?))*"
+    assert re.fullmatch(pattern, usage), usage

@@ -88,6 +88,18 @@ class Command(TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:
         return _flags_without_type(super().get_params(ctx))
 
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """Arguments spelt one way in every usage line: ``GAME`` when required, ``[GAME]``
+        when not, ``URL...`` for several (typer writes ``{game}``, ``[[GAME]]``, ``{url}...``)."""
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if getattr(param, "param_type_name", "") != "argument":
+                continue
+            name = (param.metavar or param.name or "").strip("[]{}.").upper()
+            name += "..." if param.nargs == -1 else ""
+            pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
     def invoke(self, ctx: Any) -> Any:
         """Ctrl-C in a command that keeps nothing says so (commands that keep part of their
         work, as arena does, catch it first and say what)."""
