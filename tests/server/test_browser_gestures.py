@@ -196,6 +196,13 @@ def test_follow_and_challenge_by_name_in_two_browsers(server: str, browser: Brow
         ann.wait_for_selector("#challenge-sent:not([hidden])")
         dan.goto(f"{server}/lobby")
         assert dan.inner_text("#challenges-link .turns-count") == "1"
+        # the bell rings too; opened, it lists the challenge and counts it read
+        assert dan.inner_text("#bell-count") == "1"
+        dan.click("#bell summary")
+        dan.wait_for_selector("#bell-list [data-kind=challenge]")
+        assert "annf challenges you" in dan.inner_text("#bell-list")
+        dan.wait_for_selector("#bell-count", state="hidden")
+        dan.click("#bell summary")
         dan.click("#challenges-link")
         dan.wait_for_selector("#challenges-in [data-answer=accept]")
         assert "From annf: FlipWars · 2 days per move" in dan.inner_text("#challenges-in")

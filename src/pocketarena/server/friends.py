@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, or_, select, update
 
-from . import catalog
+from . import catalog, notices
 from .core.security import new_game_id
 from .live.hub import GameError, Hub
 from .live.session import check_new_game
@@ -245,6 +245,16 @@ def create_challenge(
             expires_at=now + ttl,
         )
         s.add(row)
+    names = store.get_players([challenger])
+    notices.queue(
+        store,
+        [challenged],
+        "challenge",
+        now,
+        challenger,
+        None,
+        {"name": names[challenger].name if challenger in names else "?", "challenge": row.id},
+    )
     return row
 
 
@@ -375,6 +385,8 @@ async def answer(hub: Hub, store: Store, player_id: str, challenge_id: str, verb
     status = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}[verb]
     if not await hub.db(close, store, challenge_id, status, now):
         raise GameError("conflict", "this challenge was answered meanwhile")
+    if verb == "decline":
+        await _tell_answer(hub, store, row, "declined", None)
     if verb != "accept":
         return ""
     clock = None
@@ -396,4 +408,23 @@ async def answer(hub: Hub, store: Store, player_id: str, challenge_id: str, verb
         await hub.db(reopen, store, challenge_id)  # nothing started: it may be answered again
         raise
     await hub.db(set_game, store, challenge_id, live.id)
+    await _tell_answer(hub, store, row, "accepted", live.id)
     return live.id
+
+
+async def _tell_answer(
+    hub: Hub, store: Store, row: ChallengeRow, answer: str, game_id: str | None
+) -> None:
+    """The challenger's bell: their challenge was accepted (with the game) or declined."""
+    names = await hub.db(store.get_players, [row.challenged_id])
+    name = names[row.challenged_id].name if row.challenged_id in names else "?"
+    await hub.db(
+        notices.queue,
+        store,
+        [row.challenger_id],
+        "challenge_answered",
+        hub.now(),
+        row.challenged_id,
+        game_id,
+        {"name": name, "answer": answer},
+    )

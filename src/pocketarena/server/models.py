@@ -321,3 +321,22 @@ class ChallengeRow(Base):
         Index("ix_challenges_challenged", "challenged_id", "status"),
         Index("ix_challenges_challenger", "challenger_id", "status"),
     )
+
+
+class NotificationRow(Base):
+    """Something a player is told by the bell (queued here, read from every process): their
+    turn in a turn-based game, a challenge received or answered, a game over, a followed
+    player starting a game. ``actor_id``: who caused it (nothing from a player you block)."""
+
+    __tablename__ = "notifications"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(24))
+    actor_id: Mapped[str | None] = mapped_column(String(32))
+    game_id: Mapped[str | None] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_notifications_player", "player_id", "id"),)

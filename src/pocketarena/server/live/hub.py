@@ -30,7 +30,7 @@ from pocketarena.explore import EXPLORABLE
 from pocketarena.fair import FairChance
 from pocketarena.ratings import Rating
 
-from .. import blunder_puzzles, catalog
+from .. import blunder_puzzles, catalog, notices
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
@@ -498,6 +498,8 @@ class Hub:
             else:
                 session.start_clock(live, _moment(live))
                 self._after_change(live)
+                self._notify_turn(live, None)
+        self._notify_started(live)
 
     async def join(self, player_id: str, game_id: str, invite: str | None = None) -> LiveGame:
         live = await self.get(game_id)
@@ -681,11 +683,13 @@ class Hub:
         """Write ``change`` (naming the version it replaces), then make it and tell everyone;
         a game that ends has its result and ratings written together."""
         done = change.finish
+        before = self._awaited(live)
         if done is None:
             await self._save(live, change.values)
             session.adopt(live, change)
             live.last_activity = time.monotonic()
             self._after_change(live)
+            self._notify_turn(live, before)
             return
         try:
             changes = await self.db(
@@ -711,11 +715,80 @@ class Hub:
                     seat.rating = await self.db(self.store.rating, seat.player_id, live.game.ID)
         self._after_change(live)
         self._lobby_changed(live)
+        self._notify_turn(live, before)
         if live.game.ID in EXPLORABLE:  # its blunders feed the puzzles
             moves = [a.text for a in live.state.history]
             self._spawn(
                 self._blunder_puzzles(live.id, live.game.ID, dict(live.game.options), moves)
             )
+
+    # -- the bell (server.notices): queued after the change is written, never in its way ------
+    def _awaited(self, live: LiveGame) -> str | None:
+        """The person whose move a turn-based game awaits (None: nobody, or not turn-based)."""
+        if live.days_per_move is None or live.status != "active":
+            return None
+        return session.turn_values(live, live.state, self.now())["turn_id"]  # type: ignore[no-any-return]
+
+    def _notify_turn(self, live: LiveGame, before: str | None) -> None:
+        """A turn-based game: tell the player whose move it now is, or both that it is over."""
+        if live.days_per_move is None:
+            return
+        data = {"title": live.game.TITLE}
+        people = [s.player_id for s in live.seats if s is not None and s.kind != "bot"]
+        if live.status == "finished":
+            data["result"] = live.result or ""
+            data["termination"] = live.termination or ""
+            self._notify(people, "game_over", None, live.id, data)
+            return
+        now = self._awaited(live)
+        if now is not None and now != before:
+            other = next((p for p in people if p != now), None)
+            if live.deadline is not None:
+                data["deadline"] = live.deadline.isoformat()
+            self._notify([now], "your_turn", other, live.id, data)
+
+    def _notify_started(self, live: LiveGame) -> None:
+        """Tell the followers of each account seated that it started a game."""
+        for seat in live.seats:
+            if seat is not None and seat.kind == "account":
+                data = {"title": live.game.TITLE, "name": seat.name}
+                self._spawn(self._queue_followers(seat.player_id, live.id, data))
+
+    async def _queue_followers(self, player_id: str, game_id: str, data: dict[str, Any]) -> None:
+        try:
+            fans = await self.db(notices.followers, self.store, player_id)
+            if fans:
+                await self.db(
+                    notices.queue,
+                    self.store,
+                    fans,
+                    "followed_started",
+                    self.now(),
+                    player_id,
+                    game_id,
+                    data,
+                )
+        except Exception:
+            log.exception("notifications of game %s not queued", game_id)
+
+    def _notify(
+        self,
+        recipients: list[str],
+        kind: str,
+        actor: str | None,
+        game_id: str | None,
+        data: dict[str, Any],
+    ) -> None:
+        async def queue() -> None:
+            try:
+                await self.db(
+                    notices.queue, self.store, recipients, kind, self.now(), actor, game_id, data
+                )
+            except Exception:
+                log.exception("notification %s of game %s not queued", kind, game_id)
+
+        if recipients:
+            self._spawn(queue())
 
     async def _blunder_puzzles(
         self, game_id: str, game: str, options: dict[str, Any], moves: list[str]

@@ -1436,6 +1436,34 @@ function setupAccount() {
   }).catch(() => {});
 }
 
+// -- the bell: notifications, read when opened ----------------------------------------------------------------
+const NOTICE_TEXT = {
+  your_turn: (d) => `Your move in ${d.title}`,
+  challenge: (d) => `${d.name} challenges you`,
+  challenge_answered: (d) => `${d.name} ${d.answer === "accepted" ? "accepted" : "declined"} your challenge`,
+  game_over: (d) => `${d.title} is over (${d.result})`,
+  followed_started: (d) => `${d.name} started a game of ${d.title}`,
+};
+
+function setupBell() {
+  const bell = $("#bell");
+  if (!bell) return;
+  bell.addEventListener("toggle", async () => {
+    if (!bell.open) return;
+    try {
+      const found = await api("/api/me/notifications");
+      const list = $("#bell-list");
+      if (found.notifications.length) {
+        list.replaceChildren(...found.notifications.map((n) => el("li", { class: n.read ? "" : "unread", "data-kind": n.kind },
+          el("a", { href: n.url, text: (NOTICE_TEXT[n.kind] || (() => n.kind))(n.data) }), " ",
+          el("time", { class: "muted small", datetime: n.created_at, text: localTime(new Date(n.created_at)) }))));
+      }
+      if (found.unread) await api("/api/me/notifications/read", { method: "POST" });
+      $("#bell-count").hidden = true;
+    } catch (ex) { toast(ex.message); }
+  });
+}
+
 // -- friends and challenges (a player's page) ---------------------------------------------------------------
 function timeTerms(value) {
   if (value.startsWith("days:")) return { clock: null, days_per_move: Number(value.slice(5)) };
@@ -1515,6 +1543,7 @@ function setupFriends() {
 // -- start --------------------------------------------------------------------------------------------------------
 setupName();
 showLocalTimes();
+setupBell();
 const page = document.body.dataset.page;
 if (page === "game") {
   window.paGame = new GamePage(new Live(), DATA.game);

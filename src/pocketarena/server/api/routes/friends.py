@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ... import friends
+from ... import friends, notices
 from ...live.hub import GameError
 from ...schemas import ClockIn, ErrorOut, Text
 from ..deps import ContextDep, HubDep, PlayerIdDep, WriteLimit, check, client_addr
@@ -126,3 +126,16 @@ async def answer(
     out = await hub.db(friends.challenge_json, ctx.store, row, hub.now())
     out["url"] = f"/g/{game_id}" if game_id else None
     return out
+
+
+@router.get("/me/notifications", responses=ERRORS, summary="Your bell: the newest notifications")
+async def notifications(ctx: ContextDep, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+    """Your turn in a turn-based game, a challenge received or answered, a turn-based game
+    over, a followed player starting a game: the newest 30 and how many are ``unread``."""
+    return await hub.db(notices.listed, ctx.store, player)
+
+
+@router.post("/me/notifications/read", status_code=204, responses=ERRORS, dependencies=[WriteLimit])
+async def notifications_read(ctx: ContextDep, hub: HubDep, player: PlayerIdDep) -> None:
+    """Mark every notification read."""
+    await hub.db(notices.mark_read, ctx.store, player, hub.now())

@@ -20,7 +20,7 @@ from pocketarena.i18n import N_, _, ngettext
 from pocketarena.records import MAX_RECORD_BYTES, loads
 from pocketarena.rulepages import rules_text
 
-from ... import catalog, friends, rules
+from ... import catalog, friends, notices, rules
 from ... import store as store_module
 from ...context import AppContext
 from ...core.security import address_hash, default_guest_name
@@ -78,8 +78,10 @@ async def page(
     # The games awaiting the visitor's move, shown in every page's header.
     turns = await run_in_threadpool(turns_json, ctx.store, pid) if pid and player else None
     challenged = 0
+    bell: int | None = None  # accounts only: the bell's unread count
     if pid and player is not None and player.kind == "account":
         challenged = await run_in_threadpool(friends.incoming_count, ctx.store, pid, ctx.hub.now())
+        bell = await run_in_threadpool(notices.unread, ctx.store, pid)
     with reader(request) as speech:
         response = ctx.templates.TemplateResponse(
             request,
@@ -88,6 +90,7 @@ async def page(
                 "me": me,
                 "turns": turns,
                 "challenged": challenged,
+                "bell": bell,
                 "page_data": script_json({"me": me, "i18n": speech, **(data or {})}),
                 "speech": speech,
                 **context,
