@@ -233,3 +233,29 @@ def test_usage_lines_spell_arguments_one_way(command: str) -> None:
     usage = next(line.strip() for line in out.splitlines() if "Usage:" in line)
     pattern = rf"Usage: pocketarena {command}( \[OPTIONS\])?( (\[[A-Z]+\]|[A-Z]+(\.\.\.)?))*"
     assert re.fullmatch(pattern, usage), usage
+
+
+def test_shell_completion_is_offered() -> None:
+    help_text = run("-h").output
+    assert "--install-completion" in help_text and "--show-completion" in help_text
+    script = CliRunner().invoke(app, ["--show-completion", "bash"], prog_name="pocketarena")
+    assert script.exit_code == 0 and "_POCKETARENA_COMPLETE" in script.output
+
+
+def test_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--no-color``: a colour terminal gets no colour codes (bold stays, as NO_COLOR's)."""
+    import io
+
+    from rich.console import Console
+
+    from pocketarena.cli import common
+
+    screens = []
+    for flag in ([], ["--no-color"]):
+        screen = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor")
+        monkeypatch.setattr(common, "err_console", screen)
+        assert run(*flag, "rules", "nosuch").exit_code == 2
+        screens.append(screen.file.getvalue())  # type: ignore[attr-defined]
+    colour = re.compile(r"\x1b\[[0-9;]*?(?:3[0-7]|9[0-7]|38;[0-9;]+)m")
+    assert colour.search(screens[0]), repr(screens[0])
+    assert "error:" in screens[1] and not colour.search(screens[1]), repr(screens[1])

@@ -128,6 +128,10 @@ def _root(
             show_default=False,
         ),
     ] = None,
+    no_color: Annotated[
+        bool,
+        typer.Option("--no-color", help="No colours (as NO_COLOR=1 does); letters say it all."),
+    ] = False,
     version: Annotated[
         bool,
         typer.Option(
@@ -140,6 +144,8 @@ def _root(
     ] = False,
 ) -> None:
     """Pocket Arena: play, replay and study pocket-change micro board games."""
+    if no_color:
+        common.console.no_color = common.err_console.no_color = True
     if lang is not None and not i18n.known(lang):
         common.fail(f"--lang {lang}: not a language we speak; codes: {', '.join(i18n.LANGUAGES)}")
     # The command speaks this language; the context's end restores the one before (a test
@@ -152,7 +158,7 @@ def build_app() -> typer.Typer:
         name="pocketarena",
         cls=Group,
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
         pretty_exceptions_show_locals=False,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
