@@ -152,3 +152,29 @@ def test_background_work_runs_in_a_worker_that_yields_to_live_games() -> None:
     assert live == here
     assert background == min(19, here + BACKGROUND_NICENESS)
     assert background_pid != live_pid != os.getpid()
+
+
+def test_background_work_never_holds_the_bots_threads() -> None:
+    """With bots in threads, a long background scan runs on a thread of its own: a bot's
+    move in the meantime is not queued behind it (a bot game stalled so in the fault test)."""
+    import threading
+
+    release = threading.Event()
+    runner = BotRunner("thread", workers=1, budget_s=10.0)
+    try:
+
+        async def both() -> str:
+            scan = asyncio.ensure_future(
+                runner.call(release.wait, 30, timeout_s=60, background=True)
+            )
+            await asyncio.sleep(0.1)  # the scan holds its thread now
+            name = await runner.call(lambda: threading.current_thread().name, timeout_s=5)
+            release.set()
+            assert await scan
+            return name
+
+        bot_thread = asyncio.run(both())
+    finally:
+        release.set()
+        runner.close()
+    assert "background" not in bot_thread

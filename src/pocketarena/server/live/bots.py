@@ -136,7 +136,7 @@ class BotRunner:
         self.mode = executor
         self.budget_s = budget_s
         self._pool: Executor
-        self._background: ProcessPoolExecutor | None = None  # started on first use
+        self._background: Executor | None = None  # started on first use
         if executor == "process":
             self._pool = ProcessPoolExecutor(
                 max_workers=workers,
@@ -196,7 +196,11 @@ class BotRunner:
 
     def _background_pool(self) -> Executor:
         if self.mode != "process":
-            return self._pool
+            # A thread of its own: a scan (blunder puzzles, up to minutes) never holds the
+            # threads the bots' moves wait for (a bot game stalled behind one in the fault test).
+            if self._background is None:
+                self._background = ThreadPoolExecutor(1, thread_name_prefix="bot-background")
+            return self._background
         if self._background is None:
             self._background = ProcessPoolExecutor(
                 max_workers=1,
