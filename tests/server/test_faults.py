@@ -334,9 +334,34 @@ def play(
 
 
 def account(base: str, name: str) -> Client:
+    """A player with an account (registered, or signed in when a register whose answer was
+    lost had made it)."""
     c = Client(base)
-    c.must("POST", "/api/auth/register", {"username": name, "password": "fault-test-password"})
-    return c
+    body = {"username": name, "password": "fault-test-password"}
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        r = c.call("POST", "/api/auth/register", body)
+        if r.status_code == 400 and "taken" in r.text:
+            c.must("POST", "/api/auth/login", body)
+            return c
+        if r.status_code in (200, 201):
+            return c
+        assert r.status_code in (0, 502, 503, 504), r.text
+        time.sleep(0.3)
+    raise AssertionError(f"{name} could not register")
+
+
+def guarded(ledger: Ledger, target: Any, *args: Any) -> threading.Thread:
+    """A player's thread whose failure fails the test (not only a warning)."""
+
+    def run() -> None:
+        try:
+            target(*args)
+        except BaseException as e:
+            ledger.errors.append(f"{target.__name__}: {type(e).__name__}: {e}")
+            raise
+
+    return threading.Thread(target=run)
 
 
 def friend_table(
@@ -515,19 +540,14 @@ def run_faults(
         workers = []
         for i in range(tables):
             workers += [
-                threading.Thread(
-                    target=friend_table, args=(base, ledger, stop, f"{tag}f{i}", None, True, 12)
-                ),
-                threading.Thread(target=bot_table, args=(base, ledger, stop, None, 10)),
-                threading.Thread(
-                    target=bot_table, args=(base, ledger, stop, {"initial_s": 600}, 10)
-                ),
+                guarded(ledger, friend_table, base, ledger, stop, f"{tag}f{i}", None, True, 12),
+                guarded(ledger, bot_table, base, ledger, stop, None, 10),
+                guarded(ledger, bot_table, base, ledger, stop, {"initial_s": 600}, 10),
             ]
         # timed games left to run out (10 s each) while the faults go on
         workers.append(
-            threading.Thread(
-                target=friend_table,
-                args=(base, ledger, stop, f"{tag}t", {"initial_s": 10}, False, 3),
+            guarded(
+                ledger, friend_table, base, ledger, stop, f"{tag}t", {"initial_s": 10}, False, 3
             )
         )
         began = time.monotonic()
