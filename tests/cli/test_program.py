@@ -259,3 +259,20 @@ def test_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     colour = re.compile(r"\x1b\[[0-9;]*?(?:3[0-7]|9[0-7]|38;[0-9;]+)m")
     assert colour.search(screens[0]), repr(screens[0])
     assert "error:" in screens[1] and not colour.search(screens[1]), repr(screens[1])
+
+
+def test_json_for_scripts(tmp_path: Path) -> None:
+    import json
+
+    listing = json.loads(run("games", "--json").output)
+    assert {g["id"] for g in listing} >= {"coin-age", "flipwars", "stack-a-cash"}
+    assert all("options" in g and "variants" in g for g in listing)
+    record = tmp_path / "g.txt"
+    record.write_text('[Game "stack-a-cash"]\n\nplace L b2\n*\n')
+    verdict = json.loads(run("replay", str(record), "--check", "--json").output)
+    assert verdict["ok"] is True and verdict["moves"] == 1 and verdict["game"] == "stack-a-cash"
+    bad = tmp_path / "bad.txt"
+    bad.write_text('[Game "stack-a-cash"]\n\nplace L b2\nplace L b2\n*\n')
+    result = run("replay", str(bad), "--check", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.output)["ok"] is False

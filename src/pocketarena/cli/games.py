@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -32,8 +32,29 @@ def _option(option: pa.Option) -> str:
     return line + f"  [dim]{escape(option.help)}[/]"
 
 
-def games() -> None:
+def games(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the games, options and variants as JSON.")
+    ] = False,
+) -> None:
     """List the games, their options and variants."""
+    if as_json:
+        listing = [
+            {
+                "id": game_id,
+                "title": cls.TITLE,
+                "chance": bool(cls.CHANCE),
+                "seats": list(cls.SEATS),
+                "options": [
+                    {"name": o.name, "default": o.default, "choices": list(o.choices or [])}
+                    for o in cls.OPTIONS
+                ],
+                "variants": [dict(v) for v in cls.VARIANTS],
+            }
+            for game_id, cls in sorted(pa.GAMES.items())
+        ]
+        console.print_json(json.dumps(listing))
+        return
     if not pa.GAMES:
         say(_("No games are installed."))
         return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -168,17 +169,43 @@ def replay(
             "--check", help="Validate the record and print its result, or the illegal move and why."
         ),
     ] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="With --check: print the verdict as JSON (ok, game, moves, result, "
+            "termination, scores, problem).",
+        ),
+    ] = False,
 ) -> None:
     """Step through a game record, or check it with --check."""
     try:
         record = load(file)
     except pa.RecordError as e:
         fail(str(e))
+    if as_json and not check:
+        fail("--json goes with --check (the replay itself is interactive)")
     if check:
         try:
             state = record.replay()
         except pa.RecordError as e:
+            if as_json:
+                console.print_json(
+                    json.dumps({"ok": False, "game": record.game, "problem": str(e)})
+                )
+                raise typer.Exit(FAILED) from None
             fail(f"{file}: {e}", FAILED)
+        if as_json:
+            verdict = {
+                "ok": True,
+                "game": record.game,
+                "moves": len(record.moves),
+                "result": record.result,
+                "termination": record.termination,
+                "scores": list(state.scores()),
+            }
+            console.print_json(json.dumps(verdict))
+            return
         say(f"ok: {escape(_summary(record, state))}")
         return
     viewer = Viewer(record)
