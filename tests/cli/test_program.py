@@ -276,3 +276,22 @@ def test_json_for_scripts(tmp_path: Path) -> None:
     result = run("replay", str(bad), "--check", "--json")
     assert result.exit_code == 1
     assert json.loads(result.output)["ok"] is False
+
+
+def test_verify_json(tmp_path: Path) -> None:
+    import json
+
+    save = tmp_path / "g.json"
+    run(
+        "play",
+        "wallet-battles",
+        "--vs",
+        "random",
+        "--seed",
+        "3",
+        "--save",
+        str(save),
+        input="\n1\n\n1\nquit\n",
+    )
+    data = json.loads(run("verify", str(save), "--json").output)
+    assert data["ok"] is True and data["checks"] and all(c["ok"] for c in data["checks"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -23,6 +24,9 @@ def verify(
         ),
     ],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the verdict.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (exit status as without).")
+    ] = False,
 ) -> None:
     """Check that each coin throw in RECORD follows from its seed.
 
@@ -32,6 +36,25 @@ def verify(
         report = verify_record(load(record))
     except RecordError as e:
         fail(str(e))
+    if as_json:
+        checks = [
+            {"move": c.move_number + 1, "recorded": c.recorded, "expected": c.expected, "ok": c.ok}
+            for c in report.checks
+        ]
+        data = {
+            "ok": report.ok,
+            "verdict": report.verdict,
+            "game": report.game,
+            "scheme": report.scheme,
+            "seed": report.seed,
+            "commitment": report.commitment,
+            "commitment_ok": report.commitment_ok,
+            "checks": checks,
+        }
+        console.print_json(json.dumps(data))
+        if not report.ok:
+            raise typer.Exit(FAILED)
+        return
     if not quiet and report.nothing is None:
         console.print(f"scheme      {escape(report.scheme or '-')}")
         if not report.seeded:
