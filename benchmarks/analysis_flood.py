@@ -246,4 +246,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import markdown_section  # beside this script
+
+    markdown_section.run(main)
