@@ -243,7 +243,19 @@ def ws_fuzz(arena: Arena, batch: list[str]) -> None:
             errors = []
             while True:
                 msg = ws.receive_json()
-                assert msg.get("type") in ("state", "lobby", "ack", "pong", "error"), msg
+                # besides replies: what a watched game or the lobby sends on its own (who
+                # is online, how many watch), whenever it comes
+                kinds = (
+                    "state",
+                    "lobby",
+                    "ack",
+                    "pong",
+                    "error",
+                    "spectators",
+                    "presence",
+                    "online",
+                )
+                assert msg.get("type") in kinds, msg
                 if msg["type"] == "pong" and msg.get("ref") == f"end-{n}":
                     break
                 if msg["type"] == "error":

@@ -39,8 +39,9 @@ def test_the_verify_page_names_each_throws_message(
     for i in throws:
         row = html.split(f'id="throw-{i}"', 1)[1].split("</tr>", 1)[0]
         cells = [c.split("</td>", 1)[0] for c in row.split("<td>")[1:]]
-        assert cells[0] == str(i + 1)  # as the move list numbers it
-        assert cells[1] == f"<code>{gid}:{i}</code>"  # as HMAC reads it
+        # as the move list numbers it, with the message as HMAC reads it
+        assert cells[0] == f'<strong>{i + 1}</strong> <code class="msg">{gid}:{i}</code>'
+
         assert "✓ same" in cells[-1]  # recomputed from that message: the recorded throw
     assert f"move 1 is “{gid}:0”" in html
 
