@@ -130,13 +130,16 @@ def test_moves_over_http_with_every_refusal(client: TestClient) -> None:
     # the same move again, on the old version: refused as stale, nothing changes
     r = client.post(f"/api/games/{gid}/moves", json={"action": "place L b2", "version": 0})
     assert r.status_code == 409 and r.json()["code"] == "stale"
-    # illegal: the engine's reason
-    r = client.post(f"/api/games/{gid}/moves", json={"action": "place L b2", "version": 2})
+    # illegal: the engine's reason. A size still in the supply (the random bot may have placed
+    # the last of another) cannot go onto b2, which holds the large coin.
+    size = next(a["tokens"][0] for a in view["legal"] if a["verb"] == "place")
+    r = client.post(f"/api/games/{gid}/moves", json={"action": f"place {size} b2", "version": 2})
     assert r.status_code == 422 and r.json()["code"] == "illegal"
     # ... given as a reason id and parameters beside the words
     assert r.json()["reason"] == "stack-a-cash.topped"
     assert r.json()["params"]["place"] == "b2"
-    assert r.json()["params"]["size"] == {"id": "stack-a-cash.size.large", "params": {}}
+    word = {"L": "large", "M": "medium", "S": "small"}[size]
+    assert r.json()["params"]["size"] == {"id": f"stack-a-cash.size.{word}", "params": {}}
     r = client.post(f"/api/games/{gid}/moves", json={"action": "jump b2", "version": 2})
     assert r.status_code == 422 and "starts with" in r.json()["detail"]
     assert r.json()["reason"] == "stack-a-cash.unknown-verb"
