@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient
 
 from pocketarena import i18n
 from pocketarena.server import catalog
+from pocketarena.server.core.config import Settings
+from pocketarena.server.main import create_app
 
 from .conftest import create, second_client
 
@@ -208,3 +210,18 @@ def test_pseudo_locale_shows_nothing_outside_the_catalog(client: TestClient) -> 
         if found:
             problems[path] = found
     assert not problems, "\n".join(f"{p}: {t!r}" for p, ts in problems.items() for t in ts)
+
+
+def test_a_bot_keeps_one_name_whatever_its_first_visitors_language(settings: Settings) -> None:
+    """A bot's player row was made with the words of the first visitor to play it (an Arabic
+    'Bot · medium' then showed on a Japanese page): it is stored in the source words and each
+    page words it in its own language."""
+    with TestClient(create_app(settings)) as c:
+        c.headers["Accept-Language"] = "ar"
+        body = {"game": "stack-a-cash", "mode": "bot", "bot": "medium", "seat": 0}
+        view = c.post("/api/games", json=body).json()["game"]
+        bot = next(s for s in view["seats"] if s["kind"] == "bot")
+        assert bot["name"] == "Bot · medium"
+        c.headers["Accept-Language"] = "ja"
+        again = c.get(f"/api/games/{view['id']}").json()
+        assert next(s for s in again["seats"] if s["kind"] == "bot")["name"] == "Bot · medium"

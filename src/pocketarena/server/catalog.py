@@ -145,7 +145,15 @@ def bot_levels(game_id: str) -> list[str]:
 
 
 def bot_name(spec: str) -> str:
+    """The bot's name in the reader's language (for the lists a page shows)."""
     return _(BOT_NAMES[spec]) if spec in BOT_NAMES else _("Bot · %(level)s", level=spec)
+
+
+def stored_bot_name(spec: str) -> str:
+    """The bot's name as stored with its player (the catalog's source words): one name for
+    every reader, which each page words in its own language. Storing the creator's words made
+    the first visitor's language (say Arabic) every later visitor's bot name."""
+    return BOT_NAMES.get(spec, f"Bot · {spec}")
 
 
 # -- drawing ----------------------------------------------------------------------------------

@@ -576,7 +576,7 @@ class Tournaments:
             spec = f"{body.level}#{k}"
             if bot_player_id(spec) in taken:
                 continue
-            name = f"{catalog.bot_name(body.level)} {k}"
+            name = f"{catalog.stored_bot_name(body.level)} {k}"
             bot: Player = await self.db(self.hub.store.ensure_bot, spec, name)
             if not await self.db(self.rows.add_player, tournament_id, bot.id, row.max_players):
                 if added:

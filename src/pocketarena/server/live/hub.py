@@ -464,7 +464,7 @@ class Hub:
             creator, await self.db(self.store.rating, creator.id, game.ID)
         )
         if mode == "bot" and bot is not None:
-            bot_player = await self.db(self.store.ensure_bot, bot, catalog.bot_name(bot))
+            bot_player = await self.db(self.store.ensure_bot, bot, catalog.stored_bot_name(bot))
             seats[1 - creator_seat] = self._seat(
                 bot_player, await self.db(self.store.rating, bot_player.id, game.ID)
             )

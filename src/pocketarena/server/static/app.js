@@ -196,7 +196,9 @@ function fmtClock(ms) {
   const r = Math.floor(s % 60);
   return `${m}:${String(r).padStart(2, "0")}`;
 }
-function playerName(seat, fallback) { return seat ? seat.name : fallback; }
+// A bot's stored name is the catalog's source words ("Bot · medium"): worded here in the
+// reader's language, as the lists of bots are.
+function playerName(seat, fallback) { return seat ? (seat.kind === "bot" ? t(seat.name) : seat.name) : fallback; }
 function fmtScore(x) { return Number.isInteger(x) ? String(x) : x.toFixed(1); }
 
 // Chance outcomes as coins: "slap Q:H N:T" (coin letter and face), "flip HH", "flip odd".
@@ -542,7 +544,7 @@ class GamePage {
       const toMove = v.status === "active" && (v.to_move === seat || v.thrower === seat);
       const who = s
         ? el("span", { class: "who" },
-            s.kind === "bot" ? el("span", { text: s.name }) : el("a", { href: `/players/${s.player}`, text: s.name }),
+            s.kind === "bot" ? el("span", { text: playerName(s) }) : el("a", { href: `/players/${s.player}`, text: s.name }),
             el("span", { class: "muted small", text: ` ${s.rating}${s.provisional ? "?" : ""}` }),
             this.mine(seat) && this.you.length === 1 ? el("span", { class: "you-tag", text: t("you") }) : null,
             this.presenceTag(seat))
@@ -631,7 +633,7 @@ class GamePage {
       }[v.termination] || t("Draw");
       return `${draw} · ${score(0)}–${score(1)}`;
     }
-    const params = { name: v.seats[v.winner]?.name || sn(v, v.winner), seat: sn(v, v.winner) };
+    const params = { name: playerName(v.seats[v.winner], sn(v, v.winner)), seat: sn(v, v.winner) };
     const wins = {
       resignation: () => t("%(name)s (%(seat)s) wins by resignation", params),
       "time forfeit": () => t("%(name)s (%(seat)s) wins on time", params),
@@ -729,7 +731,7 @@ class GamePage {
     if (canJoin) {
       const free = v.seats[0] ? 1 : 0;
       $("#join-text").textContent = t("Play %(game)s as %(seat)s against %(opponent)s, as %(name)s.", {
-        game: v.title, seat: sn(v, free), opponent: v.seats[1 - free]?.name || "?", name: DATA.me.name,
+        game: v.title, seat: sn(v, free), opponent: playerName(v.seats[1 - free], "?"), name: DATA.me.name,
       });
     }
   }
@@ -748,7 +750,7 @@ class GamePage {
     if (v.rating_changes) {
       const lines = v.rating_changes.map((c) => {
         const seat = v.seats.findIndex((s) => s && s.player === c.player);
-        const n = seat >= 0 ? v.seats[seat].name : "?";
+        const n = seat >= 0 ? playerName(v.seats[seat], "?") : "?";
         return el("div", { class: "small", text: `${n}: ${c.before} → ${c.after} (${c.delta >= 0 ? "+" : ""}${c.delta})` });
       });
       parts.push(el("div", { class: "rating-changes" }, lines));
@@ -1224,7 +1226,7 @@ class ReplayPage {
     const v = this.view;
     $("#players").replaceChildren(...[0, 1].map((seat) => el("div", { class: `player seat${seat}` },
       el("span", { class: "dot" }),
-      el("div", {}, el("span", { class: "who", text: v.seats[seat]?.name || "—" }), el("div", { class: "seat-name", text: v.seat_names[seat] })),
+      el("div", {}, el("span", { class: "who", text: playerName(v.seats[seat], "—") }), el("div", { class: "seat-name", text: v.seat_names[seat] })),
       el("span", { class: "score", text: fmtScore(v.scores[seat] ?? 0) }))));
   }
 
@@ -1264,7 +1266,7 @@ class ReplayPage {
 
 // -- lobby and home ------------------------------------------------------------------------------------------
 function lobbyEntry(g, kind) {
-  const names = g.seats.map((s) => (s ? s.name : null));
+  const names = g.seats.map((s) => (s ? playerName(s) : null));
   const open = t("open seat");
   const info = el("span", { class: "grow" }, el("strong", { text: g.title }), " ",
     el("span", { class: "muted small", text: [g.options_text ?? optionsText(g.options), clockText(g.clock, g.days_per_move), g.rated ? t("rated") : t("casual")].filter(Boolean).join(" · ") }),
