@@ -173,11 +173,13 @@ class Watcher(Connection):
         super().__init__(None, player_id, TokenBucket(100, 100))
 
     def states(self) -> list[dict[str, Any]]:
+        """The game states sent so far (a watched game also sends presence and spectator
+        counts, in whatever order they come: left out here)."""
         out = []
         while not self.queue.empty():
             text = self.queue.get_nowait()
-            if text is not None:
-                out.append(json.loads(text))
+            if text is not None and (message := json.loads(text)).get("type") == "state":
+                out.append(message)
         return out
 
 
