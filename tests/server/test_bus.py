@@ -173,14 +173,18 @@ class Watcher(Connection):
         super().__init__(None, player_id, TokenBucket(100, 100))
 
     def states(self) -> list[dict[str, Any]]:
-        """The game states sent so far (a watched game also sends presence and spectator
-        counts, in whatever order they come: left out here)."""
+        """Every message sent so far (states, chat, presence, spectator counts …)."""
         out = []
         while not self.queue.empty():
             text = self.queue.get_nowait()
-            if text is not None and (message := json.loads(text)).get("type") == "state":
-                out.append(message)
+            if text is not None:
+                out.append(json.loads(text))
         return out
+
+    def game_states(self) -> list[dict[str, Any]]:
+        """The game states sent so far (a watched game also sends presence and spectator
+        counts, in whatever order they come: left out here)."""
+        return [m for m in self.states() if m.get("type") == "state"]
 
 
 def test_two_hubs_share_a_game_as_two_processes_would(
@@ -216,13 +220,13 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             alice, bob = Watcher("alice"), Watcher("bob")
             await one.watch(alice, gid, svg=False)
             await two.watch(bob, gid, svg=False)
-            assert alice.states()[-1]["game"]["status"] == "active"  # read after bob joined
+            assert alice.game_states()[-1]["game"]["status"] == "active"  # after bob joined
             bob.states()
             # alice moves on hub one; bob, watching on hub two, hears of it
             legal = views.legal(one.games[gid])
             await one.move("alice", gid, legal[0].text, 1)
             await settle(lambda: two.games[gid].version == 2)
-            seen = [s["game"]["version"] for s in bob.states()]
+            seen = [s["game"]["version"] for s in bob.game_states()]
             assert seen[-1] == 2
             # read in by applying the new move only: the same game as where it was made
             mine, theirs = one.games[gid], two.games[gid]
