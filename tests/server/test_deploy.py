@@ -129,10 +129,10 @@ def test_the_units_start_real_commands_and_restart() -> None:
 def test_systemd_finds_nothing_wrong_with_the_units(tmp_path: Path) -> None:
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
-        pytest.skip("systemd-analyze is not installed (the units are parsed above)")
+        unavailable("systemd-analyze is not installed (apt-get install systemd)")
     binary = Path(sys.executable).parent / "pocketarena"
     if not binary.exists():
-        pytest.skip("no pocketarena script beside this Python to point the units at")
+        unavailable("no pocketarena script beside this Python to point the units at")
     for path in UNITS:
         # The units as installed, pointing at this checkout's pocketarena.
         text = path.read_text().replace("/opt/pocketarena/bin/pocketarena", str(binary))
