@@ -16,6 +16,9 @@ from .live.hub import Hub
 from .store import Store
 
 if TYPE_CHECKING:
+    from .delivery import Sender
+    from .mail import Mailer
+    from .push import Pusher
     from .tournaments import Tournaments
 
 
@@ -32,3 +35,7 @@ class AppContext:
     secret_key: str  # keys the hashes of client addresses
     templates: Jinja2Templates
     tournaments: Tournaments
+    # Notifications by email (None: no SMTP server set) and Web Push, and their sender.
+    mailer: Mailer | None = None
+    pusher: Pusher | None = None
+    sender: Sender | None = None

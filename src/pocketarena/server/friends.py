@@ -253,7 +253,11 @@ def create_challenge(
         now,
         challenger,
         None,
-        {"name": names[challenger].name if challenger in names else "?", "challenge": row.id},
+        {
+            "name": names[challenger].name if challenger in names else "?",
+            "challenge": row.id,
+            "title": catalog.game_class(terms.game).TITLE,
+        },
     )
     return row
 

@@ -46,6 +46,7 @@ from .api.routes import (
 )
 from .api.routes import chat as chat_routes
 from .api.routes import friends as friends_routes
+from .api.routes import notify as notify_routes
 from .api.routes import settings as settings_routes
 from .api.routes.pages import error_page, is_page
 from .context import AppContext
@@ -61,12 +62,15 @@ from .core.middleware import IdentityMiddleware, PreferencesMiddleware
 from .core.ratelimit import Limiter, MemoryLimiter, Rates
 from .core.sessions import DatabaseSessions
 from .core.waiting import wait_for_async
+from .delivery import Sender, send_forever
 from .live import abandon
 from .live.bots import BotRunner
 from .live.bus import Bus, MemoryBus, RedisBus
 from .live.hub import BOT_SWEEP_S, CLOCK_SWEEP_S, GameError, Hub
 from .live.jobs import BotQueue
+from .mail import Mailer
 from .models import utcnow
+from .push import Pusher, vapid_keys
 from .store import Store, StoreError
 from .tournaments import TICK_S, Tournaments
 
@@ -156,6 +160,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         await wait_for_async(
             "the database", lambda: asyncio.to_thread(run_migrations, engine), log.warning
         )
+        mailer, pusher = senders(settings)  # the VAPID keys made at the first start
         checkpointer = SqliteCheckpointer(engine).start()
         store = Store(engine, session_factory(engine))
         bots = BotRunner(settings.bot_executor, settings.bot_workers, settings.bot_time_budget_s)
@@ -179,12 +184,16 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
             secret_key=secret_key,
             templates=templates,
             tournaments=Tournaments(hub),
+            mailer=mailer,
+            pusher=pusher,
+            sender=Sender(store, secret_key, settings.public_url, mailer, pusher),
         )
         await abandon.abort_idle(hub)  # games left long ago are not brought back
         await hub.start()
         chores = [
             asyncio.create_task(maintenance(hub, sessions)),
             asyncio.create_task(tournament_ticks(app.state.ctx.tournaments)),
+            asyncio.create_task(send_forever(app.state.ctx.sender, hub.now)),
         ]
         if hub.clustered:
             chores.append(asyncio.create_task(clock_sweeps(hub)))
@@ -248,6 +257,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         tournament_pages,
         friends_routes,
         settings_routes,
+        notify_routes,
     ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
@@ -326,6 +336,13 @@ async def server_error(request: Request, exc: Exception) -> Response:
     if is_page(request):
         return await error_page(request, 500)
     return SafeJSONResponse({"detail": "internal error", "code": "error"}, status_code=500)
+
+
+def senders(settings: Settings) -> tuple[Mailer | None, Pusher]:
+    """The mailer (None without an SMTP server) and the pusher, with the VAPID keys made at
+    the first start; wrong settings fail here, at the start."""
+    mailer = Mailer(settings.smtp_url, settings.mail_from) if settings.smtp_url else None
+    return mailer, Pusher(vapid_keys(settings), settings.vapid_subject)
 
 
 def cluster_parts(settings: Settings) -> tuple[Bus, BotQueue | None, Limiter]:

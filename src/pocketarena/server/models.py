@@ -36,6 +36,11 @@ class Player(Base):
     language: Mapped[str | None] = mapped_column(String(16))  # a pocketarena.i18n code
     time_zone: Mapped[str | None] = mapped_column(String(64))  # IANA, e.g. Europe/Paris
     theme: Mapped[str | None] = mapped_column(String(8))  # auto | light | dark
+    # Notifications by email: the address (sent nothing until verified by a link) and, per
+    # kind of notice, which channels are on (None: the defaults of ``server.notices``).
+    email: Mapped[str | None] = mapped_column(String(254))
+    email_verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    notice_channels: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class GameRecord(Base):
@@ -338,5 +343,32 @@ class NotificationRow(Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # In the bell (the in-site channel switched on for its kind when it was queued).
+    shown: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Still to send by email or push (``server.delivery`` claims it and clears this), and
+    # when it went (an email: at most one per game per hour).
+    due: Mapped[bool] = mapped_column(Boolean, default=False)
+    emailed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    pushed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
-    __table_args__ = (Index("ix_notifications_player", "player_id", "id"),)
+    __table_args__ = (
+        Index("ix_notifications_player", "player_id", "id"),
+        Index("ix_notifications_due", "due", "id"),
+        Index("ix_notifications_mailed", "player_id", "game_id", "emailed_at"),
+    )
+
+
+class PushSubscriptionRow(Base):
+    """One browser's Web Push subscription (its push service's endpoint and the keys the
+    payload is encrypted to); dropped when the push service says it is gone."""
+
+    __tablename__ = "push_subscriptions"
+
+    endpoint: Mapped[str] = mapped_column(String(1000), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    user_agent: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_push_subscriptions_player", "player_id"),)

@@ -1,5 +1,5 @@
 """``pocketarena worker``: a process of a cluster that serves no requests and thinks for the
-bots (it takes their moves from the queue in Redis), keeps an eye on running clocks, queues
+bots (it takes their moves from the queue in Redis), keeps an eye on running clocks, sends notifications by email and push, queues
 again the bot moves whose job Redis lost, and (``health_port``) answers ``GET /healthz`` on a
 port of its own, as a server does."""
 
@@ -11,10 +11,11 @@ import signal
 
 from .core.config import Settings
 from .core.db import make_engine, session_factory
+from .delivery import Sender, send_forever
 from .health import serve_health
 from .live.bots import BotRunner
 from .live.hub import Hub
-from .main import clock_sweeps, cluster_parts
+from .main import clock_sweeps, cluster_parts, senders
 from .store import Store
 
 
@@ -36,18 +37,24 @@ async def run_worker(
     bots = BotRunner(settings.bot_executor, settings.bot_workers, settings.bot_time_budget_s)
     bus, jobs, _limiter = cluster_parts(settings)
     hub = Hub(store, settings, bots, bus, jobs)
+    mailer, pusher = senders(settings)
+    sender = Sender(store, settings.resolved_secret_key(), settings.public_url, mailer, pusher)
     health: asyncio.Server | None = None
     try:
         if health_port is not None:  # before the hub starts: "failing" until it can work
             health = await serve_health(hub, engine, settings, health_host, health_port)
         await hub.start()
-        sweeps = asyncio.create_task(clock_sweeps(hub))
+        chores = [
+            asyncio.create_task(clock_sweeps(hub)),
+            asyncio.create_task(send_forever(sender, hub.now)),  # notifications' email, push
+        ]
         try:
             await stop.wait()
         finally:
-            sweeps.cancel()
-            with contextlib.suppress(BaseException):
-                await sweeps
+            for chore in chores:
+                chore.cancel()
+                with contextlib.suppress(BaseException):
+                    await chore
     finally:
         if health is not None:
             health.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
@@ -109,6 +110,20 @@ class Settings:
     # address, names any client it likes). Empty: the socket's peer is the client.
     trusted_proxies: str = ""
 
+    # Notifications by email: the SMTP server (smtp://[user:password@]host[:port], STARTTLS when
+    # it offers it; smtps:// for TLS from the start). Empty: no email is sent, and the account
+    # page does not ask for an address. ``mail_from``: the sender of every message.
+    smtp_url: str = ""
+    mail_from: str = "Pocket Arena <noreply@localhost>"
+    # Where players reach the site (links in emails: verification, unsubscribe, the game).
+    public_url: str = "http://localhost:8000"
+    # Web Push: who runs the server, for the push services (a mailto: or https: URL). The
+    # VAPID key pair is made at the first start and kept in data_dir/vapid_private.pem
+    # (readable by its owner only), beside the secret key; give a PEM file's path to use
+    # another.
+    vapid_subject: str = "mailto:noreply@localhost"
+    vapid_private_key: str = ""
+
     # Sessions: a random token in the cookie, kept (hashed) in the database.
     session_idle_days: float = 30.0  # unused this long, a session ends
     session_max_days: float = 365.0  # and in any case this long after it began
@@ -150,14 +165,22 @@ class Settings:
         if self.secret_key:
             return self.secret_key
         path = self.data_dir / "secret_key"
-        if path.exists():
-            return path.read_text().strip()
-        private_dir(path.parent)
-        key = secrets.token_urlsafe(48)
+        return private_file(path, lambda: secrets.token_urlsafe(48).encode()).decode().strip()
+
+
+def private_file(path: Path, make: Callable[[], bytes]) -> bytes:
+    """The bytes of ``path``, written first by ``make()`` (readable by its owner only) if it
+    does not exist; two processes starting at once keep the first one's."""
+    if path.exists():
+        return path.read_bytes()
+    private_dir(path.parent)
+    try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(key)
-        return key
+    except FileExistsError:
+        return path.read_bytes()
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(make())
+    return path.read_bytes()
 
 
 def _check_proxy(item: str) -> None:

@@ -1439,14 +1439,6 @@ function setupAccount() {
 }
 
 // -- the bell: notifications, read when opened ----------------------------------------------------------------
-const NOTICE_TEXT = {
-  your_turn: (d) => `Your move in ${d.title}`,
-  challenge: (d) => `${d.name} challenges you`,
-  challenge_answered: (d) => `${d.name} ${d.answer === "accepted" ? "accepted" : "declined"} your challenge`,
-  game_over: (d) => `${d.title} is over (${d.result})`,
-  followed_started: (d) => `${d.name} started a game of ${d.title}`,
-};
-
 function setupBell() {
   const bell = $("#bell");
   if (!bell) return;
@@ -1457,7 +1449,7 @@ function setupBell() {
       const list = $("#bell-list");
       if (found.notifications.length) {
         list.replaceChildren(...found.notifications.map((n) => el("li", { class: n.read ? "" : "unread", "data-kind": n.kind },
-          el("a", { href: n.url, text: (NOTICE_TEXT[n.kind] || (() => n.kind))(n.data) }), " ",
+          el("a", { href: n.url, text: n.text }), " ",
           el("time", { class: "muted small", datetime: n.created_at, text: localTime(new Date(n.created_at)) }))));
       }
       if (found.unread) await api("/api/me/notifications/read", { method: "POST" });

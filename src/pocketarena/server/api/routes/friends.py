@@ -131,8 +131,12 @@ async def answer(
 @router.get("/me/notifications", responses=ERRORS, summary="Your bell: the newest notifications")
 async def notifications(ctx: ContextDep, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Your turn in a turn-based game, a challenge received or answered, a turn-based game
-    over, a followed player starting a game: the newest 30 and how many are ``unread``."""
-    return await hub.db(notices.listed, ctx.store, player)
+    over, a followed player starting a game: the newest 30 and how many are ``unread``; each
+    with its ``text`` in your language."""
+    found = await hub.db(notices.listed, ctx.store, player)
+    for n in found["notifications"]:  # here: the database's threads do not know the language
+        n["text"] = notices.words(n["kind"], n["data"])
+    return found
 
 
 @router.post("/me/notifications/read", status_code=204, responses=ERRORS, dependencies=[WriteLimit])

@@ -20,7 +20,7 @@ from pocketarena.i18n import N_, _, ngettext
 from pocketarena.records import MAX_RECORD_BYTES, loads
 from pocketarena.rulepages import rules_text
 
-from ... import catalog, friends, notices, rules
+from ... import catalog, delivery, friends, notices, rules
 from ... import store as store_module
 from ...context import AppContext
 from ...core.security import address_hash, default_guest_name
@@ -538,6 +538,20 @@ async def me_page(player: PlayerIdDep) -> RedirectResponse:
 
 @router.get("/account", response_class=HTMLResponse)
 async def account_page(request: Request, ctx: ContextDep) -> HTMLResponse:
+    visitor = getattr(request.state, "player_id", None)
+    me = await run_in_threadpool(ctx.store.get_player, visitor) if visitor else None
+    switches = None
+    if me is not None and me.kind == "account":
+        browsers = await run_in_threadpool(delivery.subscriptions, ctx.store, me.id)
+        key = ctx.pusher.public_key if ctx.pusher is not None else None
+        switches = delivery.switches(me, browsers, ctx.mailer is not None, key)
     return await page(
-        request, ctx, "account.html", title=_("Account"), password_min=store_module.PASSWORD_MIN
+        request,
+        ctx,
+        "account.html",
+        {"notices": switches},
+        title=_("Account"),
+        password_min=store_module.PASSWORD_MIN,
+        notices=switches,
+        channel_words={"site": _("On the site"), "email": _("Email"), "push": _("Push")},
     )
