@@ -1,19 +1,27 @@
-"""Vector speed: steps per second of pocketarena.vector on one CPU core, batch sizes 1 to 65,536,
-beside OpenSpiel's C++ tic-tac-toe and pgx's tic-tac-toe measured in the same run.
+"""Vector speed: steps per second of pocketarena.vector on one CPU core, in the loop a learner
+writes (pgx's own), beside pgx's tic-tac-toe, connect-four and othello and OpenSpiel's C++
+tic-tac-toe measured in the same run.
 
-    python benchmarks/vector.py                  # full run, rewrites its section of docs/benchmarks.md
-    python benchmarks/vector.py --quick          # smoke run: two batch sizes, writes nothing
-    python benchmarks/vector.py --batches 1,4096 --games flipwars --runs 5
-    python benchmarks/vector.py --why --runs 7   # Coin Age: what its loop's time goes to
+    python benchmarks/vector.py                  # the learner's loop, rewrites its section of docs/benchmarks.md
+    python benchmarks/vector.py --quick          # smoke run: default variants, batch 1,024, writes nothing
+    python benchmarks/vector.py --games flipwars --batches 1024 --runs 5 --no-write
+    python benchmarks/vector.py --hash-loop      # the older loop (hash action picker, no observation read)
+    python benchmarks/vector.py --hash-loop --why --runs 7   # Coin Age: what that loop's time goes to
 
-Every JAX subject runs the same compiled loop: ``jax.lax.fori_loop`` over ``jit(vmap(step))`` with a
-random legal action per game (the legal action with the largest hash of a random word
-and the action id) and
-games that end started afresh in place (pgx's auto-reset), so every step counted is a real step
-of a running game. A figure is the median of ``--runs`` timed calls of about ``--seconds`` each,
-after one untimed call that compiles. The process is pinned to one core and XLA is told to use
-one thread, so figures are per core. The OpenSpiel anchor is ``benchmarks/engine.py``'s loop
-(legal actions -> random choice -> apply, from Python, C++ underneath).
+The learner's loop (the default) is pgx's: ``jax.lax.fori_loop`` over ``jit(vmap(step))`` where
+``step`` is ``pgx.experimental.auto_reset(env.step, env.init)`` (a finished game starts afresh
+from ``init`` with a new key), each action drawn by ``jax.random.categorical`` over the log of
+the legal mask (``pgx.experimental.act_randomly``), the observation computed every step (the
+final batch of states comes out, observations included, so XLA cannot leave any of it out). A figure is steps per second of *CPU time* (``time.process_time``: what this process
+used, so other work on a shared machine slows it less than the wall clock): the median of
+``--runs`` calls of about ``--seconds`` each, after one untimed call that compiles; every
+subject's calls alternate round by round, so load that changes during the run touches all. The
+process is pinned to one core and XLA is told to use one thread. The OpenSpiel anchor is
+``benchmarks/engine.py``'s loop (legal actions -> random choice -> apply, from Python, C++
+underneath).
+
+The older loop (``--hash-loop``) picks the legal action with the largest hash of a random word
+and never reads the observation; it has its own section of docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -245,15 +253,20 @@ def pgx_subject() -> tuple[Subject | None, str | None]:
     return Subject("pgx tic-tac-toe", f"pgx {pgx.__version__}", pgx.make("tic_tac_toe")), None
 
 
-def openspiel_ttt(seconds: float, runs: int) -> tuple[float | None, str | None]:
+def openspiel_ttt(
+    seconds: float, runs: int, cpu_time: bool = False
+) -> tuple[float | None, str | None]:
+    """OpenSpiel's C++ tic-tac-toe, steps per second of wall (or ``cpu_time``: CPU) time,
+    median of ``runs``; or why it is missing."""
     games, note = anchors()
     game = dict(games).get("OpenSpiel C++ tic-tac-toe")
     if game is None:
         return None, note
     rates = []
     for r in range(runs):
+        started = time.process_time()
         _, steps, elapsed = playouts(game, "apply_action", seconds, 1000 + r)
-        rates.append(steps / elapsed)
+        rates.append(steps / (time.process_time() - started if cpu_time else elapsed))
     return statistics.median(rates), None
 
 
@@ -316,9 +329,228 @@ def render_markdown(
     return "\n".join(lines)
 
 
+# -- the learner's loop (the default) -------------------------------------------------------------
+LEARNER_START = "<!-- vector-learner:start -->"
+LEARNER_END = "<!-- vector-learner:end -->"
+LEARNER_BATCHES = (1, 64, 1024)
+GOAL_BATCH = 1024  # the goal: every game at least 1.0x pgx's othello here
+PGX_GAMES = (
+    ("pgx tic-tac-toe", "tic_tac_toe"),
+    ("pgx connect-four", "connect_four"),
+    ("pgx othello", "othello"),
+)
+ANCHOR = "pgx othello"
+
+
+def learner_loop(env: Any, batch: int) -> Callable[[jax.Array, int], Any]:
+    """pgx's loop as a compiled function of (key, length): ``length`` steps of ``batch`` games,
+    each action drawn by ``act_randomly`` over the legal mask, finished games reset by
+    ``auto_reset`` with ``init``; returns the final batch of states (observations included)."""
+    from pgx.experimental import act_randomly, auto_reset
+
+    init = jax.vmap(env.init)
+    step = jax.vmap(auto_reset(env.step, env.init))
+
+    @jax.jit
+    def run(key: jax.Array, length: jax.Array) -> Any:
+        key, sub = jax.random.split(key)
+        state = init(jax.random.split(sub, batch))
+
+        def one(i: jax.Array, carry: tuple[Any, jax.Array]) -> tuple[Any, jax.Array]:
+            state, key = carry
+            key, pick, chance = jax.random.split(key, 3)
+            action = act_randomly(pick, state.legal_action_mask)
+            return step(state, action, jax.random.split(chance, batch)), key
+
+        state, _ = jax.lax.fori_loop(0, length, one, (state, key))
+        return state
+
+    return lambda key, length: run(key, jnp.int32(length))
+
+
+@dataclass
+class Timed:
+    """One subject at one batch size: its compiled loop, the loop's length and its rates."""
+
+    label: str
+    variant: str
+    batch: int
+    run: Callable[[jax.Array, int], Any]
+    length: int = 0
+    rates: list[float] = field(default_factory=list)
+
+    def median(self) -> float:
+        return statistics.median(self.rates)
+
+
+def cpu_call(run: Callable[[jax.Array, int], Any], key: int, length: int) -> float:
+    """CPU seconds of one call."""
+    start = time.process_time()
+    jax.block_until_ready(run(jax.random.PRNGKey(key), length))
+    return time.process_time() - start
+
+
+def learner_subjects(games: list[str], variants: str) -> list[tuple[str, str, Any]]:
+    """(label, variant, env) of our games (every variant, or each game's first) and pgx's."""
+    import pgx
+
+    out: list[tuple[str, str, Any]] = []
+    for game_id in pv.games():
+        if games and game_id not in games:
+            continue
+        options_list = pa.GAMES[game_id].VARIANTS
+        if variants == "first":
+            options_list = options_list[:1]
+        for options in options_list:
+            label = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "default"
+            out.append((game_id, label, pv.make(game_id, **options)))
+    for label, env_id in PGX_GAMES:
+        out.append((label, f"pgx {pgx.__version__}", pgx.make(env_id)))
+    return out
+
+
+def shape_of(env: Any) -> str:
+    """The observation's shape and dtype and the number of actions, e.g. ``(8, 8, 2) bool, 65``."""
+    state = jax.eval_shape(env.init, jax.random.PRNGKey(0))
+    obs = state.observation
+    return f"{tuple(obs.shape)} {obs.dtype}, {state.legal_action_mask.shape[-1]}"
+
+
+def learner_measure(
+    subjects: list[tuple[str, str, Any]], batches: list[int], seconds: float, runs: int
+) -> list[Timed]:
+    """Compile every (subject, batch), size each loop to about ``seconds`` of CPU, then time
+    ``runs`` rounds, each round one call of every loop in turn."""
+    timed = []
+    for label, variant, env in subjects:
+        for batch in batches:
+            t = Timed(label, variant, batch, learner_loop(env, batch))
+            jax.block_until_ready(t.run(jax.random.PRNGKey(0), 4))  # compiles
+            once = max(cpu_call(t.run, 1, 16), 1e-6)
+            t.length = max(16, min(1 << 20, int(16 * seconds / once)))
+            timed.append(t)
+            print(f"compiled {label} {variant} batch {batch:,}", file=sys.stderr, flush=True)
+    for r in range(runs):
+        for t in timed:
+            t.rates.append(t.batch * t.length / max(cpu_call(t.run, 2 + r, t.length), 1e-9))
+        print(f"round {r + 1} of {runs} done", file=sys.stderr, flush=True)
+    return timed
+
+
+def render_learner(
+    timed: list[Timed],
+    shapes: dict[str, str],
+    anchor: float | None,
+    meta: dict[str, str],
+    notes: list[str],
+) -> str:
+    batches = sorted({t.batch for t in timed})
+    by: dict[tuple[str, str], dict[int, float]] = {}
+    for t in timed:
+        by.setdefault((t.label, t.variant), {})[t.batch] = t.median()
+    othello = by.get((ANCHOR, next((v for (lab, v) in by if lab == ANCHOR), "")), {})
+    head = ["game", "variant", "observation, actions"]
+    head += [f"{b:,}" for b in batches] + [f"vs othello at {b:,}" for b in batches]
+    head += [f"goal (≥1.0× at {GOAL_BATCH:,})"]
+    lines = [
+        LEARNER_START,
+        "## Vector environments (JAX) in a learner's loop: steps per second of CPU time, one core",
+        "",
+        f"- Command: `{meta['command']}`",
+        f"- Date: {meta['date']}; JAX {jax.__version__}",
+        f"- Machine: {meta['machine']}",
+        f"- Method: {meta['method']}",
+        f"- Goal: at batch {GOAL_BATCH:,} every game steps at least as fast as pgx's othello "
+        "in the same run (ratios of medians).",
+        "",
+        "| " + " | ".join(head) + " |",
+        "| --- | --- | --- | " + " | ".join("---:" for _ in batches * 2) + " | :---: |",
+    ]
+    for (label, variant), rates in by.items():
+        cells = [fmt(rates[b]) if b in rates else "-" for b in batches]
+        ratios = [
+            f"{rates[b] / othello[b]:.2f}×" if b in rates and othello.get(b) else "n/a"
+            for b in batches
+        ]
+        if label.startswith("pgx"):
+            met = "anchor" if label == ANCHOR else "-"
+        elif GOAL_BATCH in rates and othello.get(GOAL_BATCH):
+            met = "yes" if rates[GOAL_BATCH] >= othello[GOAL_BATCH] else "no"
+        else:
+            met = "n/a"
+        lines.append(
+            f"| {label} | {variant} | {shapes[label + variant]} | "
+            + " | ".join(cells + ratios)
+            + f" | {met} |"
+        )
+    lines.append("")
+    if anchor is not None:
+        lines.append(
+            f"OpenSpiel C++ tic-tac-toe, same run: {fmt(anchor)} steps/s of CPU time "
+            "(benchmarks/engine.py's loop: one game at a time from Python)."
+        )
+    lines += notes
+    lines.append(LEARNER_END)
+    return "\n".join(lines)
+
+
+def run_meta(
+    argv: list[str] | None, began: float, load: tuple[float, ...], method: str
+) -> dict[str, str]:
+    """The command, date, machine and ``method`` lines of a section."""
+    minutes = (time.perf_counter() - began) / 60
+    command = "python benchmarks/vector.py" + (" " + " ".join(argv or sys.argv[1:])).rstrip()
+    return {
+        "command": command.strip(),
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") + f"; {minutes:.0f} minutes",
+        "machine": f"{cpu_model()}, {os.cpu_count()} logical CPUs; load average "
+        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} when the run began",
+        "method": method,
+    }
+
+
+def learner_main(args: argparse.Namespace, argv: list[str] | None) -> int:
+    batches = [GOAL_BATCH] if args.quick else [int(b) for b in args.batches.split(",")]
+    seconds = 0.2 if args.quick else args.seconds
+    runs = 1 if args.quick else args.runs
+    pinned = pin_to_one_core(args.cpu)
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
+    variants = "first" if args.quick else args.variants
+    subjects = learner_subjects([g for g in args.games.split(",") if g], variants)
+    shapes = {label + variant: shape_of(env) for label, variant, env in subjects}
+    began = time.perf_counter()
+    timed = learner_measure(subjects, batches, seconds, runs)
+    anchor, note = openspiel_ttt(seconds, runs, cpu_time=True)
+    for t in timed:
+        print(f"{t.label:16} {t.variant:40} batch {t.batch:>6,}: {fmt(t.median()):>12} steps/s")
+    meta = run_meta(
+        argv,
+        began,
+        load,
+        f"{pinned}, XLA on one thread; pgx's loop (`act_randomly` over the mask, "
+        "`auto_reset` with `init`, observations computed, `fori_loop` over `jit(vmap(step))`); "
+        f"median of {runs} calls of about {seconds:g} s of CPU each after one that compiles, "
+        "every subject's calls alternating round by round",
+    )
+    section = render_learner(timed, shapes, anchor, meta, [note] if note else [])
+    print(section)
+    if not (args.quick or args.no_write):
+        markdown_section.write_section(args.output, section, LEARNER_START, LEARNER_END)
+        print(f"wrote {args.output}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--batches", default=",".join(map(str, BATCHES)))
+    parser.add_argument("--batches", default=None, help="comma-separated batch sizes")
+    parser.add_argument(
+        "--hash-loop",
+        action="store_true",
+        help="the older loop (hash action picker, no observation read) and its own section",
+    )
+    parser.add_argument(
+        "--variants", choices=("all", "first"), default="all", help="every variant or the first"
+    )
     parser.add_argument("--games", default="", help="comma-separated game ids (default: all)")
     parser.add_argument("--seconds", type=float, default=0.5, help="length of one timed call")
     parser.add_argument("--runs", type=int, default=3)
@@ -333,6 +565,10 @@ def main(argv: list[str] | None = None) -> int:
         "alternated in one process (every map, batch 1,024 unless --batches); writes nothing",
     )
     args = parser.parse_args(argv)
+    if not args.hash_loop and not args.why:
+        args.batches = args.batches or ",".join(map(str, LEARNER_BATCHES))
+        return learner_main(args, argv)
+    args.batches = args.batches or ",".join(map(str, BATCHES))
     if args.why:
         pinned = pin_to_one_core(args.cpu)
         print(pinned)
@@ -372,17 +608,14 @@ def main(argv: list[str] | None = None) -> int:
     anchor = statistics.median(anchor_rates) if anchor_rates else None
     if anchor:
         print(f"OpenSpiel C++ tic-tac-toe: {fmt(anchor)} steps/s")
-    minutes = (time.perf_counter() - began) / 60
-    command = "python benchmarks/vector.py" + (" " + " ".join(argv or sys.argv[1:])).rstrip()
-    meta = {
-        "command": command.strip(),
-        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") + f"; {minutes:.0f} minutes",
-        "machine": f"{cpu_model()}, {os.cpu_count()} logical CPUs; load average "
-        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} when the run began",
-        "method": f"{pinned}, XLA on one thread; median of {runs} timed calls of about "
+    meta = run_meta(
+        argv,
+        began,
+        load,
+        f"{pinned}, XLA on one thread; median of {runs} timed calls of about "
         f"{seconds:g} s each after one that compiles; random legal actions, auto-reset; "
         f"the anchor measured {len(anchor_rates)} times between the subjects, median",
-    }
+    )
     section = render_markdown(subjects, anchor, meta, notes)
     print(section)
     if not (args.quick or args.no_write):

@@ -23,6 +23,7 @@ game-steps compared) takes about two minutes of CPU, most of it compiling (docs/
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -54,8 +55,17 @@ Weights = np.ndarray
 
 def one(batch: Any, i: int) -> Any:
     """Game ``i`` of a batch, as numpy values (the batch brought to the host once)."""
-    host = jax.device_get(batch)
-    return type(host)(*(np.asarray(x)[i] for x in host))
+    return index(jax.device_get(batch), i)
+
+
+def index(batch: Any, i: Any) -> Any:
+    """Game ``i`` of a host batch (or the games ``i``, an index array)."""
+    return jax.tree.map(lambda x: np.asarray(x)[i], batch)
+
+
+def field_names(state: Any) -> list[str]:
+    """The array fields of a state (pgx's and the game's; not the static ``_game``)."""
+    return [f.name for f in dataclasses.fields(state) if f.metadata.get("pytree_node", True)]
 
 
 def pick(mask: np.ndarray, weights: Weights, rng: np.random.Generator) -> np.ndarray:
@@ -183,7 +193,6 @@ def check_batch(
     over = np.zeros(m, bool)
     rewards = np.zeros((m, 2), np.float32)
     seen = np.empty((m, *env.observation_shape), np.float32)
-    cls = type(v)
     for j, i in enumerate(idx.tolist()):
         engine = engines[i]
         if engine.is_terminal():
@@ -194,7 +203,7 @@ def check_batch(
             mask[j, [a.id for a in engine.legal_actions()]] = True
         if ended_now[i]:
             rewards[j] = engine.returns()
-        single = cls(*(x[i] for x in v))
+        single = index(v, i)
         observation_tensor(engine, int(single.current_player), out=seen[j])
         converted = env.to_engine(single)
         if converted.position() != engine.position():
@@ -230,7 +239,7 @@ def check_batch(
 def compare(env: Any, engine: EngineState, v: Any, where: str = "") -> None:
     """One game's state ``v`` (unbatched, on the host) against its engine state, as
     ``check_batch`` compares a batch's."""
-    batch = type(v)(*(np.asarray(x)[None] for x in v))
+    batch = jax.tree.map(lambda x: np.asarray(x)[None], v)
     check_batch(env, [engine], batch, np.arange(1), np.zeros(1, bool), where)
 
 
@@ -249,10 +258,9 @@ def check_round_trip(
     in ``skip`` (the record of the last draws, a record kept in another order), and that
     converts to the engine state again; the other seat's view (``other_views``, the batch's) is
     the engine's."""
-    cls = type(v)
     for i in idx.tolist():
         engine = engines[i]
-        single = cls(*(x[i] for x in v))
+        single = index(v, i)
         other = 1 - int(single.current_player)
         expected = observation_tensor(engine, other)
         if not np.allclose(other_views[i], expected, rtol=0, atol=atol):
@@ -267,8 +275,12 @@ def check_round_trip(
             same(again, engine)
         except AssertionError as error:
             _fail(f"to_engine(from_engine(...)) ({error})", where, i, engine, again, engine)
-        for name in cls._fields:
-            if name in skip or (name == "rewards" and not engine.is_terminal()):
+        for name in field_names(v):
+            if (
+                name in skip
+                or name == "_step_count"
+                or (name == "rewards" and not engine.is_terminal())
+            ):
                 continue
             a, b = getattr(back, name), getattr(single, name)
             if not (np.array_equal(a, b) or name == "observation" and np.allclose(a, b, 0, atol)):
@@ -278,7 +290,7 @@ def check_round_trip(
 def stack(states: Sequence[Any]) -> Any:
     """One host batch of single (unbatched) states."""
     host = [jax.device_get(s) for s in states]
-    return type(host[0])(*(np.stack(xs) for xs in zip(*host, strict=True)))
+    return jax.tree.map(lambda *xs: np.stack(xs), *host)
 
 
 def playouts(
@@ -330,14 +342,14 @@ def playouts(
             before = engine.clone() if watch is not None else engine
             engine.apply(engine.game.actions[int(actions[i])])
             if replay is not None:
-                replay(engine, type(new)(*(x[i] for x in new)))
+                replay(engine, index(new, i))
             if watch is not None:
                 watch(before, engine)
         ended_now = live & np.asarray(new.terminated)
         check_batch(env, starts, new, idx, ended_now, where, same, atol)
         done = np.flatnonzero(~live)
         if len(done):  # a finished game stays as it was, unrewarded
-            for name in type(new)._fields:
+            for name in field_names(new):
                 if name != "rewards":
                     _rows_equal(
                         f"the finished game's {name}",

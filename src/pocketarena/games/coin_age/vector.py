@@ -34,16 +34,17 @@ can be normalised) and ``current_player`` is the mover of the last turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from pocketarena.core import CHANCE, TERMINAL
+from pocketarena.core import CHANCE, TERMINAL, Game
 from pocketarena.core import State as EngineState
 from pocketarena.vector import Env as VectorEnv
+from pocketarena.vector import State as VectorState
+from pocketarena.vector import dataclass, field
 
 from .atlas import MAP_NAMES, load_map
 from .rules import (
@@ -114,15 +115,11 @@ def _share(counts: jax.Array, table: jax.Array) -> jax.Array:
     ).astype(jnp.float32)
 
 
-class State(NamedTuple):
-    """One game (or a batch of games, each field with a leading batch axis)."""
+@dataclass
+class State(VectorState):
+    """One game (or a batch of games, each field with a leading batch axis): pgx's fields
+    (:class:`pocketarena.vector.State`), then the position's."""
 
-    current_player: jax.Array  # int32: the mover
-    observation: jax.Array  # float32[340]: pocketarena.observe's tensor for current_player
-    legal_action_mask: jax.Array  # bool[num_actions]
-    rewards: jax.Array  # float32[2]: of the step that made this state
-    terminated: jax.Array  # bool
-    truncated: jax.Array  # bool, never set (the turn limit is a rule: it terminates)
     kinds: jax.Array  # int32[spaces]: bit k set when the stack holds a coin of kind k (D P N Q)
     tails: jax.Array  # int32[spaces]: bit k set when that coin is Tails' (seat 1's)
     banks: jax.Array  # int32[2, 4]: coins of each kind D P N Q in each seat's bank
@@ -136,12 +133,15 @@ class State(NamedTuple):
     moves: jax.Array
     captures: jax.Array
     slaps_drawn: jax.Array  # int32: slaps thrown by the call that made this state
+    _game: Game | None = field(pytree_node=False, default=None)
 
 
 class Env(VectorEnv[State, CoinAgeState]):
     """Coin Age on one map (see :func:`make`)."""
 
     game: CoinAge
+    _state_class = State
+    chance = True
 
     def __init__(self, game: CoinAge) -> None:
         super().__init__(game)
@@ -188,8 +188,6 @@ class Env(VectorEnv[State, CoinAgeState]):
         )
         self._place_share = jnp.asarray((np.arange(4) / 3)[None], jnp.float32)
         self._turn_share = jnp.asarray((np.arange(MAX_TURNS + 1) / MAX_TURNS)[None], jnp.float32)
-        # from_engine makes one state at a time: compiled once rather than run op by op
-        self._complete: Callable[[State], State] = jax.jit(self._completed)
 
     # -- the rules --------------------------------------------------------------------------
     def _init(self, key: jax.Array) -> State:
@@ -216,11 +214,13 @@ class Env(VectorEnv[State, CoinAgeState]):
             moves=zero,
             captures=zero,
             slaps_drawn=zero,
+            _step_count=zero,
+            _game=self.game,
         )
         first_key, key = jax.random.split(key)
         state = self._throw(state, first_key)
         state = self._next_turns(state, ~self._can_act(state), key)
-        return self._finish(state)._replace(rewards=jnp.zeros(2, jnp.float32))
+        return self._finish(state).replace(rewards=jnp.zeros(2, jnp.float32))
 
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
         """Apply the mover's legal decision to a running game; if the turn ends, slap for the
@@ -281,7 +281,7 @@ class Env(VectorEnv[State, CoinAgeState]):
             )
             + jnp.where((seats == 1 - mover) & (columns == kind) & pay, 1, 0)
         )
-        decided = s._replace(
+        decided = s.replace(
             kinds=kinds,
             tails=tails,
             banks=banks,
@@ -294,7 +294,7 @@ class Env(VectorEnv[State, CoinAgeState]):
         )
         finished = spent & (_row(banks, mover).sum() == 0) | place & jnp.all(kinds != 0)
         turn_over = applies & ~finished & ((verb == _END) | ~self._can_act(decided))
-        cleared = self._clear(decided)._replace(terminated=jnp.bool_(True))
+        cleared = self._clear(decided).replace(terminated=jnp.bool_(True))
         chosen: State = jax.tree.map(lambda x, y: jnp.where(finished, x, y), cleared, decided)
         return chosen, turn_over
 
@@ -312,7 +312,7 @@ class Env(VectorEnv[State, CoinAgeState]):
     def _clear(s: State) -> State:
         """Nothing more to do this turn."""
         zero = jnp.zeros_like(s.places)
-        return s._replace(unused=zero, places=zero, pays=zero, moves=zero, captures=zero)
+        return s.replace(unused=zero, places=zero, pays=zero, moves=zero, captures=zero)
 
     def _throw(self, s: State, key: jax.Array) -> State:
         """The mover slaps one coin of each kind in their bank."""
@@ -321,7 +321,7 @@ class Env(VectorEnv[State, CoinAgeState]):
         heads = jax.random.randint(key, (), 0, 16, jnp.int32) & thrown  # each coin 1/2 heads
         matched = jnp.where(mover == 0, heads, thrown & ~heads)
         places, pays, moves, captures = _allowance(_count(matched))
-        return s._replace(
+        return s.replace(
             thrown=thrown.astype(jnp.int32),
             heads=heads,
             matched=matched,
@@ -355,9 +355,9 @@ class Env(VectorEnv[State, CoinAgeState]):
         """If ``over``: the game ends at the turn limit, or the other seat slaps; and whether
         that turn is over at once too."""
         last = s.turn >= MAX_TURNS
-        ended = self._clear(s)._replace(terminated=jnp.bool_(True))
+        ended = self._clear(s).replace(terminated=jnp.bool_(True))
         slapped = self._throw(
-            self._clear(s)._replace(
+            self._clear(s).replace(
                 turn=s.turn + 1, current_player=(1 - s.current_player).astype(jnp.int32)
             ),
             key,
@@ -376,7 +376,7 @@ class Env(VectorEnv[State, CoinAgeState]):
         won = jnp.where(a > b, 1.0, jnp.where(b > a, -1.0, 0.0))
         rewards = jnp.where(ended, jnp.stack([won, -won]), 0.0).astype(jnp.float32)
         mask = jnp.where(s.terminated, True, self._legal(s))
-        return s._replace(legal_action_mask=mask, rewards=rewards)
+        return s.replace(legal_action_mask=mask, rewards=rewards)
 
     def _tops(self, s: State) -> tuple[jax.Array, jax.Array]:
         """Per space, the top coin's kind (-1 when empty) and its owner."""
@@ -411,7 +411,7 @@ class Env(VectorEnv[State, CoinAgeState]):
         end_ok = jnp.ones(1, jnp.bool_)
         return jnp.concatenate([place_ok.reshape(-1), pay_ok, move_ok, capture_ok, end_ok])
 
-    def observe(self, s: State, seat: jax.Array | int) -> jax.Array:
+    def _observe(self, s: State, seat: jax.Array | int) -> jax.Array:
         """``seat``'s view: :mod:`pocketarena.games.coin_age.observe`'s layout."""
         kinds = jnp.arange(4)
         coins = (jnp.right_shift(s.kinds[:, None], kinds) & 1) > 0  # [spaces, 4]
@@ -484,7 +484,7 @@ class Env(VectorEnv[State, CoinAgeState]):
                 return action
         raise ValueError(f"no slap throws kinds {thrown:04b} with heads {heads:04b}")
 
-    def from_engine(self, engine: EngineState) -> State:
+    def _host(self, engine: EngineState) -> dict[str, Any]:
         """The state of an engine position at a decision or the end (not at a slap: throw it
         first)."""
         if not isinstance(engine, CoinAgeState) or engine.game != self.game:
@@ -522,14 +522,14 @@ class Env(VectorEnv[State, CoinAgeState]):
             captures=i32(engine.captures),
             slaps_drawn=i32(0),
         )
-        state = State(**host)
-        state = self._complete(state)
-        return state._replace(rewards=jnp.array(engine.returns(), jnp.float32))
+        host["rewards"] = np.array(engine.returns(), np.float32)  # kept by _completed
+        return host
 
     def _completed(self, s: State) -> State:
-        """Mask and observation of a position made from an engine state."""
-        s = self._finish(s)
-        return s._replace(observation=self.observe(s, s.current_player))
+        """Mask and observation of a position made from an engine state (its rewards, the
+        engine's returns, as they are)."""
+        s = self._finish(s).replace(rewards=s.rewards)
+        return s.replace(observation=self._observe(s, s.current_player))
 
 
 def make(**options: Any) -> Env:

@@ -8,15 +8,14 @@ engine's view of the series comes back whole.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from pocketarena.core import TERMINAL
-from pocketarena.vector import Env, rewards_for, tree_where
+from pocketarena.core import TERMINAL, Game
+from pocketarena.vector import Env, State, dataclass, field, rewards_for, tree_where
 
 from .rules import (
     CHOOSE_BLOCK,
@@ -36,13 +35,10 @@ MOST_COPIES = 2
 PHASES = 4
 
 
-class FlipWarsVectorState(NamedTuple):
-    current_player: jax.Array
-    observation: jax.Array
-    legal_action_mask: jax.Array
-    rewards: jax.Array
-    terminated: jax.Array
-    truncated: jax.Array
+@dataclass
+class FlipWarsVectorState(State):
+    """pgx's fields (:class:`pocketarena.vector.State`), then the position's."""
+
     blue: jax.Array  # int32 mask: cells whose tile shows blue
     red: jax.Array  # int32 mask
     flags: jax.Array  # int32 mask: cells holding a flag
@@ -55,6 +51,7 @@ class FlipWarsVectorState(NamedTuple):
     wins: jax.Array  # int32 (2,): round wins in a series
     results: jax.Array  # int32 (9, 5): finished rounds (first, block, blue, red, winner)
     results_len: jax.Array  # int32
+    _game: Game | None = field(pytree_node=False, default=None)
 
 
 def _popcount(mask: jax.Array) -> jax.Array:
@@ -63,6 +60,7 @@ def _popcount(mask: jax.Array) -> jax.Array:
 
 class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
     game: FlipWars
+    _state_class = FlipWarsVectorState
 
     def __init__(self, game: FlipWars) -> None:
         super().__init__(game)
@@ -85,9 +83,6 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
         self._flag_mode = game.mode.flag
         self._first_block = game.first_block
         self._bits = jnp.asarray(1 << np.arange(cells), jnp.int32)
-        self._complete: Callable[[FlipWarsVectorState], FlipWarsVectorState] = jax.jit(
-            self._completed
-        )
 
     # -- rules -----------------------------------------------------------------------------
     def _legal(self, state: FlipWarsVectorState) -> jax.Array:
@@ -109,7 +104,7 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
     def _fresh_round(
         self, state: FlipWarsVectorState, block: jax.Array, first: jax.Array
     ) -> FlipWarsVectorState:
-        return state._replace(
+        return state.replace(
             blue=jnp.int32(0),
             red=jnp.int32(0),
             flags=jnp.int32(0),
@@ -141,8 +136,10 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
             wins=jnp.zeros(2, jnp.int32),
             results=jnp.zeros((SERIES_MAX_ROUNDS, 5), jnp.int32),
             results_len=jnp.int32(0),
+            _step_count=jnp.int32(0),
+            _game=self.game,
         )
-        return state._replace(legal_action_mask=self._legal(state))
+        return state.replace(legal_action_mask=self._legal(state))
 
     def _place(self, state: FlipWarsVectorState, action: jax.Array) -> FlipWarsVectorState:
         a = jnp.minimum(action, self.places - 1)
@@ -154,7 +151,7 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
         red = (state.red ^ hit) | jnp.where(seat == 1, bit, 0)
         taken = jnp.arange(NUM_KINDS) == kind
         stock = state.stock - ((jnp.arange(2)[:, None] == seat) & taken[None, :])
-        placed = state._replace(
+        placed = state.replace(
             blue=blue,
             red=red,
             flags=state.flags | jnp.where(kind == FLAG, bit, 0),
@@ -167,7 +164,7 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
 
     def _end_round(self, state: FlipWarsVectorState) -> FlipWarsVectorState:
         if not self.series:
-            return state._replace(phase=jnp.int32(OVER), terminated=jnp.bool_(True))
+            return state.replace(phase=jnp.int32(OVER), terminated=jnp.bool_(True))
         s0, s1 = self._round_scores(state)
         winner = jnp.where(s0 > s1, 0, jnp.where(s1 > s0, 1, -1)).astype(jnp.int32)
         row = jnp.stack([state.first, state.block, s0, s1, winner]).astype(jnp.int32)
@@ -177,7 +174,7 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
         wins = state.wins + (jnp.arange(2) == winner)
         over = (jnp.max(wins) >= SERIES_TARGET) | (state.round >= SERIES_MAX_ROUNDS)
         chooser = jnp.where(winner >= 0, 1 - winner, 1 - state.first).astype(jnp.int32)
-        return state._replace(
+        return state.replace(
             results=results,
             results_len=state.results_len + 1,
             wins=wins,
@@ -206,21 +203,21 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
         if self.series:
             chooser = state.current_player
             block = action - self.places
-            moved = self._fresh_round(state, block, chooser)._replace(
+            moved = self._fresh_round(state, block, chooser).replace(
                 round=state.round + 1, phase=jnp.int32(CHOOSE_FIRST)
             )
             seat = (action - self.places - self.cells).astype(jnp.int32)
-            chosen = state._replace(first=seat, current_player=seat, phase=jnp.int32(PLACING))
+            chosen = state.replace(first=seat, current_player=seat, phase=jnp.int32(PLACING))
             between = tree_where(action < self.places + self.cells, moved, chosen)
             out = tree_where(action < self.places, out, between)
-        return out._replace(
+        return out.replace(
             legal_action_mask=self._legal(out),
             rewards=jnp.where(out.terminated, rewards_for(self._winner(out)), 0.0).astype(
                 jnp.float32
             ),
         )
 
-    def observe(self, state: FlipWarsVectorState, seat: jax.Array | int) -> jax.Array:
+    def _observe(self, state: FlipWarsVectorState, seat: jax.Array | int) -> jax.Array:
         n = self.cells
         at = jnp.arange(n)
         own_mask = jnp.where(seat == 0, state.blue, state.red)
@@ -281,7 +278,7 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
         out.current_player = TERMINAL if bool(s.terminated) else int(s.current_player)
         return out
 
-    def from_engine(self, engine_state: FlipWarsState) -> FlipWarsVectorState:
+    def _host(self, engine_state: FlipWarsState) -> dict[str, Any]:
         e = engine_state
         if e.game != self.game:
             raise ValueError(f"a state of {e.game!r} cannot become one of {self!r}")
@@ -318,17 +315,17 @@ class FlipWarsEnv(Env[FlipWarsVectorState, FlipWarsState]):
             results=np.asarray(results),
             results_len=np.int32(len(e.results)),
         )
-        return self._complete(FlipWarsVectorState(**host))
+        return host
 
     def _completed(self, state: FlipWarsVectorState) -> FlipWarsVectorState:
         """The derived fields (legal mask, rewards of a finished game, observation) filled in."""
-        state = state._replace(
+        state = state.replace(
             legal_action_mask=jnp.where(state.terminated, True, self._legal(state)),
             rewards=jnp.where(state.terminated, rewards_for(self._winner(state)), 0.0).astype(
                 jnp.float32
             ),
         )
-        return state._replace(observation=self.observe(state, state.current_player))
+        return state.replace(observation=self._observe(state, state.current_player))
 
 
 def make(**options: Any) -> FlipWarsEnv:

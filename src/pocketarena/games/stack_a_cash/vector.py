@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from pocketarena.core import TERMINAL
-from pocketarena.vector import Env, rewards_for
+from pocketarena.core import TERMINAL, Game
+from pocketarena.vector import Env, State, dataclass, field, rewards_for
 
 from .board import CELL_BITS, LINES, NUM_CELLS
 from .rules import (
@@ -48,13 +47,10 @@ CELL_WEIGHTS = 1 << np.arange(NUM_CELLS, dtype=np.int32)
 OFF_DIAGONAL = np.array([a * 9 + b for a in range(9) for b in range(9) if a != b], np.int32)
 
 
-class StackACashVectorState(NamedTuple):
-    current_player: jax.Array
-    observation: jax.Array
-    legal_action_mask: jax.Array
-    rewards: jax.Array
-    terminated: jax.Array
-    truncated: jax.Array
+@dataclass
+class StackACashVectorState(State):
+    """pgx's fields (:class:`pocketarena.vector.State`), then the position's."""
+
     cells: jax.Array  # int32 (9,): stack codes
     supply: jax.Array  # int32 (3,): coins of L, M, S off the board
     protected: jax.Array  # int32: the cell the mover may not touch, -1 none
@@ -63,6 +59,7 @@ class StackACashVectorState(NamedTuple):
     history_len: jax.Array  # int32: how many of them are valid
     repeats: jax.Array  # int32: occurrences of the current position
     winner: jax.Array  # int32: -1 while nobody has won
+    _game: Game | None = field(pytree_node=False, default=None)
 
 
 def position_key(xp: Any, cells: Any, to_move: Any, protected: Any) -> Any:
@@ -129,6 +126,7 @@ def _has_line(shown: jax.Array) -> jax.Array:
 
 class StackACashEnv(Env[StackACashVectorState, StackACashState]):
     game: StackACash
+    _state_class = StackACashVectorState
 
     def __init__(self, game: StackACash) -> None:
         super().__init__(game)
@@ -141,9 +139,6 @@ class StackACashEnv(Env[StackACashVectorState, StackACashState]):
             jnp.int32,
         )
         self._dst = jnp.asarray(game.dst, jnp.int32)
-        self._complete: Callable[[StackACashVectorState], StackACashVectorState] = jax.jit(
-            self._completed
-        )
 
     # -- rules -----------------------------------------------------------------------------
     def _legal(self, cells: jax.Array, supply: jax.Array, protected: jax.Array) -> jax.Array:
@@ -174,6 +169,8 @@ class StackACashEnv(Env[StackACashVectorState, StackACashState]):
             history_len=jnp.int32(1),
             repeats=jnp.int32(1),
             winner=jnp.int32(-1),
+            _step_count=jnp.int32(0),
+            _game=self.game,
         )
 
     def _step(
@@ -211,7 +208,7 @@ class StackACashEnv(Env[StackACashVectorState, StackACashState]):
         ).astype(jnp.int32)
         draw = (repeats >= REPETITIONS_FOR_DRAW) | (plies >= MAX_PLIES)
         terminated = (winner >= 0) | draw
-        return state._replace(
+        return state.replace(
             current_player=opponent,
             legal_action_mask=self._legal(cells, supply, protected),
             rewards=rewards_for(winner),
@@ -226,7 +223,7 @@ class StackACashEnv(Env[StackACashVectorState, StackACashState]):
             winner=winner,
         )
 
-    def observe(self, state: StackACashVectorState, seat: jax.Array | int) -> jax.Array:
+    def _observe(self, state: StackACashVectorState, seat: jax.Array | int) -> jax.Array:
         cells = state.cells
         sizes = jnp.arange(3)[:, None]
         present = (cells[None, :] >> (2 * sizes)) & 1
@@ -276,7 +273,7 @@ class StackACashEnv(Env[StackACashVectorState, StackACashState]):
             out.current_player = int(s.current_player)
         return out
 
-    def from_engine(self, engine_state: StackACashState) -> StackACashVectorState:
+    def _host(self, engine_state: StackACashState) -> dict[str, Any]:
         e = engine_state
         if e.game != self.game:
             raise ValueError(f"a state of {e.game!r} cannot become one of {self!r}")
@@ -303,16 +300,16 @@ class StackACashEnv(Env[StackACashVectorState, StackACashState]):
             repeats=np.int32(e.repeats),
             winner=np.int32(e.winner_seat),
         )
-        return self._complete(StackACashVectorState(**host))
+        return host
 
     def _completed(self, state: StackACashVectorState) -> StackACashVectorState:
         """The derived fields (legal mask, rewards of a finished game, observation) filled in."""
         mask = self._legal(state.cells, state.supply, state.protected)
-        state = state._replace(
+        state = state.replace(
             legal_action_mask=jnp.where(state.terminated, True, mask),
             rewards=jnp.where(state.terminated, rewards_for(state.winner), 0.0),
         )
-        return state._replace(observation=self.observe(state, state.current_player))
+        return state.replace(observation=self._observe(state, state.current_player))
 
 
 def make(**options: Any) -> StackACashEnv:

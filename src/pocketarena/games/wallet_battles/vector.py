@@ -32,16 +32,17 @@ can be normalised) and ``current_player`` is the seat that decided last.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from pocketarena.core import CHANCE, TERMINAL
+from pocketarena.core import CHANCE, TERMINAL, Game
 from pocketarena.core import State as EngineState
 from pocketarena.vector import Env as VectorEnv
+from pocketarena.vector import State as VectorState
+from pocketarena.vector import dataclass, field
 
 from .rules import (
     CAPTURE,
@@ -93,15 +94,11 @@ def _share(counts: jax.Array, table: jax.Array) -> jax.Array:
     ).astype(jnp.float32)
 
 
-class State(NamedTuple):
-    """One game (or a batch of games, each field with a leading batch axis)."""
+@dataclass
+class State(VectorState):
+    """One game (or a batch of games, each field with a leading batch axis): pgx's fields
+    (:class:`pocketarena.vector.State`), then the position's."""
 
-    current_player: jax.Array  # int32: the seat to decide (act or recall)
-    observation: jax.Array  # float32[9L + 21]: pocketarena.observe's tensor for current_player
-    legal_action_mask: jax.Array  # bool[6L + 1]
-    rewards: jax.Array  # float32[2]: of the step that made this state
-    terminated: jax.Array  # bool
-    truncated: jax.Array  # bool, never set (the flip guard is a rule: it terminates)
     stacks: jax.Array  # int32[L]: bit c set when a coin of kind c (0 Q .. 3 D) is in the stack
     holder: jax.Array  # int32[L]: 0 Union, 1 Confederacy, -1 nobody
     piles: jax.Array  # int32[2, 4]: coins of each kind Q N P D in each seat's pile
@@ -111,12 +108,15 @@ class State(NamedTuple):
     recalling: jax.Array  # bool: current_player owes a recall
     odd_drawn: jax.Array  # int32: odd flips thrown by the call that made this state
     face_drawn: jax.Array  # int32: then 0 HH, 1 TT, or -1 (the run ended on an odd flip)
+    _game: Game | None = field(pytree_node=False, default=None)
 
 
 class Env(VectorEnv[State, WalletBattlesState]):
     """Wallet Battles with its options fixed (see :func:`make`)."""
 
     game: WalletBattles
+    _state_class = State
+    chance = True
 
     def __init__(self, game: WalletBattles) -> None:
         super().__init__(game)
@@ -143,8 +143,6 @@ class Env(VectorEnv[State, WalletBattlesState]):
             jnp.float32,
         )
         self._flip_share = jnp.asarray(np.arange(FLIP_LIMIT + 1) / FLIP_LIMIT, jnp.float32)
-        # from_engine makes one state at a time: compiled once rather than run op by op
-        self._complete: Callable[[State], State] = jax.jit(self._completed)
 
     # -- the rules --------------------------------------------------------------------------
     def _init(self, key: jax.Array) -> State:
@@ -167,9 +165,11 @@ class Env(VectorEnv[State, WalletBattlesState]):
             recalling=jnp.bool_(False),
             odd_drawn=zero,
             face_drawn=jnp.int32(-1),
+            _step_count=zero,
+            _game=self.game,
         )
         state = self._flip(state, jnp.bool_(True), key)
-        return self._finish(state)._replace(rewards=jnp.zeros(2, jnp.float32))
+        return self._finish(state).replace(rewards=jnp.zeros(2, jnp.float32))
 
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
         """Apply a legal decision to a running game, then flip until someone decides."""
@@ -204,7 +204,7 @@ class Env(VectorEnv[State, WalletBattlesState]):
         # After the Union's recall the Confederacy recalls too, if it has coins on the map.
         second_recall = (kind == RECALL) & (seat == 0) & jnp.any(holder == 1)
         owed = ~ended & ~second_recall
-        decided = s._replace(
+        decided = s.replace(
             current_player=jnp.where(second_recall, 1, seat).astype(jnp.int32),
             terminated=ended,
             stacks=jnp.where(at, new_stack, s.stacks),
@@ -238,7 +238,7 @@ class Env(VectorEnv[State, WalletBattlesState]):
         odds = jnp.where(guard_hit, FLIP_LIMIT - flips, jnp.where(to_recall, before_recall, k))
         decides = throw & ~guard_hit
         recaller = jnp.where(jnp.any(s.holder == 0), 0, 1)
-        return s._replace(
+        return s.replace(
             current_player=jnp.where(
                 decides, jnp.where(to_recall, recaller, face), s.current_player
             ).astype(jnp.int32),
@@ -263,7 +263,7 @@ class Env(VectorEnv[State, WalletBattlesState]):
         won = jnp.where(a > b, 1.0, jnp.where(b > a, -1.0, 0.0))
         rewards = jnp.where(ended, jnp.stack([won, -won]), 0.0).astype(jnp.float32)
         mask = jnp.where(s.terminated, True, self._legal(s))
-        return s._replace(legal_action_mask=mask, rewards=rewards)
+        return s.replace(legal_action_mask=mask, rewards=rewards)
 
     def _scores(self, s: State) -> tuple[jax.Array, jax.Array]:
         n = _height(s.stacks)
@@ -288,7 +288,7 @@ class Env(VectorEnv[State, WalletBattlesState]):
         pass_ok = ~s.recalling[None]  # no passing in a recall
         return jnp.concatenate([place_ok.reshape(-1), capture_ok, recall_ok, pass_ok])
 
-    def observe(self, s: State, seat: jax.Array | int) -> jax.Array:
+    def _observe(self, s: State, seat: jax.Array | int) -> jax.Array:
         """``seat``'s view: :mod:`pocketarena.games.wallet_battles.observe`'s layout."""
         bits = (jnp.right_shift(s.stacks[:, None], jnp.arange(4)) & 1) > 0  # [L, 4]
         own = bits & (s.holder == seat)[:, None]
@@ -336,7 +336,7 @@ class Env(VectorEnv[State, WalletBattlesState]):
         engine.current_player = TERMINAL if bool(state.terminated) else int(state.current_player)
         return engine
 
-    def from_engine(self, engine: EngineState) -> State:
+    def _host(self, engine: EngineState) -> dict[str, Any]:
         """The state of an engine position at a decision or the end (not at a flip: flip it
         first). A finished game's ``current_player`` is the seat that decided last, read from
         the engine state's history (seat 0 when it has none)."""
@@ -369,14 +369,14 @@ class Env(VectorEnv[State, WalletBattlesState]):
             odd_drawn=np.int32(0),
             face_drawn=np.int32(-1),
         )
-        state = State(**host)
-        state = self._complete(state)
-        return state._replace(rewards=jnp.array(engine.returns(), jnp.float32))
+        host["rewards"] = np.array(engine.returns(), np.float32)  # kept by _completed
+        return host
 
     def _completed(self, s: State) -> State:
-        """Mask and observation of a position made from an engine state."""
-        s = self._finish(s)
-        return s._replace(observation=self.observe(s, s.current_player))
+        """Mask and observation of a position made from an engine state (its rewards, the
+        engine's returns, as they are)."""
+        s = self._finish(s).replace(rewards=s.rewards)
+        return s.replace(observation=self._observe(s, s.current_player))
 
 
 def _last_decider(engine: EngineState) -> int:
