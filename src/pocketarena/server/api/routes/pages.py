@@ -7,11 +7,13 @@ import functools
 import json
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
+from fastapi import APIRouter, Form, HTTPException, Query, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from pocketarena import i18n
 from pocketarena.core import RecordError
@@ -20,7 +22,7 @@ from pocketarena.i18n import N_, _, ngettext
 from pocketarena.records import MAX_RECORD_BYTES, loads
 from pocketarena.rulepages import rules_text
 
-from ... import catalog, delivery, friends, notices, rules
+from ... import catalog, delivery, friends, notices, profiles, rules
 from ... import store as store_module
 from ...context import AppContext
 from ...core.security import address_hash, default_guest_name
@@ -38,7 +40,7 @@ from ..deps import (
     page_visitor,
 )
 from .games import view_for
-from .players import player_json, turns_json
+from .players import games_json, player_json, turns_json
 
 router = APIRouter(include_in_schema=False)
 
@@ -492,14 +494,49 @@ async def rules_page(game: str, request: Request, ctx: ContextDep) -> HTMLRespon
 
 @router.get("/players/{player_id}", response_class=HTMLResponse)
 async def player_page(
-    player_id: str, request: Request, ctx: ContextDep, store: StoreDep, hub: HubDep
+    player_id: str,
+    request: Request,
+    ctx: ContextDep,
+    store: StoreDep,
+    hub: HubDep,
+    game: str = "",
+    result: str = "",
+    opponent: str = "",
+    page_number: Annotated[str, Query(alias="page")] = "1",
 ) -> HTMLResponse:
     if player_id == getattr(request.state, "player_id", None):
         await run_in_threadpool(store.ensure_guest, player_id)  # your own page, even before a game
-    data = await run_in_threadpool(player_json, store, player_id) if len(player_id) <= 32 else None
+    data = (
+        await run_in_threadpool(player_json, store, player_id, 0) if len(player_id) <= 32 else None
+    )
     if data is None:
         return await error_page(request, 404, _("There is no such player."))
+    if not page_number.isdigit() or not 1 <= int(page_number) <= 100_000 or len(opponent) > 40:
+        return await error_page(request, 400, _("That page of games does not exist."))
+    try:
+        listing = await run_in_threadpool(
+            games_json, store, player_id, game, result, opponent, int(page_number)
+        )
+    except HTTPException as e:
+        return await error_page(request, 400, str(e.detail))
+    assert listing is not None
+    data["games"] = listing["games"]
     titles = {g: catalog.game_class(g).TITLE for g in catalog.game_ids()}
+    history = await run_in_threadpool(profiles.rating_history, store, player_id)
+    filters = {"game": game, "result": result, "opponent": opponent.strip()}
+    pager = {
+        "page": listing["page"],
+        "pages": listing["pages"],
+        "total": listing["total"],
+        "newer": _page_link(player_id, filters, listing["page"] - 1)
+        if listing["page"] > 1
+        else None,
+        "older": (
+            _page_link(player_id, filters, listing["page"] + 1)
+            if listing["page"] < listing["pages"]
+            else None
+        ),
+    }
     for g in data["games"]:  # when, in the reader's zone and words ("3 minutes ago")
         when = datetime.fromisoformat(g["created_at"])
         g["created_full"] = i18n.format_datetime(when, "medium")
@@ -528,7 +565,17 @@ async def player_page(
         days_per_move=DAYS_PER_MOVE,
         outcome_words={k: _(v) for k, v in OUTCOMES.items()},
         termination_words={k: _(v) for k, v in TERMINATIONS.items()},
+        graph=Markup(profiles.rating_svg(history, titles)),
+        legend=profiles.legend(history, titles),
+        filters=filters,
+        filtered=any(filters.values()),
+        pager=pager,
     )
+
+
+def _page_link(player_id: str, filters: dict[str, str], page_number: int) -> str:
+    query = urlencode({**{k: v for k, v in filters.items() if v}, "page": page_number})
+    return f"/players/{player_id}?{query}"
 
 
 @router.get("/me")

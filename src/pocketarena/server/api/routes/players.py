@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 
-from ... import catalog
+from pocketarena.i18n import _
+
+from ... import catalog, profiles
 from ...models import GameRecord, Player
 from ...schemas import ErrorOut, MeOut, NameIn, PlayerOut, TurnsOut
 from ...store import Store, aware
@@ -151,3 +153,72 @@ def get_player(player_id: str, store: StoreDep) -> dict[str, Any]:
     if data is None:
         raise HTTPException(status_code=404, detail=f"there is no player {player_id!r}")
     return data
+
+
+def games_json(
+    store: Store,
+    player_id: str,
+    game: str | None,
+    result: str | None,
+    opponent: str | None,
+    page: int,
+) -> dict[str, Any] | None:
+    """A page of a player's games under a filter (``GameFilter``), or None if there is no
+    such player; a filter that names no game or result raises 400 with the valid ones."""
+    if not PLAYER_ID.fullmatch(player_id) or store.get_player(player_id) is None:
+        return None
+    if game and game not in catalog.game_ids():
+        known = ", ".join(catalog.game_ids())
+        raise HTTPException(
+            400, _("there is no game %(game)r (there are %(known)s)", game=game, known=known)
+        )
+    if result and result not in profiles.RESULTS:
+        known = ", ".join(profiles.RESULTS)
+        raise HTTPException(
+            400, _("a result is one of %(known)s, not %(result)r", known=known, result=result)
+        )
+    f = profiles.GameFilter(game or None, result or None, (opponent or "").strip() or None)
+    total, rows = profiles.games_page(store, player_id, f, page)
+    ids = [pid for r in rows for pid in (r.seat0_id, r.seat1_id) if pid]
+    names = {pid: pl.name for pid, pl in store.get_players(ids).items()}
+    pages = max(1, -(-total // profiles.PAGE_SIZE))
+    return {
+        "total": total,
+        "page": page,
+        "pages": pages,
+        "games": [summarize(r, player_id, names) for r in rows],
+    }
+
+
+@router.get(
+    "/players/{player_id}/games",
+    responses={400: {"model": ErrorOut}, 404: {"model": ErrorOut}},
+    summary="A player's games, filtered, a page at a time",
+)
+def get_player_games(
+    player_id: str,
+    store: StoreDep,
+    game: Annotated[str | None, Query(max_length=40)] = None,
+    result: Annotated[str | None, Query(max_length=8, description="win, loss or draw")] = None,
+    opponent: Annotated[str | None, Query(max_length=40, description="a name or username")] = None,
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+) -> dict[str, Any]:
+    """Newest first, 20 a page: ``total`` games match, ``pages`` pages."""
+    data = games_json(store, player_id, game, result, opponent, page)
+    if data is None:
+        raise HTTPException(status_code=404, detail=f"there is no player {player_id!r}")
+    return data
+
+
+@router.get(
+    "/players/{player_id}/ratings/history",
+    responses={404: {"model": ErrorOut}},
+    summary="A player's rating after each rated game, per game",
+)
+def get_rating_history(player_id: str, store: StoreDep) -> dict[str, Any]:
+    if not PLAYER_ID.fullmatch(player_id) or store.get_player(player_id) is None:
+        raise HTTPException(status_code=404, detail=f"there is no player {player_id!r}")
+    return {
+        game: [{"at": when.isoformat(), "rating": value} for when, value in points]
+        for game, points in profiles.rating_history(store, player_id).items()
+    }
