@@ -236,3 +236,27 @@ def test_chat_reaches_the_watchers_of_another_process(
 
     asyncio.run(main())
     engine.dispose()
+
+
+def test_a_blocked_players_messages_reach_nobody_who_blocks_them(client: TestClient) -> None:
+    """Sam blocks Tom: Tom's words reach neither Sam's panel nor Sam's socket; others read them."""
+    gid, _friend = friend_game(client)
+    sam, tom, guest = second_client(client), second_client(client), second_client(client)
+    register(sam, "sam")
+    register(tom, "tom")
+    tom_id = tom.get("/api/me").json()["id"]
+    assert sam.put(f"/api/players/{tom_id}/block").status_code == 204
+    with sam.websocket_connect("/ws") as a, guest.websocket_connect("/ws") as b:
+        by_sam, by_guest = Socket(a), Socket(b)
+        by_sam.watch(gid)
+        by_guest.watch(gid)
+        assert say(tom, gid, "blocked words", room="spectators").status_code == 201
+        assert say(guest, gid, "Good luck", room="spectators").status_code == 201
+        assert by_guest.until("chat")["message"]["text"] == "blocked words"
+        assert by_guest.until("chat")["message"]["text"] == "Good luck"
+        # Sam's first chat message is the guest's: Tom's never came
+        assert by_sam.until("chat")["message"]["text"] == "Good luck"
+    mine = [m["text"] for m in sam.get(f"/api/games/{gid}/chat").json()["messages"]]
+    assert mine == ["Good luck"]
+    theirs = [m["text"] for m in guest.get(f"/api/games/{gid}/chat").json()["messages"]]
+    assert theirs == ["blocked words", "Good luck"]

@@ -23,7 +23,7 @@ from pocketarena.i18n import N_
 from .core.ratelimit import Limiter, Rate
 from .core.text import TextError, visible_line
 from .live.hub import GameError, Hub, LiveGame
-from .models import ChatMessageRow, utcnow
+from .models import BlockRow, ChatMessageRow, utcnow
 from .store import Store, aware
 
 log = logging.getLogger(__name__)
@@ -135,15 +135,25 @@ def save(
         return _to_json(row)
 
 
-def history(store: Store, game_id: str, room: str, limit: int = HISTORY) -> list[dict[str, Any]]:
+def history(
+    store: Store, game_id: str, room: str, limit: int = HISTORY, reader: str | None = None
+) -> list[dict[str, Any]]:
+    """The newest messages of a room, oldest first; none from a player ``reader`` blocks."""
     with store.sessions() as s:
-        rows = s.scalars(
-            select(ChatMessageRow)
-            .where(ChatMessageRow.game_id == game_id, ChatMessageRow.room == room)
-            .order_by(ChatMessageRow.id.desc())
-            .limit(limit)
-        ).all()
+        query = select(ChatMessageRow).where(
+            ChatMessageRow.game_id == game_id, ChatMessageRow.room == room
+        )
+        if reader is not None:
+            blocked = select(BlockRow.blocked_id).where(BlockRow.blocker_id == reader)
+            query = query.where(ChatMessageRow.player_id.not_in(blocked))
+        rows = s.scalars(query.order_by(ChatMessageRow.id.desc()).limit(limit)).all()
         return [_to_json(r) for r in reversed(rows)]
+
+
+def blockers(store: Store, player_id: str) -> list[str]:
+    """Who blocks ``player_id`` (their messages reach none of them)."""
+    with store.single() as s:
+        return list(s.scalars(select(BlockRow.blocker_id).where(BlockRow.blocked_id == player_id)))
 
 
 def view(
@@ -193,15 +203,18 @@ async def post(
     seat = live.seats[seats[0]] if seats else None
     name = seat.name if seat is not None else player.name
     message = await hub.db(save, hub.store, live.id, room, player_id, name, text)
+    hidden = await hub.db(blockers, hub.store, player_id) if player.kind == "account" else []
+    notice = {"message": message, "origin": hub.bus.node, "blocked_by": hidden}
     try:
-        await hub.bus.publish(CHANNEL, {"message": message, "origin": hub.bus.node}, live.id)
+        await hub.bus.publish(CHANNEL, notice, live.id)
     except Exception:  # the bus is away: the message is kept; readers see it on reload
         log.warning("chat message %s of game %s not announced", message["id"], live.id)
     return message
 
 
 def attach(hub: Hub) -> None:
-    """Deliver announced messages to this process's watchers who may read their room.
+    """Deliver announced messages to this process's watchers who may read their room and do
+    not block the writer.
     Call before the hub starts (the bus subscribes then)."""
 
     def deliver(msg: dict[str, Any]) -> None:
@@ -214,8 +227,10 @@ def attach(hub: Hub) -> None:
         if live is None:
             return
         text = ChatOut(game=live.id, message=message).model_dump_json()
+        hidden = msg.get("blocked_by")
+        hidden = set(hidden) if isinstance(hidden, list) else set()  # readers blocking the writer
         for conn in list(live.subscribers):
-            if room_of(live, conn.player_id) == message.room:
+            if room_of(live, conn.player_id) == message.room and conn.player_id not in hidden:
                 conn.push(text)
 
     hub.bus.subscribe(CHANNEL, deliver)

@@ -17,10 +17,11 @@ router = APIRouter(prefix="/api/games", tags=["chat"])
 @router.get("/{game_id}/chat", response_model=chat.ChatView, responses=ERRORS)
 async def read_chat(game_id: str, ctx: ContextDep, player: PlayerIdDep) -> dict[str, Any]:
     """Your room of the game's chat (the players' if you hold a seat, else the spectators'),
-    its newest messages and what you may send."""
+    its newest messages (none from a player you block) and what you may send."""
     live = await ctx.hub.get(game_id)
     row = await ctx.hub.db(ctx.store.get_player, player)
-    messages = await ctx.hub.db(chat.history, ctx.store, live.id, chat.room_of(live, player))
+    room = chat.room_of(live, player)
+    messages = await ctx.hub.db(chat.history, ctx.store, live.id, room, chat.HISTORY, player)
     return chat.view(live, row.kind if row else None, player, messages)
 
 
