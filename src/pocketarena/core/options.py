@@ -26,6 +26,9 @@ class Option:
     # How forms name the option and its choices for a person (the name and values otherwise).
     label: str = ""
     choice_labels: tuple[tuple[Any, str], ...] = ()
+    # The option matters only while another has one of some values (a random map's number:
+    # ``applies_when=("map", ("random",))``): forms show it only then, and send it only then.
+    applies_when: tuple[str, tuple[Any, ...]] | None = None
 
     @property
     def title(self) -> str:

@@ -31,6 +31,7 @@ from pocketarena.core import (
 from pocketarena.core import game_class as _game_class
 from pocketarena.i18n import N_, _
 from pocketarena.match import deciders_after_throw
+from pocketarena.render.words import button_words
 from pocketarena.rulepages import rules_text
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,23 @@ def option_field(option: Option) -> dict[str, Any]:
             if option.choices is not None
             else None
         ),
+        "applies_when": (
+            {"option": option.applies_when[0], "values": list(option.applies_when[1])}
+            if option.applies_when is not None
+            else None
+        ),
+    }
+
+
+def words_json(game_id: str) -> dict[str, Any]:
+    """The game's words for the game page's buttons (pocketarena.render.words), in the
+    reader's language: the page knows no game's words of its own."""
+    words = button_words(game_id)
+    return {
+        "names": {token: _(text) for token, text in words.names.items()},
+        "choices": {token: _(text) for token, text in words.choices.items()},
+        "verbs": {verb: _(text) for verb, text in words.verbs.items()},
+        "rotations": list(words.rotations),
     }
 
 
@@ -106,7 +124,9 @@ def game_words() -> list[str]:
         for option in cls.OPTIONS:
             words += [option.title, *([option.help] if option.help else [])]
             words += [option.choice_title(c) for c in option.choices or ()]
-    return [w for w in dict.fromkeys(words) if w]
+        words += button_words(game_id).all()
+    # Words without letters ("↻ 90°") read the same in every language.
+    return [w for w in dict.fromkeys(words) if any(c.isalpha() for c in w)]
 
 
 def game_info(game_id: str) -> dict[str, Any]:
@@ -122,6 +142,7 @@ def game_info(game_id: str) -> dict[str, Any]:
         "bots": bot_levels(game_id),
         "bot_names": [bot_name(level) for level in bot_levels(game_id)],
         "rules": rules_available(game_id),
+        "words": words_json(game_id),
     }
 
 

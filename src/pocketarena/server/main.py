@@ -18,7 +18,6 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -49,6 +48,7 @@ from .api.routes import friends as friends_routes
 from .api.routes import notify as notify_routes
 from .api.routes import settings as settings_routes
 from .api.routes.pages import error_page, is_page
+from .assets import Assets
 from .context import AppContext
 from .core.config import Settings
 from .core.db import (
@@ -260,7 +260,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         notify_routes,
     ):
         app.include_router(module.router)
-    app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
+    app.mount("/static", Assets(directory=str(PACKAGE / "static")), name="static")
     return app
 
 

@@ -80,6 +80,11 @@ class InvalidOut(BaseModel):
 
 
 # -- catalog -----------------------------------------------------------------------------------
+class AppliesWhen(BaseModel):
+    option: str = Field(examples=["map"])
+    values: list[Any] = Field(examples=[["random"]])
+
+
 class OptionField(BaseModel):
     name: str
     label: str = Field(description="The option's name for a person")
@@ -90,6 +95,30 @@ class OptionField(BaseModel):
     choice_labels: list[str] | None = Field(
         description="Each choice's name for a person, in the order of choices"
     )
+    applies_when: AppliesWhen | None = Field(
+        None, description="The option matters only while another has one of these values"
+    )
+
+
+class ButtonWordsOut(BaseModel):
+    """How the notation's words read on the game page's buttons, in the reader's language."""
+
+    names: dict[str, str] = Field(
+        default_factory=dict,
+        description="A coin or piece, beside its letter",
+        examples=[{"Q": "Quarter"}],
+    )
+    choices: dict[str, str] = Field(
+        default_factory=dict,
+        description="Words read instead of the notation's",
+        examples=[{"blue": "Blue starts"}],
+    )
+    verbs: dict[str, str] = Field(
+        default_factory=dict,
+        description="An action that is a verb alone",
+        examples=[{"end": "End turn"}],
+    )
+    rotations: list[str] = Field(default_factory=list, description="The words that turn a piece")
 
 
 class CatalogGame(BaseModel):
@@ -103,6 +132,7 @@ class CatalogGame(BaseModel):
     bots: list[str] = Field(description="Bot levels available for this game")
     bot_names: list[str] = Field(default_factory=list, description="The bots' names, as shown")
     rules: bool = Field(description="Whether a rules page exists")
+    words: ButtonWordsOut = Field(default_factory=ButtonWordsOut)
 
 
 # -- games -------------------------------------------------------------------------------------

@@ -40,6 +40,13 @@ from pocketarena.games.coin_age import (
     coin_text,
 )
 from pocketarena.messages import speak
+from pocketarena.render.words import ButtonWords
+
+# The notation's words on the web page's buttons (pocketarena.render.words).
+WORDS = ButtonWords(
+    names={"Q": "Quarter", "N": "Nickel", "P": "Penny", "D": "Dime"},
+    verbs={"end": "End turn"},
+)
 
 COIN_NAMES = {"Q": "quarter", "N": "nickel", "P": "penny", "D": "dime"}
 SEAT_FILL = ("#e8b923", "#40566e")  # Heads gold, Tails slate

@@ -103,6 +103,7 @@ class CoinAge(Game):
             "one is drawn and kept with the game",
             nullable=True,
             label="Random map number",
+            applies_when=("map", ("random",)),
         ),
     )
     VARIANTS = tuple({"map": name} for name in MAP_NAMES)

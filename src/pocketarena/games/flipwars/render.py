@@ -20,6 +20,21 @@ from rich.text import Text
 from pocketarena.core import TERMINAL, Action, Message, State, comma_list, message, seat_name
 from pocketarena.games.flipwars import KIND_BY_NAME, FlipWarsState
 from pocketarena.messages import speak
+from pocketarena.render.words import ButtonWords
+
+# The notation's words on the web page's buttons (pocketarena.render.words): who starts a
+# round, and the four turns of a tile.
+WORDS = ButtonWords(
+    choices={
+        "blue": "Blue starts",
+        "red": "Red starts",
+        "r0": "↑ as printed",
+        "r90": "↻ 90°",
+        "r180": "↻ 180°",
+        "r270": "↻ 270°",
+    },
+    rotations=("r0", "r90", "r180", "r270"),
+)
 
 __all__ = ["describe", "rich_board", "svg_board"]
 

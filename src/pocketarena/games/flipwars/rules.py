@@ -171,6 +171,7 @@ class FlipWars(Game):
             "Tactical mode only: play a series (first to 3 round wins, at most 9 rounds); "
             "the other modes are always one round",
             label="A series of rounds (first to 3 wins)",
+            applies_when=("mode", ("tactical",)),
         ),
     )
     VARIANTS = (

@@ -17,6 +17,10 @@ from pocketarena.core import TERMINAL, Action, Message, State, message, seat_nam
 from pocketarena.games.stack_a_cash import StackACashState
 from pocketarena.games.stack_a_cash.board import CELLS, SIZE_NAMES, SIZES, stack_of
 from pocketarena.messages import speak
+from pocketarena.render.words import ButtonWords
+
+# The notation's words on the web page's buttons (pocketarena.render.words).
+WORDS = ButtonWords(names={"L": "Large", "M": "Medium", "S": "Small", "flip": "and flip it"})
 
 __all__ = ["describe", "rich_board", "svg_board"]
 

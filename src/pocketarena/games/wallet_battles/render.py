@@ -25,6 +25,13 @@ from pocketarena.games.wallet_battles import (
     location_names,
 )
 from pocketarena.messages import speak
+from pocketarena.render.words import ButtonWords
+
+# The notation's words on the web page's buttons (pocketarena.render.words).
+WORDS = ButtonWords(
+    names={"Q": "Quarter", "N": "Nickel", "P": "Penny", "D": "Dime"},
+    verbs={"pass": "Pass"},
+)
 
 SIDES = ("Union", "Confederacy")
 FACES = ("Heads", "Tails")

@@ -2,14 +2,16 @@
 // engine's evaluation and the moves to play on it. The address always holds the position, so
 // copying it shares the board as it is.
 
-import { markPicked, narrowByClick, node, request, scrollWithin, trackHeader, zoomable } from "./dom.js";
+import { el as node, scrollWithin, trackHeader, zoomable } from "./dom.js";
+import { api } from "./http.js";
+import { markPicked, narrowByClick } from "./picker.js";
 import { t } from "./i18n.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const WORDS = JSON.parse(document.getElementById("an-words")?.textContent || "{}");
 const $ = (sel) => document.querySelector(sel);
 
-const post = (path, body, raw = false) => request("POST", path, body, raw);
+const post = (path, body, raw = false) => api(path, { method: "POST", body, raw });
 
 const MANY_MOVES = 60; // more legal moves than this are typed (with suggestions), not listed
 

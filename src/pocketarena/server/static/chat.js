@@ -3,6 +3,7 @@
 // Players see the players' room, everyone else the spectators'. Messages are always shown as
 // text (textContent), never as HTML. Muted people and the off switch are kept in this browser.
 import { t } from "./i18n.js";
+import { api } from "./http.js";
 
 const box = document.getElementById("chat");
 const gameId = box?.closest("[data-game-id]")?.dataset.gameId;
@@ -16,21 +17,7 @@ function keep(key, value) {
   try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: this page only */ }
 }
 
-async function ask(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    credentials: "same-origin",
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) {
-    let detail = data?.detail ?? t("The request failed (%(status)s).", { status: res.status });
-    if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join("; ");
-    throw new Error(detail);
-  }
-  return data;
-}
+const ask = (method, path, body) => api(path, { method, body });
 
 if (box && gameId) {
   const replay = box.dataset.mode === "replay";

@@ -2,17 +2,13 @@
 // Self-contained: it asks the server every few seconds while the game page is open and shows
 // the block in game.html marked "claim the win" only when the opponent has gone.
 import { t } from "./i18n.js";
+import { api } from "./http.js";
 
 const box = document.getElementById("claim-box");
 const gameId = document.getElementById("game")?.dataset.gameId;
 const POLL_MS = 5000;
 
-async function ask(method, path) {
-  const res = await fetch(path, { method, credentials: "same-origin" });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.detail || t("The request failed (%(status)s).", { status: res.status }));
-  return data;
-}
+const ask = (method, path) => api(path, { method });
 
 if (box && gameId) {
   const text = box.querySelector("#claim-text");

@@ -2,7 +2,9 @@
 // player makes the move that shows it and the engine judges it (a move it cannot play is
 // refused in its own words). Steps passed are remembered in this browser.
 
-import { MovePicker, node, request, trackHeader, verdict, zoomable } from "./dom.js";
+import { el as node, trackHeader, verdict, zoomable } from "./dom.js";
+import { api } from "./http.js";
+import { MovePicker } from "./picker.js";
 import { t } from "./i18n.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
@@ -31,7 +33,7 @@ class Lesson {
 
   async load() {
     try {
-      this.lesson = await request("GET", `/api/lessons/${encodeURIComponent(this.gameId)}`);
+      this.lesson = await api(`/api/lessons/${encodeURIComponent(this.gameId)}`);
     } catch (err) {
       verdict($("#ln-feedback"), "error", err.message);
       return;
@@ -79,7 +81,7 @@ class Lesson {
 
   async play(move) {
     try {
-      const r = await request("POST", `/api/lessons/${encodeURIComponent(this.gameId)}/${this.index}`, { move });
+      const r = await api(`/api/lessons/${encodeURIComponent(this.gameId)}/${this.index}`, { method: "POST", body: { move } });
       $("#board").innerHTML = r.svg;
       $("#ln-status").textContent = r.status;
       verdict($("#ln-feedback"), r.correct ? "right" : "wrong", r.message);

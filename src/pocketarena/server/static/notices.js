@@ -2,26 +2,13 @@
 // Web Push on this browser (a service worker at /push-worker.js, subscribed with the server's
 // VAPID key), and the switches of each kind of notice per channel, each saved as it changes.
 
+import { api } from "./http.js";
 import { t } from "./i18n.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const $ = (sel, root = document) => root.querySelector(sel);
 
-async function ask(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    credentials: "same-origin",
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = res.status === 204 ? null : await res.json().catch(() => null);
-  if (!res.ok) {
-    let detail = data?.detail ?? `${res.status}`;
-    if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join("; ");
-    throw new Error(detail);
-  }
-  return data;
-}
+const ask = (method, path, body) => api(path, { method, body });
 
 function say(where, message, error = false) {
   where.textContent = message;

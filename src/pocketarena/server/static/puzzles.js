@@ -2,7 +2,9 @@
 // solver judges it (right or wrong, in words and colour), shows its reply, and the next puzzle
 // follows. The streak and the puzzle rating come back with every answer.
 
-import { MovePicker, node, request as call, verdict } from "./dom.js";
+import { el as node, verdict } from "./dom.js";
+import { api } from "./http.js";
+import { MovePicker } from "./picker.js";
 import { t } from "./i18n.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
@@ -37,7 +39,7 @@ class Puzzles {
     if (this.game) q.set("game", this.game);
     if (this.puzzle) q.set("after", this.puzzle.id);
     try {
-      const data = await call("GET", `/api/puzzles/next?${q}`);
+      const data = await api(`/api/puzzles/next?${q}`);
       this.show(data.puzzle);
       this.standing(data.me, null);
     } catch (err) {
@@ -75,7 +77,7 @@ class Puzzles {
   async answer(move) {
     if (this.done) return;
     try {
-      const r = await call("POST", `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/answer`, { move });
+      const r = await api(`/api/puzzles/${encodeURIComponent(this.puzzle.id)}/answer`, { method: "POST", body: { move } });
       this.done = true;
       $("#board").innerHTML = r.svg;
       verdict($("#pz-feedback"), r.correct ? "right" : "wrong", r.message);

@@ -3,6 +3,7 @@
 // the played move gave away, and draw the first seat's expected score across the game (every
 // number on that one scale). Also keeps the "Analyse this position" link on the ply the replay
 // shows. The words come from the page (#ga-words, translated there).
+import { api } from "./http.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const WORDS = JSON.parse(document.getElementById("ga-words")?.textContent || "{}");
@@ -30,12 +31,7 @@ function svg(tag, attrs = {}, ...kids) {
 
 function say(text) { $("#ga-status").textContent = text; }
 
-async function call(method, path) {
-  const res = await fetch(path, { method, credentials: "same-origin" });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.detail || `the server answered ${res.status}`);
-  return data;
-}
+const call = (method, path) => api(path, { method });
 
 const view = DATA.game;
 const gameId = view.id;

@@ -2,22 +2,9 @@
 // standings and pairings follow the tournament live: the socket says it changed
 // ({"type": "tournament"}), the page fetches its live part again as HTML (/t/{id}/live), so
 // every word on it comes from the server's templates, in the reader's language.
+import { api as request } from "./http.js";
 
-async function ask(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    credentials: "same-origin",
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) {
-    let detail = data?.detail ?? `${res.status}`;
-    if (Array.isArray(detail)) detail = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
-    throw new Error(detail);
-  }
-  return data;
-}
+const ask = (method, path, body) => request(path, { method, body });
 
 function showError(err) {
   const box = document.getElementById("tournament-error");

@@ -337,6 +337,7 @@ async def game_page(
         "game": view_for(live, player),
         "invite": invite,
         "presence": await hub.presence.of_game(live),  # per seat: online, offline or None
+        "words": catalog.words_json(live.game.ID),  # the buttons' words for its notation
     }
     if live.status == "waiting" and live.creator_id == player and live.invite_token:
         base = str(request.base_url).rstrip("/")

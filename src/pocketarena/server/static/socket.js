@@ -1,0 +1,69 @@
+// The page's one live connection (/ws): it reconnects by itself (backing off to 8 s), says so
+// in the header's banner, and watches again what it watched. Handlers hear messages by type
+// (live.on("state", fn)); other scripts of the page (chat.js) hear them as "pa:live" events of
+// the document.
+import { $, toast } from "./dom.js";
+import { t } from "./i18n.js";
+
+const PING_MS = 25000;
+
+export class Live {
+  constructor() {
+    this.handlers = {};
+    this.watching = new Map(); // game id -> wants svg
+    this.lobby = false;
+    this.backoff = 500;
+    this.refs = 0;
+    this.lost = false; // the socket was open and closed, and is not open again yet
+    this.connect();
+    setInterval(() => this.send({ type: "ping" }, true), PING_MS);
+  }
+
+  connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    this.ws = new WebSocket(`${proto}://${location.host}/ws`);
+    this.ws.addEventListener("open", () => {
+      this.backoff = 500;
+      this.lost = false;
+      $("#conn-banner")?.setAttribute("hidden", "");
+      for (const [game, svg] of this.watching) this.send({ type: "watch", game, svg });
+      if (this.lobby) this.send({ type: "lobby" });
+      this.emit("open", {});
+    });
+    this.ws.addEventListener("message", (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      this.emit(msg.type, msg);
+    });
+    this.ws.addEventListener("close", () => {
+      $("#conn-banner")?.removeAttribute("hidden");
+      this.lost = true;
+      this.emit("close", {});
+      setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 8000);
+    });
+  }
+
+  on(type, fn) { (this.handlers[type] ||= []).push(fn); }
+
+  emit(type, msg) {
+    for (const fn of this.handlers[type] || []) fn(msg);
+    document.dispatchEvent(new CustomEvent("pa:live", { detail: { ...msg, type } }));
+  }
+
+  get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
+
+  // The message's ref, or null when the socket is not open (said in a toast unless quiet).
+  send(msg, quiet = false) {
+    if (!this.open) {
+      if (!quiet) toast(t("Not connected — reconnecting, try again in a moment."), "error");
+      return null;
+    }
+    msg.ref = ++this.refs;
+    this.ws.send(JSON.stringify(msg));
+    return msg.ref;
+  }
+
+  watch(game, svg = true) { this.watching.set(game, svg); this.send({ type: "watch", game, svg }, true); }
+  subscribeLobby() { this.lobby = true; this.send({ type: "lobby" }, true); }
+}
