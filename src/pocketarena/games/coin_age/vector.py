@@ -217,10 +217,41 @@ class Env(VectorEnv[State, CoinAgeState]):
             _step_count=zero,
             _game=self.game,
         )
-        first_key, key = jax.random.split(key)
-        state = self._throw(state, first_key)
-        state = self._next_turns(state, ~self._can_act(state), key)
-        return self._finish(state).replace(rewards=jnp.zeros(2, jnp.float32))
+        state = self._first_slaps(state, key)
+        return state.replace(legal_action_mask=self._legal(state))  # no end, no rewards yet
+
+    def _first_slaps(self, s: State, key: jax.Array) -> State:
+        """The slaps of a new game, drawn at once rather than one by one in a loop (``init``
+        runs in every step of pgx's ``auto_reset``, for every game). On the empty map a slap
+        allows something exactly when it matches a coin; every bank holds all four kinds, so
+        each slap throws all four. Slap ``i``'s four coins are nibble ``i`` of one random word,
+        read from the mover's side (Heads' matches are the heads, Tails' the tails): a slap
+        that matches nothing is a zero nibble, so the slaps before the first that allows
+        something are the word's trailing zero nibbles, and that slap's matches are the first
+        nonzero nibble (uniform over the 15 nonzero ones, as a slap conditioned on matching).
+        A word of eight zero nibbles (probability 2**-32) counts as eight failed slaps and then
+        a slap matching all four."""
+        assert all(START_BANK), "every kind in the bank: each slap throws all four"
+        word = jax.random.bits(key, (), jnp.uint32)
+        lowest = word & -word
+        failed = (jax.lax.population_count(lowest - jnp.uint32(1)) // 4).astype(jnp.int32)
+        nibble = ((word >> (4 * jnp.minimum(failed, 7)).astype(jnp.uint32)) & 15).astype(jnp.int32)
+        matched = jnp.where(word == 0, 15, nibble)
+        mover = failed % 2
+        places, pays, moves, captures = _allowance(_count(matched))
+        return s.replace(
+            current_player=mover,
+            turn=1 + failed,
+            thrown=jnp.int32(15),
+            heads=jnp.where(mover == 0, matched, 15 & ~matched),
+            matched=matched,
+            unused=matched,
+            places=places,
+            pays=pays,
+            moves=moves,
+            captures=captures,
+            slaps_drawn=failed + 1,
+        )
 
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
         """Apply the mover's legal decision to a running game; if the turn ends, slap for the
@@ -318,7 +349,8 @@ class Env(VectorEnv[State, CoinAgeState]):
         """The mover slaps one coin of each kind in their bank."""
         mover = s.current_player
         thrown = jnp.sum(jnp.where(_row(s.banks, mover) > 0, jnp.array([1, 2, 4, 8]), 0))
-        heads = jax.random.randint(key, (), 0, 16, jnp.int32) & thrown  # each coin 1/2 heads
+        # each coin 1/2 heads: four random bits (one word, cheaper than randint's draw)
+        heads = (jax.random.bits(key, (), jnp.uint32) & 15).astype(jnp.int32) & thrown
         matched = jnp.where(mover == 0, heads, thrown & ~heads)
         places, pays, moves, captures = _allowance(_count(matched))
         return s.replace(

@@ -225,12 +225,17 @@ class Env(VectorEnv[State, WalletBattlesState]):
         run reaching the third odd in a row stops there for a recall when anyone has coins on
         the map; every flip that leaves nobody to decide checks the guard, as the engine does.
         """
-        run_key, face_key = jax.random.split(key)
         flips = s.flips
         guard_now = owed & (flips >= FLIP_LIMIT)
         throw = owed & ~guard_now
-        k = jax.random.geometric(run_key, 0.5, dtype=jnp.int32) - 1  # odd flips before HH/TT
-        face = jax.random.bernoulli(face_key).astype(jnp.int32)  # HH 0 or TT 1
+        # One draw of two random words: the odd flips before HH/TT are the first word's
+        # trailing zero bits (each bit 0 with probability 1/2; 32 when all are, probability
+        # 2**-32, so the run is cut there: jax.random.geometric's float32 draw cuts it near 24),
+        # and HH or TT is a bit of the second. Cheaper than a geometric (a logarithm) and a
+        # Bernoulli draw, each with its own key: this runs in every step and in every init.
+        bits = jax.random.bits(key, (2,), jnp.uint32)
+        k = jax.lax.population_count((bits[0] & -bits[0]) - jnp.uint32(1)).astype(jnp.int32)
+        face = (bits[1] & 1).astype(jnp.int32)  # HH 0 or TT 1
         to_recall = jnp.any(s.holder != NOBODY) & (s.odd + k >= _ODD_STEPS)
         before_recall = _ODD_STEPS - s.odd
         checked = jnp.where(to_recall, before_recall - 1, k)  # odd flips that check the guard
