@@ -191,6 +191,10 @@ def test_two_people_play_live_while_a_third_watches(server: str, browser: Browse
         gid = friend_game(server, alice, bob)
         carol.goto(f"{server}/g/{gid}")
         assert "Alice" in bob.inner_text("#players")
+        # The players see that someone watches, in words (one, not "1 spectators").
+        alice.wait_for_function(
+            "() => document.querySelector('#spectators').textContent === '1 spectator watching'"
+        )
         rng = random.Random(5)
         for _ in range(6):
             mover = alice if view(alice)["to_move"] in view(alice)["you"] else bob

@@ -87,6 +87,8 @@ def test_stepping_a_replay_keeps_the_board_in_view(
     gid = played_out(page, server, "coin-age", {}, 40)
     page.goto(f"{server}/g/{gid}/replay")
     page.wait_for_selector("#moves li.current")
+    # The board is fetched after the list is drawn: on a busy machine that is a visible gap.
+    page.wait_for_selector("#board svg")
     # It opens on the board, not on the move list.
     opened = assert_board_in_view(page, "opened")
     assert opened["scroll"] == 0

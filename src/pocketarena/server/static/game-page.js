@@ -70,7 +70,7 @@ export class GamePage {
       if (msg.game !== this.id) return;
       const line = $("#spectators");
       line.hidden = msg.count === 0;
-      line.textContent = `${msg.count} spectator${msg.count === 1 ? "" : "s"} watching`;
+      line.textContent = tn("%(num)d spectator watching", "%(num)d spectators watching", msg.count);
     });
     live.on("open", () => { renderControls(this); renderPlayers(this); });
     live.on("close", () => { renderControls(this); renderPlayers(this); });
