@@ -129,3 +129,30 @@ def test_an_address_nobody_answers_at_is_refused_at_once(ray_installed: None) ->
         run_tasks(tasks, ray=f"127.0.0.1:{port}")
     with pytest.raises(RayUnavailable, match="cannot read the Ray address"):
         run_tasks(tasks, ray="nowhere")
+
+
+def test_a_cluster_lost_during_the_run_is_said_in_one_line(
+    tmp_path: Path, ray_running: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cluster whose head stops under a run (the raylet gone: what ``ray.get`` raises then)
+    ends the command with one error line, not Ray's traceback."""
+    import ray
+    import ray.exceptions
+
+    real_get = ray.get
+    answered: list[object] = []
+
+    def get_until_the_raylet_dies(ref: object, *args: object, **kwargs: object) -> object:
+        if answered:
+            raise ray.exceptions.LocalRayletDiedError()
+        answered.append(ref)
+        return real_get(ref, *args, **kwargs)
+
+    monkeypatch.setattr(ray, "get", get_until_the_raylet_dies)
+    out = tmp_path / "run"
+    result = run("arena", "stack-a-cash", "--games", "4", "--ray", "--jobs", "2", "--out", str(out))
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    errors = [x for x in result.output.splitlines() if x.startswith("error: ")]
+    assert len(errors) == 1, result.output
+    assert "lost the Ray cluster at 'local' during the run" in errors[0], errors[0]
+    assert "raylet died" in errors[0], errors[0]

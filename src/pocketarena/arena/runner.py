@@ -156,7 +156,8 @@ LOCAL_RAY = "local"  # ``ray=LOCAL_RAY``: start a Ray instance on this machine f
 
 
 class RayUnavailable(RuntimeError):
-    """Ray is not installed, or the cluster named cannot be reached; the message says which."""
+    """Ray is not installed, or the cluster named cannot be reached or went away during the run;
+    the message says which."""
 
 
 def run_tasks(
@@ -269,6 +270,14 @@ def _run_on_ray(
             done, running = ray.wait(running, num_returns=1)
             for ref in done:
                 keep(ray.get(ref))
+    except ray.exceptions.RayError as e:
+        if isinstance(e, ray.exceptions.RayTaskError):
+            raise  # a game's own failure, not the cluster's
+        # The cluster stopped under the run (its head shut down, a raylet died): say so in one
+        # line, as for a cluster that never answered.
+        raise RayUnavailable(
+            f"lost the Ray cluster at {address!r} during the run: {str(e).splitlines()[0]}"
+        ) from None
     except KeyboardInterrupt:
         # A connection made here (a local Ray started, or a cluster joined by address) ends at
         # shutdown, and Ray ends a job's tasks with its driver; cancelling them first can race
