@@ -92,7 +92,7 @@ def explorable(state: State) -> str | None:
         return "the game is over: there are no moves to explore"
     if game_id == "flipwars":
         from pocketarena.games.flipwars import FlipWarsState
-        from pocketarena.games.flipwars.rules import PLACING
+        from pocketarena.games.flipwars.modes import PLACING
 
         assert isinstance(state, FlipWarsState)
         if state.phase != PLACING:

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from pocketarena.core import TERMINAL, Action, State
 from pocketarena.games.flipwars import FLAG, KINDS, FlipWars, FlipWarsState
-from pocketarena.games.flipwars.rules import PLACING
+from pocketarena.games.flipwars.modes import PLACING
 
 __all__ = ["EndgameLimitExceeded", "EndgameSolver", "solve_endgame"]
 

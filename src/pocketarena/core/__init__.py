@@ -14,6 +14,7 @@ from .errors import (
 from .game import Game, GameInfo, normalize_notation
 from .options import Option, format_options, parse_option_pairs
 from .perft import divide, perft
+from .placements import Placements
 from .registry import (
     GAMES,
     KINDS,
@@ -54,6 +55,7 @@ __all__ = [
     "Kind",
     "NotationError",
     "Option",
+    "Placements",
     "RecordError",
     "SeededChance",
     "State",

@@ -2,21 +2,11 @@
 wins. Modes standard, enclosed, flag (Capture the Flag) and tactical (a series with the block).
 """
 
-from .rules import (
-    COLOURS,
-    FLAG,
-    KIND_BY_NAME,
-    KINDS,
-    MODES,
-    SERIES_MAX_ROUNDS,
-    SERIES_TARGET,
-    FlipWars,
-    FlipWarsState,
-    Mode,
-    Placements,
-    TileKind,
-    rotate,
-)
+from pocketarena.core import Placements
+
+from .modes import MODES, SERIES_MAX_ROUNDS, SERIES_TARGET, Mode
+from .rules import FlipWars, FlipWarsState
+from .tiles import COLOURS, FLAG, KIND_BY_NAME, KINDS, TileKind, rotate
 
 GAME = FlipWars
 

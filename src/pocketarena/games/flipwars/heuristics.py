@@ -18,7 +18,7 @@ import math
 
 from pocketarena.core import TERMINAL, State
 from pocketarena.games.flipwars import KINDS, FlipWars, FlipWarsState
-from pocketarena.games.flipwars.rules import PLACING
+from pocketarena.games.flipwars.modes import PLACING
 
 __all__ = ["evaluate", "exposure_masks", "features"]
 

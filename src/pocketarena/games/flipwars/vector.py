@@ -17,18 +17,9 @@ import numpy as np
 from pocketarena.core import TERMINAL, Game
 from pocketarena.vector import Env, State, dataclass, field, rewards_for, tree_where
 
-from .rules import (
-    CHOOSE_BLOCK,
-    CHOOSE_FIRST,
-    FLAG,
-    KINDS,
-    OVER,
-    PLACING,
-    SERIES_MAX_ROUNDS,
-    SERIES_TARGET,
-    FlipWars,
-    FlipWarsState,
-)
+from .modes import CHOOSE_BLOCK, CHOOSE_FIRST, OVER, PLACING, SERIES_MAX_ROUNDS, SERIES_TARGET
+from .rules import FlipWars, FlipWarsState
+from .tiles import FLAG, KINDS
 
 NUM_KINDS = len(KINDS)  # nine, the flag last: the observation's order
 MOST_COPIES = 2
