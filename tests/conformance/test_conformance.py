@@ -159,6 +159,26 @@ def test_child_and_clone_leave_the_original_alone(game: pa.Game) -> None:
         assert twin.to_json() == child.to_json()
 
 
+def test_a_state_is_no_key_but_its_position_key_is(game: pa.Game) -> None:
+    """A state changes as it is played, so it cannot be hashed; ``position_key()`` can, and
+    it follows the position, not the object: a clone has the same key, the next one another."""
+    for state in _playout_states(game, 5, every=3):
+        with pytest.raises(TypeError):
+            hash(state)
+        key = state.position_key()
+        assert (
+            hash(key) == hash(state.clone().position_key()) and key == state.clone().position_key()
+        )
+        if not state.is_terminal():
+            before = json.dumps(state.to_json(), sort_keys=True)
+            if state.current_player == pa.CHANCE:
+                action = state.chance_outcomes()[0][0]
+            else:
+                action = state.legal_actions()[0]
+            assert state.child(action).position_key() != key
+            assert json.dumps(state.to_json(), sort_keys=True) == before
+
+
 def test_json_round_trip(game: pa.Game) -> None:
     for seed in range(3):
         for state in _playout_states(game, seed, every=4):

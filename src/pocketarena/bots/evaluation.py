@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from pocketarena.core import TERMINAL, Action, Game, State, for_game
 
@@ -54,66 +54,22 @@ def expected_score(value: float) -> float:
     return (value + 1.0) / 2.0
 
 
-def _frozen(value: Any) -> Hashable:
-    kind = type(value)
-    if kind is list or kind is tuple:
-        frozen = tuple(value)
-        try:
-            hash(frozen)
-        except TypeError:  # lists inside: freeze them too
-            return tuple(_frozen(v) for v in frozen)
-        return frozen
-    if kind is dict:
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    if kind is set:
-        return frozenset(value)
-    frozen_value: Hashable = value
-    return frozen_value
-
-
 def position_key(state: State) -> Hashable:
     """A hashable key for the position a state is in, history left out: two states with equal
     keys have the same future. A game's heuristics (``heuristics.py`` in its folder) may define its own
     ``position_key`` (to merge positions its rules cannot tell apart); otherwise the key is
-    built from the state's slots (every game keeps its whole position there), so
-    transpositions (the same coins placed in another order) share a key."""
+    the state's own ``position_key()``, so transpositions (the same coins placed in another
+    order) share a key."""
     kind = type(state)
     if kind not in _OWN_KEYS:
         module = for_game(state.game.ID, "heuristics")
         _OWN_KEYS[kind] = getattr(module, "position_key", None) if module is not None else None
     own = _OWN_KEYS[kind]
-    return own(state) if own is not None else _slots_key(state)
+    return own(state) if own is not None else state.position_key()
 
 
 # Per state class: its game's own key function, or None for the generic one.
 _OWN_KEYS: dict[type, Callable[[State], Hashable] | None] = {}
-
-
-def _slots_key(state: State) -> Hashable:
-    """The generic key: every slot of the state but the game, history and player to move
-    (which leads the key)."""
-    names = _SLOTS.get(type(state))
-    if names is None:
-        names = _SLOTS[type(state)] = tuple(
-            name
-            for cls in type(state).__mro__
-            for name in getattr(cls, "__slots__", ())
-            if name not in ("game", "history", "current_player", "_game", "__weakref__")
-        )
-    # Most slots are numbers, tuples or flat lists: freeze those in one go and let a single
-    # hash say whether anything deeper (dicts, sets, nested lists) needs the slow way.
-    key = (
-        state.current_player,
-        *[tuple(v) if type(v) is list else v for v in [getattr(state, n) for n in names]],
-    )
-    try:
-        hash(key)
-    except TypeError:
-        return (state.current_player, *[_frozen(getattr(state, name)) for name in names])
-    return key
-
-
-_SLOTS: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True)

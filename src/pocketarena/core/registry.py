@@ -103,9 +103,12 @@ def with_seed(game_id: str, options: Mapping[str, Any], seed: int) -> dict[str, 
 
 
 # -- one shared cache of built games ----------------------------------------------------------
-# A Game is read-only once built, and building one (its action table) takes milliseconds that a
-# server or OpenSpiel (which reloads a game for every deserialised state) would otherwise spend
-# again and again. Options are explicit (a set-up left to chance needs a seed), so equal
+# A Game's options, action table and rules never change once built; what does change is its
+# caches of derived facts (Stack-a-Cash's legal lists per layout, FlipWars' placeable tiles per
+# supply), which fill as states ask and may be filled by any caller, in any order, to the same
+# values. So one Game serves every caller, and building one (its action table) takes
+# milliseconds that a server or OpenSpiel (which reloads a game for every deserialised state)
+# would otherwise spend again and again. Options are explicit (a set-up left to chance needs a seed), so equal
 # options always build equal games.
 _SHARED: OrderedDict[str, Game] = OrderedDict()
 SHARED_LIMIT = 256

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .action import Action
@@ -180,8 +180,56 @@ class State(ABC):
             return NotImplemented
         return self.game == other.game and self.history == other.history
 
-    def __hash__(self) -> int:
-        return hash((self.game.ID, tuple(a.id for a in self.history)))
+    # A state changes as it is played, so it is no dict key or set member (python-chess's Board
+    # is not hashable either); tables of positions key them by ``position_key()``.
+    __hash__ = None  # type: ignore[assignment]
+
+    def position_key(self) -> Hashable:
+        """A hashable key for the position this state is in now, history left out: two states
+        with equal keys have the same future, so transpositions (the same coins placed in
+        another order) share a key. Built from the state's slots (every game keeps its whole
+        position there) with the player to move first; a game may override it."""
+        cls = type(self)
+        names = _SLOTS.get(cls)
+        if names is None:
+            names = _SLOTS[cls] = tuple(
+                name
+                for c in cls.__mro__
+                for name in getattr(c, "__slots__", ())
+                if name not in ("game", "history", "current_player", "_game", "__weakref__")
+            )
+        # Most slots are numbers, tuples or flat lists: freeze those in one go and let a single
+        # hash say whether anything deeper (dicts, sets, nested lists) needs the slow way.
+        key = (
+            self.current_player,
+            *[tuple(v) if type(v) is list else v for v in [getattr(self, n) for n in names]],
+        )
+        try:
+            hash(key)
+        except TypeError:
+            return (self.current_player, *[_frozen(getattr(self, name)) for name in names])
+        return key
 
     def __repr__(self) -> str:
         return f"<{self.game.ID} state after {len(self.history)} actions, player {self.current_player}>"
+
+
+# Per state class: the slots that hold its position (all but game, history and the player).
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _frozen(value: Any) -> Hashable:
+    kind = type(value)
+    if kind is list or kind is tuple:
+        frozen = tuple(value)
+        try:
+            hash(frozen)
+        except TypeError:  # lists inside: freeze them too
+            return tuple(_frozen(v) for v in frozen)
+        return frozen
+    if kind is dict:
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if kind is set:
+        return frozenset(value)
+    frozen_value: Hashable = value
+    return frozen_value

@@ -221,9 +221,9 @@ def max_plies(game: Game) -> int:
 
 
 def load_game(game_id: str, options: Mapping[str, Any]) -> Game:
-    """The game with these options, shared with every other game that has them (a Game is
-    read-only once built, and building one takes milliseconds the event loop would otherwise
-    spend for every new game). A set-up left to chance (Coin Age's ``map="random"``) gets a
+    """The game with these options, shared with every other game that has them (a Game's rules
+    never change once built, only its caches fill, and building one takes milliseconds the
+    event loop would otherwise spend for every new game). A set-up left to chance (Coin Age's ``map="random"``) gets a
     seed drawn here, which the game's options, and so its record, keep."""
     cls = game_class(game_id)
     return load_shared(cls.ID, with_seed(cls.ID, options, fresh_seed()))

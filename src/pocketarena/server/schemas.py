@@ -468,7 +468,7 @@ class UnwatchMessage(_GameMessage):
 
 class MoveMessage(_GameMessage):
     type: Literal["move"]
-    action: TextAsSent = Field(examples=["place Q b2"])
+    action: TextAsSent = Field(examples=["place L b2"])
     version: StrictInt
 
 

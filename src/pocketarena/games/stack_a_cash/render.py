@@ -24,7 +24,6 @@ WORDS = ButtonWords(names={"L": "Large", "M": "Medium", "S": "Small", "flip": "a
 
 __all__ = ["describe", "rich_board", "svg_board"]
 
-SIDE_NAMES = ("Heads", "Tails")
 FACE_STYLE = ("bold black on gold1", "bold black on grey82")
 FACE_FILL = ("#e0b243", "#c9d0d8")  # gold Heads, silver Tails
 FACE_EDGE = ("#8a6414", "#5f6b77")
@@ -52,9 +51,9 @@ def _status(state: StackACashState) -> str:
     if state.current_player == TERMINAL:
         if state.winner_seat >= 0:
             lines = " ".join("-".join(line) for line in state.lines(state.winner_seat))
-            return f"{SIDE_NAMES[state.winner_seat]} wins ({lines})"
+            return f"{state.game.SEATS[state.winner_seat]} wins ({lines})"
         return f"Draw: {state.draw}"
-    text = f"{SIDE_NAMES[state.current_player]} to move"
+    text = f"{state.game.SEATS[state.current_player]} to move"
     prot = state.position()["protected"]
     return text + (f" · {prot} protected (cannot be moved or flipped now)" if prot else "")
 
@@ -143,7 +142,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
         cx, cy = x + size / 2, y + size / 2
         mark = cell in touched
         words = " on a ".join(
-            f"{('Heads', 'Tails')[face]} {SIZE_NAMES[s]}"
+            f"{sac.game.SEATS[face]} {SIZE_NAMES[s]}"  # seat 0 plays Heads
             for s, face in reversed(stack_of(sac.cells[i]))
         )
         out.append(

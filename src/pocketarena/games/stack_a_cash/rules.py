@@ -76,7 +76,6 @@ LEGAL_CACHE_LIMIT = 200_000
 FULL_SUPPLY = sum(COINS_PER_SIZE << (2 * s) for s in range(3))
 # AVAILABLE[left]: bit s set when a coin of size s is still in the supply.
 AVAILABLE = tuple(sum(1 << s for s in range(3) if left >> (2 * s) & 3) for left in range(64))
-SIDE_NAMES = ("Heads", "Tails")
 
 
 def size_word(size: int) -> Message:
@@ -289,7 +288,7 @@ class StackACashState(State):
     )
 
     game: StackACash
-    board: int  # the nine stack codes packed side by side (see rules.py)
+    board: int  # the nine stack codes packed side by side (see board.py)
     cells: list[int]  # stack code per cell
     tops: int  # cells topped by an L, M, S coin: three 9-bit masks (bits 0-8, 9-17, 18-26)
     left: int  # supply: coins left of each size, two bits each (L, M, S)
@@ -421,7 +420,7 @@ class StackACashState(State):
                 if self._game.protect_touched
                 else "stack-a-cash.protected",
                 place=CELLS[a],
-                seat=seat_name(SIDE_NAMES[other]),
+                seat=seat_name(self.game.SEATS[other]),
             )
 
     def _set(self, c: int, code: int) -> None:
@@ -470,11 +469,11 @@ class StackACashState(State):
         return {
             "stacks": stacks,
             "supply": {SIZES[s]: supply[s] for s in range(3)},
-            "to_move": None if over else SIDE_NAMES[self.current_player],
+            "to_move": None if over else self.game.SEATS[self.current_player],
             "protected": None if self.protected == NO_CELL else CELLS[self.protected],
             "ply": self.plies,
             "repetitions": self.repeats,
-            "winner": None if self.winner_seat < 0 else SIDE_NAMES[self.winner_seat],
+            "winner": None if self.winner_seat < 0 else self.game.SEATS[self.winner_seat],
             "lines": [list(line) for line in self.lines(self.winner_seat)]
             if self.winner_seat >= 0
             else [],
@@ -494,12 +493,12 @@ class StackACashState(State):
         stock = " ".join(f"{SIZES[s]}{supply[s]}" for s in range(3))
         if self.current_player == TERMINAL:
             status = (
-                f"{SIDE_NAMES[self.winner_seat]} won"
+                f"{self.game.SEATS[self.winner_seat]} won"
                 if self.winner_seat >= 0
                 else f"draw: {self.draw}"
             )
         else:
-            status = f"{SIDE_NAMES[self.current_player]} to move"
+            status = f"{self.game.SEATS[self.current_player]} to move"
         prot = "" if self.protected == NO_CELL else f"; protected {CELLS[self.protected]}"
         rows.append(f"{status}; supply {stock}{prot}")
         return "\n".join(rows)

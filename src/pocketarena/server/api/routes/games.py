@@ -121,7 +121,9 @@ async def make_move(game_id: str, body: MoveIn, hub: HubDep, player: PlayerIdDep
 async def throw_coins(
     game_id: str, body: VersionIn, hub: HubDep, player: PlayerIdDep
 ) -> dict[str, Any]:
-    """Throw the coins when it is your slap (the outcome comes from the committed seed)."""
+    """Throw the coins when the game waits for your throw (Coin Age's slap, which starts your
+    turn); throws that are nobody's own, as Wallet Battles' flips, the server makes at once.
+    The outcome comes from the committed seed."""
     live = await hub.throw(player, game_id, body.version)
     return view_for(live, player)
 

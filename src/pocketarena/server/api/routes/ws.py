@@ -2,7 +2,7 @@
 
 Client → server (each may carry ``ref``, echoed in the reply):
 ``{"type": "watch", "game": ID, "svg": true}``, ``{"type": "unwatch", "game": ID}``,
-``{"type": "move", "game": ID, "action": "place Q b2", "version": 7}``,
+``{"type": "move", "game": ID, "action": "place L b2", "version": 7}``,
 ``{"type": "throw", "game": ID, "version": 7}``, ``{"type": "resign", "game": ID}``,
 ``{"type": "abort", "game": ID}`` (before each side has moved), ``{"type": "draw", "game":
 ID, "answer": "offer"|"accept"|"decline"}``, ``{"type": "takeback", "game": ID, "answer":
