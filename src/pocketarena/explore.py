@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pocketarena.core import TERMINAL, State
+from pocketarena.core.errors import Message, message
 
 __all__ = [
     "EXPLORABLE",
@@ -34,6 +35,7 @@ __all__ = [
     "MoveValue",
     "explore",
     "explorable",
+    "explorable_message",
     "rank",
 ]
 
@@ -67,11 +69,16 @@ class MoveValue:
     def describe(self) -> str:
         """``win in 15``, ``draw``, ``loss in 4``; FlipWars: ``win by 3 in 5``, ``loss by 2 in
         5``, ``draw``."""
-        word = {1: "win", 0: "draw", -1: "loss"}[self.value]
+        return str(self.describe_message())
+
+    def describe_message(self) -> Message:
+        """What :meth:`describe` says, as a message to word in the reader's language."""
         if self.value == 0:
-            return word
-        by = f" by {abs(self.margin)}" if self.margin is not None else ""
-        return f"{word}{by} in {self.plies}"
+            return message("explore.draw")
+        word = "win" if self.value > 0 else "loss"
+        if self.margin is None:
+            return message(f"explore.{word}", plies=self.plies)
+        return message(f"explore.{word}-by", margin=abs(self.margin), plies=self.plies)
 
 
 def flipwars_reach(state: State) -> int:
@@ -82,31 +89,32 @@ def flipwars_reach(state: State) -> int:
 
 def explorable(state: State) -> str | None:
     """None when ``state`` can be explored exactly, else why not (one sentence)."""
+    why = explorable_message(state)
+    return None if why is None else str(why)
+
+
+def explorable_message(state: State) -> Message | None:
+    """What :func:`explorable` says, as a message to word in the reader's language."""
     game_id = state.game.ID
     if game_id not in EXPLORABLE:
-        return (
-            f"{state.game.TITLE} has no exact explorer (only Stack-a-Cash and FlipWars endgames "
-            "are solved)"
-        )
+        return message("explore.no-explorer", game=state.game.TITLE)
     if state.current_player == TERMINAL:
-        return "the game is over: there are no moves to explore"
+        return message("explore.over")
     if game_id == "flipwars":
         from pocketarena.games.flipwars import FlipWarsState
         from pocketarena.games.flipwars.modes import PLACING
 
         assert isinstance(state, FlipWarsState)
         if state.phase != PLACING:
-            return (
-                "between rounds of the series there is nothing exact to explore: "
-                "choose the block and who starts"
-            )
+            return message("explore.between-rounds")
         reach = flipwars_reach(state)
         if len(state.empty) > reach:
-            mode = state.game.options["mode"]
-            article = "an" if mode[0] in "aeiou" else "a"  # an enclosed round, a flag round
-            return (
-                f"{len(state.empty)} cells are empty; the endgame solver explores {article} "
-                f"{mode} round from {reach} empty cells"
+            mode = str(state.game.options["mode"])
+            return message(
+                "explore.too-many-empty",
+                empty=len(state.empty),
+                round=message(f"explore.round.{mode}"),
+                reach=reach,
             )
     return None
 

@@ -19,8 +19,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pocketarena.core import CHANCE, TERMINAL, State, fresh_seed, load_shared, with_seed
-from pocketarena.explore import ExplorerError, MoveValue, explorable, explore
+from pocketarena import i18n
+from pocketarena.core import (
+    CHANCE,
+    TERMINAL,
+    ActionError,
+    State,
+    fresh_seed,
+    load_shared,
+    with_seed,
+)
+from pocketarena.core.errors import Message, message
+from pocketarena.core.words import seat_name as seat_word
+from pocketarena.explore import ExplorerError, MoveValue, explorable, explorable_message, explore
+from pocketarena.messages import speak
 
 __all__ = ["MAX_MOVES", "PositionError", "evaluate", "load_position", "position_report"]
 
@@ -43,45 +55,60 @@ def load_position(game_id: str, options: Mapping[str, Any], moves: Sequence[str]
     except (ValueError, TypeError) as e:
         raise PositionError(str(e)) from None
     if len(moves) > MAX_MOVES:
-        raise PositionError(f"a position is set up with at most {MAX_MOVES} moves")
+        raise PositionError(speak(message("study.too-many-moves", most=MAX_MOVES)))
     state = game.new_initial_state()
     for n, text in enumerate(moves, 1):
         if not isinstance(text, str):
-            raise PositionError(f"move {n} must be notation text")
+            raise PositionError(speak(message("study.move-not-text", number=n)))
         try:
             state.apply(text)
         except ValueError as e:
-            raise PositionError(f"move {n} ({text!r}) cannot be played: {e}") from None
+            why = speak(e.message) if isinstance(e, ActionError) else str(e)
+            said = message("study.move-illegal", number=n, text=text, why=why)
+            raise PositionError(speak(said)) from None
     return state
 
 
-def seat_name(state: State, seat: int) -> str:
-    return state.game.SEATS[seat] if 0 <= seat < len(state.game.SEATS) else "chance"
+# Everything worded here is said in the language of the moment (``i18n.use_locale``: the
+# request's, or the one ``evaluate`` is given in a bot worker), English when none is set.
+
+
+def seat_name(state: State, seat: int) -> Message:
+    return seat_word(state.game.SEATS[seat]) if 0 <= seat < len(state.game.SEATS) else CHANCE_SEAT
+
+
+CHANCE_SEAT = message("core.said", text="chance")
+THROW = message("study.a-throw")  # where a bot's expected line stops: nobody predicts a throw
 
 
 def to_move_text(state: State) -> str:
     if state.current_player == TERMINAL:
-        return "The game is over"
+        return speak(message("study.over"))
     if state.current_player == CHANCE:
-        return "A throw decides next"
-    return f"{seat_name(state, state.current_player)} to move"
+        return speak(message("study.throw-next"))
+    return speak(message("study.to-move", seat=seat_name(state, state.current_player)))
 
 
 def result_text(state: State) -> str:
     winner = state.winner()
     a, b = state.scores()
-    score = f" ({_num(a)}–{_num(b)})"
+    score = f"{_num(a)}–{_num(b)}"
     if winner is None:
-        return "The game ended in a draw" + score
-    return f"{seat_name(state, winner)} won" + score
+        return speak(message("study.ended-drawn", score=score))
+    return speak(message("study.ended-won", seat=seat_name(state, winner), score=score))
 
 
-def _plies(n: int | None) -> str:
-    return "1 ply" if n == 1 else f"{n} plies"
+def _plies(n: int | None) -> Message:
+    return message("study.plies", count=n or 0)
 
 
 def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+    return i18n.format_number(int(x) if float(x).is_integer() else x)
+
+
+def _fixed(x: float) -> str:
+    """``0.53`` with two decimals, in the reader's way of writing numbers (``0,53``)."""
+    return i18n.format_number(x, "0.00")
 
 
 def position_report(state: State) -> dict[str, Any]:
@@ -105,20 +132,29 @@ def position_report(state: State) -> dict[str, Any]:
         "exact_reason": None,
     }
     if state.current_player >= 0:
-        out["exact_reason"] = explorable(state)
+        why = explorable_message(state)
+        out["exact_reason"] = None if why is None else speak(why)
     return out
 
 
 def evaluate(
-    game_id: str, options: Mapping[str, Any], moves: Sequence[str], seconds: float = 1.0
+    game_id: str,
+    options: Mapping[str, Any],
+    moves: Sequence[str],
+    seconds: float = 1.0,
+    language: str | None = None,
 ) -> dict[str, Any]:
     """The position's evaluation (JSON): exact where a solver reaches, else the strongest
-    bot's, searching about ``seconds`` for the position and less for each move of the line."""
+    bot's, searching about ``seconds`` for the position and less for each move of the line;
+    its words in ``language`` (a bot worker knows no request's), else the current one."""
+    if language is not None:
+        with i18n.use_locale(language):
+            return evaluate(game_id, options, moves, seconds)
     state = load_position(game_id, options, moves)
     if state.is_terminal():
         return {
             "exact": True,
-            "method": "the rules",
+            "method": speak(message("study.by-the-rules")),
             "summary": result_text(state),
             "expected": _expected_from_returns(state),
             "best": [],
@@ -146,18 +182,19 @@ def _exact(state: State) -> dict[str, Any]:
     other = 1 - mover
     flipwars = best.margin is not None
     if best.value == 0:
-        summary = "A draw with best play"
+        said = message("study.draw-best")
     else:
-        winner = mover if best.value > 0 else other
-        summary = f"{seat_name(state, winner)} wins in {_plies(best.plies)} with best play"
+        winner = seat_name(state, mover if best.value > 0 else other)
+        said = message("study.wins-best", seat=winner, plies=_plies(best.plies))
         if flipwars:
-            summary = (
-                f"{seat_name(state, winner)} wins the round by {abs(best.margin or 0)} "
-                f"with best play ({_plies(best.plies)} left)"
+            margin = abs(best.margin or 0)
+            said = message(
+                "study.wins-round-best", seat=winner, margin=margin, plies=_plies(best.plies)
             )
     if flipwars and best.value == 0:
         left = len(getattr(state, "empty", ()))
-        summary = f"The round ends level with best play ({_plies(left)} left)"
+        said = message("study.level-round-best", plies=_plies(left))
+    summary = speak(said)
     expected = [0.5, 0.5]
     expected[mover] = (best.value + 1) / 2
     expected[other] = 1 - expected[mover]
@@ -166,18 +203,20 @@ def _exact(state: State) -> dict[str, Any]:
     ]
     return {
         "exact": True,
-        "method": "the FlipWars endgame solver" if flipwars else "the Stack-a-Cash solution",
+        "method": speak(
+            message("study.by-flipwars-solver" if flipwars else "study.by-stack-a-cash-solution")
+        ),
         "summary": summary,
         "expected": expected,
         "best": [_move_json(m) for m in top[:BEST_SHOWN]],
         "line": _exact_line(state),
         "explorer": [_move_json(m) for m in moves],
-        "note": "values for this round of the series" if state.game.options.get("series") else None,
+        "note": speak(message("study.series-note")) if state.game.options.get("series") else None,
     }
 
 
 def _move_json(m: MoveValue) -> dict[str, Any]:
-    return {**m.to_json(), "describe": m.describe()}
+    return {**m.to_json(), "describe": speak(m.describe_message())}
 
 
 def _exact_line(state: State) -> list[str]:
@@ -200,23 +239,21 @@ def _analyst(state: State, seconds: float) -> tuple[Any, str]:
     level = "hard"
     recipe = levels_for(game)[level]
     bot = make_level(game, level, seed=f"board:{state.ply}", seconds=seconds)
-    return bot, f"the hard bot ({recipe.method}, {seconds:g} s)"
+    return bot, speak(
+        message("study.by-hard-bot", method=recipe.method, seconds=i18n.format_number(seconds))
+    )
 
 
 def _by_bot(state: State, seconds: float) -> dict[str, Any]:
     bot, method = _analyst(state, seconds)
-    note = (
-        "values are expectations over the throws (each throw weighed by its chance)"
-        if state.game.CHANCE
-        else None
-    )
+    note = speak(message("study.throws-note")) if state.game.CHANCE else None
     if state.current_player == CHANCE:
         value0 = float(bot.state_value(state, 0))
         expected = [round((value0 + 1) / 2, 4), round((1 - value0) / 2, 4)]
         return {
             "exact": False,
             "method": method,
-            "summary": _expected_text(state, expected) + " before the throw",
+            "summary": _expected_text(state, expected, "study.expected-before-throw"),
             "expected": expected,
             "best": [],
             "line": [],
@@ -236,7 +273,9 @@ def _by_bot(state: State, seconds: float) -> dict[str, Any]:
             "move": av.action.text,
             "value": round(av.value, 4),
             "expected": round(first := (av.value + 1) / 2 if mover == 0 else (1 - av.value) / 2, 4),
-            "describe": f"expected {first:.2f} for {seats[0]}",
+            "describe": speak(
+                message("study.expected-for", value=_fixed(first), seat=seat_word(seats[0]))
+            ),
         }
         for av in values[:BEST_SHOWN]
     ]
@@ -246,15 +285,24 @@ def _by_bot(state: State, seconds: float) -> dict[str, Any]:
         "summary": _expected_text(state, expected),
         "expected": expected,
         "best": best,
-        "line": _bot_line(state, values[0].action.text, seconds),
+        "line": (line := _bot_line(state, values[0].action.text, seconds)),
+        "line_to_throw": line[-1] == speak(THROW),
         "explorer": None,
         "note": note,
     }
 
 
-def _expected_text(state: State, expected: list[float]) -> str:
+def _expected_text(state: State, expected: list[float], key: str = "study.expected") -> str:
     seats = state.game.SEATS
-    return f"Expected score {seats[0]} {expected[0]:.2f} · {seats[1]} {expected[1]:.2f}"
+    return speak(
+        message(
+            key,
+            first=seat_word(seats[0]),
+            first_value=_fixed(expected[0]),
+            second=seat_word(seats[1]),
+            second_value=_fixed(expected[1]),
+        )
+    )
 
 
 def _bot_line(state: State, first: str, seconds: float) -> list[str]:
@@ -268,7 +316,7 @@ def _bot_line(state: State, first: str, seconds: float) -> list[str]:
         line.append(move)
         state.apply(move)
     if state.current_player == CHANCE:
-        line.append("(a throw)")
+        line.append(speak(THROW))
     return line
 
 

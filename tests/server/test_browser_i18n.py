@@ -47,24 +47,29 @@ def in_language(
     return ctx
 
 
-# Visible text nodes of the page and the words people hear (aria-label, title, placeholder):
-# what the pseudo-locale must show wrapped in ⟦…⟧. Left out: boards, notation and code; text
-# declared English (lang="en": the lessons' and puzzles' own text, English only so far); and
-# what the rules engine words (data-words="engine": move sentences, refusals, evaluations),
-# which the engine's catalog words, checked by the engine's own tests.
+# Visible text of the page (each element's own text nodes together) and the words people hear
+# (aria-label, title, placeholder): what the pseudo-locale must show wrapped in ⟦…⟧. Left out:
+# boards, notation and code; text declared English (lang="en": the lessons' and puzzles' own
+# text, English only so far); and what is marked data-words="engine" (the move list's
+# sentences, refusals), which the engine's catalog words, checked by the engine's own tests.
 VISIBLE_TEXT = """() => {
   const ENGINE_OR_NOTATION = 'svg, code, script, style, #moves .mv, .an-move-text, .notation, '
     + '[data-words="engine"], [lang="en"], [hidden], option, time';
   const skip = (n) => n.closest(ENGINE_OR_NOTATION);
   const out = [];
+  // An element's own text nodes read as one text (notation set apart inside a sentence,
+  // "⟦Expected line: <span>place L b2</span>⟧", leaves the sentence in two nodes).
+  const byParent = new Map();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
     if (!el || skip(el) || !n.textContent.trim()) continue;
     const style = getComputedStyle(el);
     if (style.display === 'none' || style.visibility === 'hidden') continue;
-    out.push(n.textContent.trim());
+    if (!byParent.has(el)) byParent.set(el, []);
+    byParent.get(el).push(n.textContent.trim());
   }
+  for (const parts of byParent.values()) out.push(parts.join(' '));
   for (const el of document.body.querySelectorAll('[aria-label], [title], [placeholder]')) {
     if (skip(el)) continue;
     for (const a of ['aria-label', 'title', 'placeholder']) {

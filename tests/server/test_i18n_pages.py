@@ -225,3 +225,46 @@ def test_a_bot_keeps_one_name_whatever_its_first_visitors_language(settings: Set
         c.headers["Accept-Language"] = "ja"
         again = c.get(f"/api/games/{view['id']}").json()
         assert next(s for s in again["seats"] if s["kind"] == "bot")["name"] == "Bot · medium"
+
+
+def worded(text: str, names: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    """Whether ``text`` (not a page: one line the API words) holds no word outside the
+    catalog, notation (a coin's letter, a cell, a move) and ``names`` aside."""
+    rest = re.sub(r"\b(place|flip|move)\b( [A-Z])?( [a-e][1-5])+( flip)?", " ", text)
+    return not untranslated(f"<p>{rest}</p>", set(names))
+
+
+def test_the_analysis_board_speaks_the_readers_language(client: TestClient) -> None:
+    """Everything the analysis board's API says (whose turn, the result, the evaluation and
+    its method, each move's value, why a position has no exact values, a refused move) goes
+    through a catalog: in the pseudo-locale no word of it is bare English."""
+    client.cookies.set("lang", "qps")
+    said: list[str] = []
+    r = client.post(
+        "/api/analysis/position", json={"game_id": "stack-a-cash", "moves": ["place L b2"]}
+    )
+    assert r.status_code == 200, r.text
+    said += [r.json()["status"], r.json()["options_text"]]
+    finished = ["place L a1", "place S b1", "place M a2", "place S b2", "place L a3"]
+    body = {"game_id": "stack-a-cash", "moves": finished}
+    said.append(client.post("/api/analysis/position", json=body).json()["status"])
+    said.append(client.post("/api/analysis/evaluate", json=body).json()["method"])
+    ev = client.post("/api/analysis/evaluate", json={"game_id": "stack-a-cash"}).json()
+    said += [ev["summary"], ev["method"], *(m["describe"] for m in ev["explorer"])]
+    r = client.post("/api/analysis/position", json={"game_id": "flipwars"})
+    said += [r.json()["exact_reason"], r.json()["status"]]
+    coins = {"coins": {"Q": 1, "N": 1, "P": 1, "D": 1}}
+    ev = client.post(
+        "/api/analysis/evaluate", json={"game_id": "wallet-battles", "options": coins}
+    ).json()
+    said += [ev["summary"], ev["method"], ev["note"], *(b["describe"] for b in ev["best"])]
+    bad = {"game_id": "stack-a-cash", "moves": ["flip b2"]}
+    r = client.post("/api/analysis/position", json=bad)
+    assert r.status_code == 400
+    said.append(r.json()["detail"])
+    bare = [text for text in said if not worded(text, {"FlipWars", "Stack-a-Cash", "hard", "mcts"})]
+    assert not bare, bare
+    client.cookies.set("lang", "de")
+    r = client.post("/api/analysis/position", json={"game_id": "stack-a-cash"})
+    assert r.json()["status"] == "Kopf ist am Zug"
+    client.cookies.delete("lang")

@@ -264,8 +264,10 @@ def format_ago(moment: datetime, now: datetime | None = None) -> str:
     )
 
 
-def format_number(value: float) -> str:
-    return numbers.format_decimal(value, locale=babel_locale(current()))
+def format_number(value: float, format: str | None = None) -> str:
+    """``value`` as the reader writes numbers (``0,53`` in French); ``format`` is a CLDR
+    pattern (``"0.00"``: two decimals)."""
+    return numbers.format_decimal(value, format, locale=babel_locale(current()))
 
 
 def _format(text: str, params: Mapping[str, Any]) -> str:

@@ -8,12 +8,21 @@ import { markPicked, narrowByClick } from "./picker.js";
 import { t } from "./i18n.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
-const WORDS = JSON.parse(document.getElementById("an-words")?.textContent || "{}");
 const $ = (sel) => document.querySelector(sel);
 
 const post = (path, body, raw = false) => api(path, { method: "POST", body, raw });
 
 const MANY_MOVES = 60; // more legal moves than this are typed (with suggestions), not listed
+
+// Notation is the same in every language: set apart, left to right, inside the words.
+const notation = (text) => node("span", { class: "notation", dir: "ltr", text });
+// A translated sentence with notation inside: t(…) given MARK for the notation's parameter,
+// then split around it, so the notation is its own element where the language puts it.
+const MARK = "\u0000";
+function withNotation(text, value) {
+  const [before, after = ""] = text.split(MARK);
+  return [before, value, after].filter((part) => part !== "");
+}
 
 class Board {
   constructor(start) {
@@ -69,9 +78,9 @@ class Board {
     this.picked = got.picked;
     markPicked($("#board"), this.picked);
     if (got.matching.length === 1) { this.play(got.matching[0]); return; }
-    const all = node("button", { type: "button", class: "btn ghost", onclick: () => { this.picked = []; markPicked($("#board"), []); this.renderChoices(this.evaluation || null); } }, WORDS.show_all || "show all");
+    const all = node("button", { type: "button", class: "btn ghost", onclick: () => { this.picked = []; markPicked($("#board"), []); this.renderChoices(this.evaluation || null); } }, t("show all"));
     $("#an-choices").replaceChildren(
-      node("p", { class: "small muted", id: "an-picked" }, `${(WORDS.moves_with || "Moves with {tokens}").replace("{tokens}", this.picked.join(" + "))} `, all),
+      node("p", { class: "small muted", id: "an-picked" }, t("Moves with %(tokens)s", { tokens: this.picked.join(" + ") }), " ", all),
       node("div", { class: "an-choice-list" }, got.matching.map((m) => node("button", { type: "button", class: "an-choice", "data-move": m, onclick: () => this.play(m) }, node("span", { class: "an-move-text", text: m })))),
     );
   }
@@ -136,12 +145,12 @@ class Board {
     if ($("#an-game").value === this.gameId) this.fillOptions(); // the set-up form shows the options in play
     history.replaceState(null, "", this.link().slice(location.origin.length));
     $("#an-title").textContent = t("%(game)s · analysis", { game: report.title });
-    $("#an-meta").textContent = Object.entries(report.options).filter(([, v]) => typeof v !== "object" && v !== null).map(([k, v]) => `${k}: ${v}`).join(" · ");
+    $("#an-meta").textContent = report.options_text;
     $("#board").innerHTML = report.svg;
     $("#board").dataset.ply = String(report.ply);
     $("#an-pos").textContent = `${this.ply} / ${this.moves.length}`;
     const last = report.moves[report.moves.length - 1];
-    $("#an-status").textContent = last ? t("%(status)s — after %(ply)s. %(move)s", { status: report.status, ply: this.ply, move: last }) : report.status;
+    $("#an-status").replaceChildren(...(last ? withNotation(t("%(status)s — after %(ply)s. %(move)s", { status: report.status, ply: this.ply, move: MARK }), notation(last)) : [report.status]));
     this.picked = [];
     this.evaluation = null;
     this.renderHistory();
@@ -184,7 +193,7 @@ class Board {
     const explorer = evaluation?.explorer;
     if (explorer) {
       const rows = explorer.map((m) => node("tr", { class: `an-v${m.value}`, "data-move": m.move, onclick: () => this.play(m.move) },
-        node("td", {}, node("button", { type: "button", class: "linkish", text: m.move })),
+        node("td", {}, node("button", { type: "button", class: "linkish" }, notation(m.move))),
         node("td", { class: "an-result", text: m.describe })));
       box.replaceChildren(
         node("p", { class: "small muted", text: explorer[0]?.margin !== undefined
@@ -234,9 +243,11 @@ class Board {
     $("#an-method").textContent = (ev.exact ? t("Exact, from %(method)s", { method: ev.method }) : t("Judged by %(method)s", { method: ev.method })) + (ev.note ? `; ${ev.note}` : "") + ".";
     if (ev.best.length) {
       $("#an-best").replaceChildren(node("p", { class: "small", text: t("Best moves:") }), node("ul", { class: "an-best" },
-        ev.best.map((b) => node("li", {}, node("button", { type: "button", class: "linkish", "data-move": b.move, text: b.move, onclick: () => this.play(b.move) }), ` — ${b.describe}`))));
+        ev.best.map((b) => node("li", {}, node("button", { type: "button", class: "linkish", "data-move": b.move, onclick: () => this.play(b.move) }, notation(b.move)), ` — ${b.describe}`))));
     }
-    if (ev.line.length) $("#an-line").textContent = t("Expected line: %(line)s", { line: ev.line.join(", ") });
+    // The line is notation, and the throw it stops at is worded ("(a throw)").
+    const line = ev.line.flatMap((m, i) => [i ? ", " : "", ev.line_to_throw && i === ev.line.length - 1 ? m : notation(m)]).filter(Boolean);
+    if (ev.line.length) $("#an-line").replaceChildren(...withNotation(t("Expected line: %(line)s", { line: MARK }), node("span", { dir: "ltr" }, line)));
     if (!this.picked.length) this.renderChoices(ev); // a choice narrowed on the board stays
   }
 

@@ -18,6 +18,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
+from pocketarena import i18n
 from pocketarena.core import RecordError
 from pocketarena.i18n import _
 from pocketarena.records import loads
@@ -64,6 +65,7 @@ def _report(body: PositionIn) -> dict[str, Any]:
     state = _position(body)
     out = position_report(state)
     out["svg"] = catalog.svg_board(state, last=state.history[-1] if state.history else None)
+    out["options_text"] = catalog.options_text(state.game.ID, out["options"])
     return out
 
 
@@ -108,6 +110,7 @@ async def analysis_evaluate(body: PositionIn, request: Request, ctx: ContextDep)
                 options,
                 [a.text for a in state.history],
                 EVALUATE_SECONDS,
+                i18n.current(),  # the worker words the evaluation in the reader's language
                 timeout_s=EVALUATE_LIMIT_S,
             )
     except Busy as e:
