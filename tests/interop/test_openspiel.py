@@ -212,3 +212,114 @@ def test_openspiel_mcts_is_found_by_name_and_reseeds() -> None:
     kept.choose(state)
     kept.reseed(9)
     assert kept.choose(state) == make_bot("openspiel-mcts:40", game, seed=9).choose(state)
+
+
+# -- merge_chance: runs of chance as one node, for OpenSpiel's expectiminimax ------------------
+CHANCE_GAMES = [g for g in sorted(pa.GAMES) if pa.GAMES[g].CHANCE]
+
+
+def test_merged_chance_passes_the_conformance_test() -> None:
+    """(Coin Age's merged nodes are checked below; its runs of slaps make a conformance run of
+    it take a minute.)"""
+    game = pyspiel.load_game("pocketarena_wallet_battles(merge_chance=true)")
+    assert game.get_parameters()["merge_chance"] is True
+    assert str(pyspiel.load_game(str(game))) == str(game)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game_id", CHANCE_GAMES)
+def test_merged_outcomes_cover_every_run_once(game_id: str) -> None:
+    """From each chance node of a random game: the merged outcomes' probabilities sum to 1,
+    each leads to a position that is no chance node, and no two lead to the same position (the
+    guard counters left out); the engine's history holds the whole run played."""
+    game = pyspiel.load_game(f"{spiel_name(game_id)}(merge_chance=true)")
+    guards = game.pocketarena.GUARD_COUNTERS
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 3:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            seen = set()
+            for i, _ in outcomes:
+                child = state.clone()
+                child.apply_action(i)
+                assert not child.is_chance_node()
+                position = child.pocketarena.position()
+                seen.add(json.dumps({k: v for k, v in position.items() if k not in guards}))
+            assert len(seen) == len(outcomes)
+            checked += 1
+            before = len(state.pocketarena.history)
+            pick = rng.choices([i for i, _ in outcomes], [p for _, p in outcomes])[0]
+            said = state.action_to_string(pyspiel.PlayerId.CHANCE, pick)
+            state.apply_action(pick)
+            played = state.pocketarena.history[before:]
+            assert "; ".join(a.text for a in played) == said
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked == 3
+
+
+def test_expectiminimax_returns_on_wallet_battles_with_merged_chance() -> None:
+    """OpenSpiel's expectiminimax spends no depth on chance nodes, so on the engine's own nodes
+    it walks every chain of odd flips (from the first position, up to 500 of them, at every
+    level). Merged, it returns from the first position at depth 2; and where the engine's
+    chains are short (once coins are on the map, three odd flips make a recall) both give the
+    same value, two decisions deep."""
+    from open_spiel.python.algorithms.minimax import expectiminimax
+
+    from pocketarena.games.wallet_battles.heuristics import evaluate
+
+    def value(state: Any) -> float:
+        return evaluate(state.pocketarena, 0)
+
+    plain = pyspiel.load_game("pocketarena_wallet_battles")
+    merged = pyspiel.load_game("pocketarena_wallet_battles(merge_chance=true)")
+    first, _ = expectiminimax(merged.new_initial_state(), 2, value, 0)
+    assert -1.0 <= first <= 1.0
+
+    rng = random.Random(5)
+    states = [plain.new_initial_state(), merged.new_initial_state()]
+    for _ in range(3):  # HH/TT then a placement, three times: both seats hold coins
+        plain_hh = states[0].chance_outcomes()[0][0]  # the engine's id of flip HH
+        states[0].apply_action(plain_hh)
+        states[1].apply_action(0)  # the first merged outcome: flip HH
+        assert states[0].pocketarena.position() == states[1].pocketarena.position()
+        action = rng.choice(states[0].legal_actions())
+        for state in states:
+            state.apply_action(action)
+    assert states[0].is_chance_node() and states[1].is_chance_node()
+    exact, _ = expectiminimax(states[0], 2, value, 0)
+    fast, _ = expectiminimax(states[1], 2, value, 0)
+    assert fast == pytest.approx(exact, abs=1e-9)
+
+
+def test_merge_chance_is_refused_where_it_means_nothing() -> None:
+    with pytest.raises(pyspiel.SpielError, match="merge_chance"):
+        pyspiel.load_game("pocketarena_stack_a_cash(merge_chance=true)")
+
+
+def test_the_interop_benchmark_runs(tmp_path: Any) -> None:
+    """``benchmarks/interop.py --quick`` (a smoke run; speed is the benchmark's business): a
+    row per game and anchor, with the C++ MCTS bot's figures beside the Python one's."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "interop.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    assert "C++ MCTS speed-up" in rows[0]
+    shipped = subprocess.run(  # the games a fresh process has (tests here register more)
+        [sys.executable, "-c", "import pocketarena as pa; print(*sorted(pa.GAMES))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    names = [*shipped, "tic_tac_toe (C++)", "python_tic_tac_toe"]
+    assert [row.split(" | ")[0][2:] for row in rows[1:]] == names
+    assert all(row.count(" | ") == 7 and row.rstrip(" |").endswith("x") for row in rows[1:])

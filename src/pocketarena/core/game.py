@@ -53,6 +53,10 @@ class Game(ABC):
     # weigh: the balance lab plays every combination of them on each variant's other options.
     READINGS: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
     PITCH: ClassVar[str] = ""
+    # Keys of ``State.position()`` that only count towards a guard ending an endless game
+    # (Wallet Battles' flips): positions equal but for them are one position for a searcher
+    # that merges runs of chance (the OpenSpiel adapter's ``merge_chance``).
+    GUARD_COUNTERS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = self._resolve(

@@ -23,6 +23,23 @@ then chance outcomes, so ``max_chance_outcomes`` is the size of the whole table.
 engine state (``spiel_state.pocketarena``); cloning clones it, and serialising stores the game
 and the action ids, which deserialising replays. Observation tensors are
 :mod:`pocketarena.observe`'s; the information state string is the history in notation.
+
+A game with chance takes one more parameter, ``merge_chance`` (default false). OpenSpiel's
+``expectiminimax`` spends no depth on chance nodes, and Wallet Battles' odd flips chain chance
+nodes up to its flip guard (500 flips), so from the first position it never returns. With
+``merge_chance=true`` a run of chance nodes in a row is one chance node: its outcomes are the
+positions the runs end in, counters that only feed a guard left out (``Game.GUARD_COUNTERS``:
+Wallet Battles' flips, Coin Age's turns), each played as its shortest run with the summed
+probability. Everything else is the game as it is; the guard counter then counts the flips of
+the runs played, so a game reaches its guard later (the games end long before it in practice).
+An outcome's id is its index in the list:
+
+>>> game = pyspiel.load_game("pocketarena_wallet_battles(merge_chance=true)")
+>>> state = game.new_initial_state()
+>>> [(i, round(p, 6)) for i, p in state.chance_outcomes()]  # HH, TT, the guard after 500 odd
+[(0, 0.5), (1, 0.5), (2, 0.0)]
+>>> state.action_to_string(pyspiel.PlayerId.CHANCE, 1)
+'flip TT'
 """
 
 from __future__ import annotations
@@ -35,7 +52,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 import pocketarena as pa
-from pocketarena.core import Game, Option, State
+from pocketarena.core import Action, Game, Option, State
 from pocketarena.observe import observation_shape, observation_tensor
 
 from ._common import load
@@ -49,6 +66,7 @@ __all__ = [
 ]
 
 PREFIX = "pocketarena_"
+MERGE_CHANCE = "merge_chance"  # the adapter's own parameter, for games with chance
 NONE_INT = -1  # a nullable integer option's "none": OpenSpiel parameters cannot be None
 INT32 = 2**31  # OpenSpiel's integer parameters are 32-bit
 
@@ -113,9 +131,10 @@ def _options(cls: type[Game], params: Mapping[str, Any]) -> dict[str, Any]:
         elif option.nullable and value == _spiel_value(option, None):
             value = None
         out[option.name] = value
-    unknown = sorted(set(params) - {o.name for o in cls.OPTIONS})
+    names = [o.name for o in cls.OPTIONS] + ([MERGE_CHANCE] if cls.CHANCE else [])
+    unknown = sorted(set(params) - set(names))
     if unknown:
-        valid = ", ".join(o.name for o in cls.OPTIONS) or "none"
+        valid = ", ".join(names) or "none"
         raise ValueError(
             f"unknown parameter {unknown[0]!r} for {spiel_name(cls.ID)}; valid: {valid}"
         )
@@ -149,8 +168,39 @@ def _game_type(cls: type[Game]) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={o.name: _spiel_value(o, o.default) for o in cls.OPTIONS},
+        parameter_specification=_parameters(cls, {o.name: o.default for o in cls.OPTIONS}),
     )
+
+
+def _parameters(cls: type[Game], options: Mapping[str, Any], merge: bool = False) -> dict[str, Any]:
+    """OpenSpiel parameters: the game's options, and ``merge_chance`` for a game with chance."""
+    out = {o.name: _spiel_value(o, options[o.name]) for o in cls.OPTIONS}
+    if cls.CHANCE:
+        out[MERGE_CHANCE] = merge
+    return out
+
+
+def chance_runs(state: State) -> list[tuple[list[Action], float]]:
+    """The outcomes of ``state`` (a chance node) with its runs of chance merged: every run of
+    outcomes to the next node that is not one, grouped by the position it ends in (the game's
+    ``GUARD_COUNTERS`` left out), each group played as its shortest run with the group's whole
+    probability; groups in the order the engine's outcomes first reach them."""
+    guards = state.game.GUARD_COUNTERS
+    groups: dict[str, tuple[list[Action], float]] = {}
+    stack: list[tuple[State, list[Action], float]] = [(state, [], 1.0)]
+    while stack:
+        node, run, p = stack.pop()
+        if node.is_chance_node():
+            for action, q in reversed(node.chance_outcomes()):
+                child = node.clone()
+                child.apply(action)
+                stack.append((child, [*run, action], p * q))
+            continue
+        position = {k: v for k, v in node.position().items() if k not in guards}
+        key = json.dumps(position, sort_keys=True)
+        kept, total = groups.get(key, (run, 0.0))
+        groups[key] = (kept if len(kept) <= len(run) else run, total + p)
+    return list(groups.values())
 
 
 # -- the game and its states ----------------------------------------------------------------------
@@ -158,22 +208,34 @@ class PocketArenaSpielGame(pyspiel.Game):  # type: ignore[misc]
     """A Pocket Arena game seen by OpenSpiel; ``pocketarena`` is the engine's Game."""
 
     def __init__(self, cls: type[Game], params: Mapping[str, Any] | None = None) -> None:
-        game = _load_for_spiel(cls, _options(cls, dict(params or {})))
+        params = dict(params or {})
+        merge = params.pop(MERGE_CHANCE, False) if cls.CHANCE else False
+        if not isinstance(merge, bool):
+            raise ValueError(f"{MERGE_CHANCE} must be true or false, got {merge!r}")
+        game = _load_for_spiel(cls, _options(cls, params))
         info = game.info
+        chance_table = len(game.actions) - game.num_decisions
+        if merge:
+            # A run has at most max_game_length throws, and each throw but the last ends it in
+            # all but one of its outcomes: an upper bound on the runs from one node.
+            outcomes = chance_table * info.max_game_length + 1
+        else:
+            outcomes = len(game.actions) if cls.CHANCE else 0
         super().__init__(
             _game_type(cls),
             pyspiel.GameInfo(
                 num_distinct_actions=game.num_decisions,
-                max_chance_outcomes=len(game.actions) if cls.CHANCE else 0,
+                max_chance_outcomes=outcomes,
                 num_players=2,
                 min_utility=info.min_utility,
                 max_utility=info.max_utility,
                 utility_sum=0.0,
                 max_game_length=info.max_game_length,
             ),
-            {o.name: _spiel_value(o, game.options[o.name]) for o in cls.OPTIONS},
+            _parameters(cls, game.options, merge),
         )
         self.pocketarena = game
+        self.merge_chance: bool = merge
 
     def new_initial_state(self, *args: Any) -> PocketArenaSpielState:
         if args:
@@ -221,6 +283,7 @@ class PocketArenaSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: PocketArenaSpielGame) -> None:
         super().__init__(game)
         self._engine = _Engine(game.pocketarena.new_initial_state())
+        self._merge = game.merge_chance
 
     @property
     def pocketarena(self) -> State:
@@ -236,13 +299,28 @@ class PocketArenaSpielState(pyspiel.State):  # type: ignore[misc]
         return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._merge:
+            return [(i, p) for i, (_, p) in enumerate(chance_runs(self._engine.state))]
         return sorted((a.id, p) for a, p in self._engine.state.chance_outcomes())
+
+    def _run(self, action: int) -> list[Action]:
+        """The engine's actions for an OpenSpiel action (a merged chance outcome is a run)."""
+        state = self._engine.state
+        if not (self._merge and state.is_chance_node()):
+            return [state.game.action(int(action))]
+        runs = chance_runs(state)
+        if not 0 <= action < len(runs):
+            raise ValueError(f"chance outcome {action} is not one of the {len(runs)} here")
+        return runs[action][0]
 
     def _apply_action(self, action: int) -> None:
         state = self._engine.state
-        state.apply(state.game.action(int(action)))
+        for step in self._run(int(action)):
+            state.apply(step)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if self._merge and player == pa.CHANCE and self._engine.state.is_chance_node():
+            return "; ".join(step.text for step in self._run(int(action)))
         return self._engine.state.game.action(int(action)).text
 
     def is_terminal(self) -> bool:

@@ -79,6 +79,7 @@ class CoinAge(Game):
     TITLE = "Coin Age"
     SEATS = ("Heads", "Tails")
     CHANCE = True
+    GUARD_COUNTERS = ("turn",)  # the turn counter only ends the game at MAX_TURNS
     PITCH = (
         "Slap your coins, then place, stack, move and capture to rule the regions of a tiny map."
     )

@@ -175,6 +175,7 @@ class WalletBattles(Game):
     TITLE = "Wallet Battles"
     SEATS = ("Union", "Confederacy")
     CHANCE = True
+    GUARD_COUNTERS = ("flips",)  # the flip counter only ends the game at FLIP_LIMIT
     OPTIONS = (
         Option(
             "map",
