@@ -30,6 +30,7 @@ from sqlalchemy import create_engine, insert, text
 
 from pocketarena.server.core.config import Settings
 from pocketarena.server.core.db import make_engine, run_migrations, session_factory
+from pocketarena.server.live import sweeps
 from pocketarena.server.live.bots import BotRunner
 from pocketarena.server.live.hub import Hub
 from pocketarena.server.live.session import DAYS_PER_MOVE
@@ -133,7 +134,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 
             async def sweep() -> tuple[int, float]:
                 t0 = time.perf_counter()
-                ended = await hub.sweep_turns()
+                ended = await sweeps.turns(hub)
                 took = time.perf_counter() - t0
                 await hub.close()
                 return ended, took

@@ -13,6 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from pocketarena.server.core.config import Settings
 from pocketarena.server.core.ratelimit import MemoryLimiter, Rate, address_key
+from pocketarena.server.live import sweeps
 from pocketarena.server.main import create_app
 
 from .conftest import Socket, create, make_settings, second_client
@@ -223,7 +224,7 @@ def test_games_nobody_joins_expire_and_are_not_reloaded(tmp_path: Path) -> None:
                 .values(created_at=hub.games[old].created_at)
             )
             s.commit()
-        assert client.portal.call(hub.expire_waiting) == 2
+        assert client.portal.call(sweeps.waiting, hub) == 2  # type: ignore[union-attr]
         view = client.get(f"/api/games/{old}?svg=false").json()
         assert view["status"] == "aborted" and view["termination"] == "abandoned"
         assert [s["id"] for s in client.get("/api/lobby").json()["seeks"]] == [fresh]

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pocketarena.server import notices
+from pocketarena.server.live import sweeps
 from pocketarena.server.main import create_app
 
 from .conftest import make_settings, second_client
@@ -90,7 +91,7 @@ def test_challenges_and_turns_ring_the_bell(app_client: TestClient, calendar: Ca
     # Bob lets the day pass: both are told the game is over
     calendar.at += timedelta(days=1, minutes=1)
     hub = bob.app.state.ctx.hub  # type: ignore[attr-defined]
-    assert bob.portal.call(hub.sweep_turns) == 1  # type: ignore[union-attr]
+    assert bob.portal.call(sweeps.turns, hub) == 1  # type: ignore[union-attr]
     for client, count in ((ann, 4), (bob, 3)):
         got = bell(client, count)
         assert got["notifications"][0]["kind"] == "game_over"

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from pocketarena.server.core.config import Settings
 from pocketarena.server.core.db import make_engine, run_migrations, session_factory
-from pocketarena.server.live import session
+from pocketarena.server.live import session, sweeps
 from pocketarena.server.live.bots import BotRunner
 from pocketarena.server.live.hub import Hub
 from pocketarena.server.main import cluster_parts, create_app
@@ -100,7 +100,7 @@ def hub_of(client: TestClient) -> Hub:
 
 
 def sweep(client: TestClient) -> int:
-    return int(client.portal.call(hub_of(client).sweep_turns))  # type: ignore[union-attr]
+    return int(client.portal.call(sweeps.turns, hub_of(client)))  # type: ignore[union-attr]
 
 
 def act(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
@@ -287,12 +287,12 @@ def test_two_processes_sweeping_end_a_game_once(
             calendar.advance(days=1, hours=1)
             # both processes sweep at once; then each checks every game again, as a process
             # that missed the sweep's lock would
-            ended = await asyncio.gather(one.sweep_turns(), two.sweep_turns())
+            ended = await asyncio.gather(sweeps.turns(one), sweeps.turns(two))
             again = []
             for gid in games:
                 for hub in hubs:
                     live = await hub.get(gid)
-                    again.append(await hub._flag_check(live))
+                    again.append(await hub.flag_check(live))
             assert sum(ended) == 3 and not any(again)
             for gid in games:
                 row = one.store.load_game(gid)

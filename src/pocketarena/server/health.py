@@ -63,7 +63,7 @@ async def _check(probe: Any) -> str:
 
 
 async def _bots(hub: Hub, settings: Settings) -> Bots:
-    jobs = hub.jobs
+    jobs = hub.botjobs.queue
     if not hub.clustered or jobs is None:
         return Bots(queue="not used", group=True, waiting=0, oldest_wait_s=0.0)
     try:

@@ -11,6 +11,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -63,11 +64,13 @@ from .core.ratelimit import Limiter, MemoryLimiter, Rates
 from .core.sessions import DatabaseSessions
 from .core.waiting import wait_for_async
 from .delivery import Sender, send_forever
-from .live import abandon
+from .live import abandon, sweeps
+from .live.botjobs import BOT_SWEEP_S
 from .live.bots import BotRunner
 from .live.bus import Bus, MemoryBus, RedisBus
-from .live.hub import BOT_SWEEP_S, CLOCK_SWEEP_S, GameError, Hub
+from .live.hub import GameError, Hub
 from .live.jobs import BotQueue
+from .live.sweeps import CLOCK_SWEEP_S
 from .mail import Mailer
 from .models import utcnow
 from .push import Pusher, vapid_keys
@@ -367,9 +370,11 @@ async def clock_sweeps(hub: Hub) -> None:
     while True:
         await asyncio.sleep(CLOCK_SWEEP_S)
         rounds += 1
-        chores: list[tuple[str, Callable[[], Awaitable[object]]]] = [("clocks", hub.sweep_clocks)]
+        chores: list[tuple[str, Callable[[], Awaitable[object]]]] = [
+            ("clocks", partial(sweeps.clocks, hub))
+        ]
         if rounds % bot_every == 0:
-            chores.append(("bot jobs", hub.sweep_bot_jobs))
+            chores.append(("bot jobs", hub.botjobs.sweep))
         if rounds % WATCH_CHECK_EVERY == 0:
             chores.append(("watched games", hub.check_watched))
         if rounds % LOBBY_READ_EVERY == 0:
@@ -410,9 +415,9 @@ async def maintenance(hub: Hub, sessions: DatabaseSessions) -> None:
         try:
             await hub.heartbeat()
             if beats % TURN_SWEEP_EVERY == 0:
-                await hub.sweep_turns()
+                await sweeps.turns(hub)
             if beats % SWEEP_EVERY == 0:
-                await hub.expire_waiting()
+                await sweeps.waiting(hub)
                 await abandon.abort_idle(hub)
                 await sessions.purge()
         except asyncio.CancelledError:

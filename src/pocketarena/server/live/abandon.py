@@ -75,7 +75,7 @@ async def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
 async def claim_win(hub: Hub, player_id: str | None, game_id: str) -> LiveGame:
     """End the game as a win for ``player_id``, whose opponent has left (see ``claim``)."""
     live = await hub.get(game_id)
-    async with hub._locked(live):  # in a cluster: the newest stored version
+    async with hub.locked(live):  # in a cluster: the newest stored version
         verdict = await claim(hub, live, player_id)
         if not verdict.allowed:
             if verdict.wait_s is not None:
@@ -96,7 +96,7 @@ async def abort_idle(hub: Hub) -> int:
     for live in list(hub.games.values()):
         if live.status != "active" or live.days_per_move is not None or idle_s(live) < after:
             continue  # a turn-based game waits days by design: its deadline ends it
-        async with hub._locked(live):  # in a cluster: the newest stored version
+        async with hub.locked(live):  # in a cluster: the newest stored version
             if live.status != "active" or idle_s(live) < after:
                 continue
             try:
@@ -114,7 +114,7 @@ async def abort_idle(hub: Hub) -> int:
         aborted += sum(done)
     if aborted:
         log.info("%d game(s) with no move for %d s were aborted", aborted, after)
-        hub._lobby_changed()
+        hub.lobby_changed()
     return aborted
 
 
@@ -124,7 +124,7 @@ async def _abort(hub: Hub, live: LiveGame) -> None:
         live.flag_timer = None
     if live.clock is not None:
         live.clock.stop()
-    await hub._abandon(live)  # aborted, "abandoned": no result, no rating change
+    await hub.abandon(live)  # aborted, "abandoned": no result, no rating change
 
 
 def _stale_rows(hub: Hub, before: datetime) -> list[tuple[str, int]]:

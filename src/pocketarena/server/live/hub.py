@@ -18,8 +18,8 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, fields
-from datetime import datetime, timedelta
+from dataclasses import fields
+from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -34,13 +34,15 @@ from .. import blunder_puzzles, catalog, notices
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import GameRecord, Player, utcnow
-from ..schemas import ActionOut, LobbyItem
+from ..schemas import LobbyItem
 from ..store import ConflictError, Store, aware
-from . import lobby, session, views
+from . import lobby, session, sweeps, views
+from .botjobs import BotJobs
 from .bots import BotRunner, bot_seed
 from .bus import GAMES, LOBBY, PLAYERS, SESSIONS, Bus, MemoryBus
 from .clock import Clock
 from .connection import Connection
+from .games import LiveGame, moment
 from .jobs import BotQueue
 from .lobby import LobbyBoard, LobbyMirror
 from .outbox import Outbox
@@ -57,8 +59,6 @@ from .writer import GameWriter
 
 # The names the routes and the app know the live layer by.
 __all__ = [
-    "BOT_SWEEP_S",
-    "CLOCK_SWEEP_S",
     "GameError",
     "Hub",
     "LiveGame",
@@ -72,52 +72,12 @@ T = TypeVar("T")
 HEARTBEAT = "hub"  # the heartbeat row of this server
 # In a cluster: a heartbeat this recent means the cluster runs (clocks ran on meanwhile).
 CLUSTER_ALIVE_S = 10.0
-CLOCK_SWEEP_S = 1.0  # how often some process looks for clocks that ran out unwatched
-TURN_SWEEP_BATCH = 500  # overdue turn-based games ended per sweep (the rest: the next one)
-BOT_SWEEP_S = 2.0  # how often some process looks for bots waited on with no job queued
-# A bot game unchanged this long with no job in the stream has lost its job (the outbox
-# queues one right after each write, so a younger one may still be on its way).
-BOT_JOB_GRACE_S = 3.0
-
-
-@dataclass
-class LiveGame(Table):
-    """A game in play here: its table, and who watches it, its lock, timers and caches (what
-    a game keeps when another process's change to its table is read in)."""
-
-    subscribers: dict[Connection, bool] = field(default_factory=dict)  # -> wants the SVG
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    revision: int = 0  # bumps on every broadcast; keys the view cache
-    view_cache: dict[tuple[bool, bool], tuple[int, str]] = field(default_factory=dict)
-    legal_cache: tuple[int, str] | None = None
-    action_json: dict[int, ActionOut] = field(default_factory=dict)  # by action id
-    action_text: dict[int, str] = field(default_factory=dict)  # its JSON, by action id
-    sent_len: int = 0  # move-list entries every watcher holds (as of the last broadcast)
-    delta_from: int = 0  # where the last broadcast's entries start
-    bot_task: asyncio.Task[None] | None = None
-    flag_timer: asyncio.TimerHandle | None = None
-    last_activity: float = field(default_factory=time.monotonic)  # for the lobby's live list
-    spectators_shown: int = -1  # the spectator count its watchers were last sent
 
 
 def _accepts(answer: str) -> bool:
     if answer not in ("accept", "decline"):
         raise GameError("bad_request", "answer must be offer, accept or decline")
     return answer == "accept"
-
-
-def _bot_to_move(live: LiveGame) -> bool:
-    """Whether the game is in progress and a bot is to act."""
-    if live.status != "active":
-        return False
-    actor = live.actor()
-    seat = live.seats[actor] if actor is not None else None
-    return seat is not None and seat.kind == "bot" and bool(seat.bot)
-
-
-def _moment(live: LiveGame) -> float:
-    """Now, as the game's clock counts time."""
-    return live.clock.now() if live.clock is not None else time.monotonic()
 
 
 class Hub:
@@ -151,12 +111,10 @@ class Hub:
         # behaves as if there were no bus at all.
         self.bus: Bus = bus or MemoryBus()
         self.clustered = self.bus.shared
-        self.jobs = jobs
-        self._bot_checked: dict[str, int] = {}  # game -> a version found not to be a bot's turn
-        self.bot_jobs_found = 0  # lost bot jobs queued again by the sweep (tests, probes)
-        self.mirror = LobbyMirror(self.bus, self._spawn, self._lobby_soon)  # others' entries
+        self.mirror = LobbyMirror(self.bus, self.spawn, self._lobby_soon)  # others' entries
         # What this process tells the others, in order, by one task (live.outbox).
-        self.outbox = Outbox(self.bus, jobs, self._lobby_records, self._spawn)
+        self.outbox = Outbox(self.bus, jobs, self._lobby_records, self.spawn)
+        self.botjobs = BotJobs(self, jobs, self.outbox)  # in a cluster: bots' moves as jobs
         self.bus.subscribe(GAMES, self._on_game)
         self.bus.subscribe(LOBBY, lambda _msg: self.mirror.read())
         self.bus.subscribe(SESSIONS, self._on_sessions)
@@ -169,7 +127,11 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._db, partial(fn, *args, **kwargs))
 
-    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+    @property
+    def closing(self) -> bool:
+        return self._closing
+
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -185,7 +147,7 @@ class Hub:
         if self.clustered:
             await self._start_cluster()
             return  # games load where they are asked for; sweep_clocks finds the forgotten
-        await self.expire_waiting()  # games nobody joined in time are not brought back
+        await sweeps.waiting(self)  # games nobody joined in time are not brought back
         ids = await self.db(self.store.unfinished_game_ids)
         for gid in ids[: self.settings.max_live_games]:
             try:
@@ -196,8 +158,7 @@ class Hub:
     async def close(self) -> None:
         self._closing = True
         self.mirror.closed = True
-        if self.jobs is not None:
-            await self.jobs.close()
+        await self.botjobs.close()
         await self.outbox.drain(2.0)  # tell the others what changed here last (a moment)
         self.board.close()
         await self.presence.close()  # presence
@@ -223,33 +184,6 @@ class Hub:
         """Note in the database that the server runs (clocks are charged up to the last one)."""
         await self.db(self.store.beat, HEARTBEAT, utcnow())
 
-    async def expire_waiting(self) -> int:
-        """Cancel the games nobody joined within ``waiting_game_ttl_s``; how many."""
-        cutoff = utcnow() - timedelta(seconds=self.settings.waiting_game_ttl_s)
-        stale = await self.db(self.store.stale_waiting_games, cutoff)
-        expired = 0
-        for gid, version in stale:
-            live = self.games.get(gid)
-            if live is None:  # not in play here: only its row changes
-                done = await self.db(
-                    self.store.save_games, [(gid, version, abandoned_values(version))]
-                )
-                expired += done[0]
-                continue
-            async with self._locked(live):
-                if live.status == "waiting":
-                    try:
-                        await self._abandon(live)
-                    except GameError:
-                        continue
-                    expired += 1
-                    if not live.subscribers:
-                        self.games.pop(gid, None)
-        if expired:
-            log.info("%d game(s) nobody joined in time were cancelled", expired)
-            self._lobby_changed()
-        return expired
-
     # -- loading -----------------------------------------------------------------------------
     async def get(self, game_id: str, fresh: bool = False) -> LiveGame:
         """The live game with this id, loaded from the database if needed. ``fresh``: in a
@@ -262,7 +196,7 @@ class Hub:
             # per-game channels: a game no socket here watches is not followed, so another
             # process may have changed it without this one hearing: read it again
             if (fresh or not live.subscribers) and self.clustered:
-                async with self._locked(live):
+                async with self.locked(live):
                     pass
             return live
         pending = self._loading.get(game_id)
@@ -299,7 +233,7 @@ class Hub:
             if live.clock is not None:
                 live.clock.switch(live.actor())
             self._after_change(live, announce=False)
-            self._queue_bot(live)  # in case the process that was to queue it died first
+            self.botjobs.queue_move(live)  # in case the process that was to queue it died first
         return live
 
     async def _build(self, row: GameRecord) -> LiveGame:
@@ -398,7 +332,7 @@ class Hub:
         self.games[gid] = live
         if started:
             await self._begin(live)
-        self._lobby_changed(live)
+        self.lobby_changed(live)
         return live
 
     async def create_paired(
@@ -452,7 +386,7 @@ class Hub:
         live.deadline = row.deadline
         self.games[gid] = live
         await self._begin(live)
-        self._lobby_changed(live)
+        self.lobby_changed(live)
         return live
 
     async def _seats(
@@ -491,19 +425,19 @@ class Hub:
 
     async def _begin(self, live: LiveGame) -> None:
         """First moment with both seats taken: resolve opening chance nodes, start the clock."""
-        async with self._locked(live):
-            change = session.begin(live, _moment(live), self.now())
+        async with self.locked(live):
+            change = session.begin(live, moment(live), self.now())
             if change is not None:
                 await self._carry_out(live, change)
             else:
-                session.start_clock(live, _moment(live))
+                session.start_clock(live, moment(live))
                 self._after_change(live)
                 self._notify_turn(live, None)
         self._notify_started(live)
 
     async def join(self, player_id: str, game_id: str, invite: str | None = None) -> LiveGame:
         live = await self.get(game_id)
-        async with self._locked(live):
+        async with self.locked(live):
             seat = session.joining_seat(live, player_id, invite)
             if seat is None:
                 return live
@@ -529,24 +463,24 @@ class Hub:
             live.rated = rated
             live.started_at = started_at
             live.version += 1
-        self._lobby_changed(live)
+        self.lobby_changed(live)
         await self._begin(live)
         return live
 
     async def cancel(self, player_id: str, game_id: str) -> LiveGame:
         live = await self.get(game_id)
-        async with self._locked(live):
+        async with self.locked(live):
             if live.creator_id != player_id:
                 raise GameError("forbidden", "only the player who opened this game can cancel it")
             if live.status != "waiting":
                 raise GameError(
                     "not_active", "only a game still waiting for an opponent can be cancelled"
                 )
-            await self._abandon(live)
-        self._lobby_changed(live)
+            await self.abandon(live)
+        self.lobby_changed(live)
         return live
 
-    async def _abandon(self, live: LiveGame) -> None:
+    async def abandon(self, live: LiveGame) -> None:
         """End a game nobody joined (under its lock)."""
         await self._save(live, abandoned_values(live.version))
         live.status = "aborted"
@@ -557,24 +491,24 @@ class Hub:
     # -- playing -------------------------------------------------------------------------------
     async def move(self, player_id: str | None, game_id: str, text: Any, version: Any) -> LiveGame:
         live = await self.get(game_id)
-        async with self._locked(live):
+        async with self.locked(live):
             await self._flag_if_due(live)
-            change = session.move(live, player_id, text, version, _moment(live), self.now())
+            change = session.move(live, player_id, text, version, moment(live), self.now())
             await self._carry_out(live, change)
         return live
 
     async def throw(self, player_id: str | None, game_id: str, version: Any) -> LiveGame:
         live = await self.get(game_id)
-        async with self._locked(live):
+        async with self.locked(live):
             await self._flag_if_due(live)
-            change = session.throw(live, player_id, version, _moment(live), self.now())
+            change = session.throw(live, player_id, version, moment(live), self.now())
             await self._carry_out(live, change)
         return live
 
     async def resign(self, player_id: str | None, game_id: str) -> LiveGame:
         live = await self.get(game_id)
-        async with self._locked(live):
-            await self._carry_out(live, session.resign(live, player_id, _moment(live), self.now()))
+        async with self.locked(live):
+            await self._carry_out(live, session.resign(live, player_id, moment(live), self.now()))
         return live
 
     async def abort(self, player_id: str | None, game_id: str) -> LiveGame:
@@ -605,12 +539,12 @@ class Hub:
         """A gesture between the players (``make(table, now=, wall=)`` says what it does),
         after the time check, made as a move is: written, then adopted and sent."""
         live = await self.get(game_id)
-        async with self._locked(live):
+        async with self.locked(live):
             await self._flag_if_due(live)
-            change = make(live, now=_moment(live), wall=self.now())
+            change = make(live, now=moment(live), wall=self.now())
             await self._carry_out(live, change)
         if live.status != "active":
-            self._lobby_changed(live)
+            self.lobby_changed(live)
         return live
 
     async def rematch(self, player_id: str | None, game_id: str) -> LiveGame:
@@ -618,7 +552,7 @@ class Hub:
         live = await self.get(game_id)
         if live.mode == "tourney":
             raise GameError("not_active", "a tournament's games have no rematch")
-        async with self._locked(live):
+        async with self.locked(live):
             mine = session.rematch_offer(live, player_id)
             if live.rematch_id or player_id is None:
                 return live
@@ -655,7 +589,7 @@ class Hub:
     async def _play(self, live: LiveGame, new: State) -> None:
         """Adopt ``new`` (one action past the live state) after resolving the chance nodes
         nobody throws in person; end the game if it is over."""
-        await self._carry_out(live, session.advance(live, new, _moment(live), self.now()))
+        await self._carry_out(live, session.advance(live, new, moment(live), self.now()))
 
     async def _save(self, live: LiveGame, values: dict[str, Any]) -> None:
         try:
@@ -670,13 +604,13 @@ class Hub:
 
     async def _commit(self, live: LiveGame, new: State) -> None:
         """The game goes on at ``new``."""
-        await self._carry_out(live, session.step(live, new, _moment(live), self.now()))
+        await self._carry_out(live, session.step(live, new, moment(live), self.now()))
 
     async def _finish(
         self, live: LiveGame, new: State, winner: int | None, termination: str
     ) -> None:
         """The game ends at ``new``."""
-        change = session.finish(live, new, winner, termination, _moment(live), self.now())
+        change = session.finish(live, new, winner, termination, moment(live), self.now())
         await self._carry_out(live, change)
 
     async def _carry_out(self, live: LiveGame, change: session.Change) -> None:
@@ -714,13 +648,11 @@ class Hub:
                 if seat is not None:
                     seat.rating = await self.db(self.store.rating, seat.player_id, live.game.ID)
         self._after_change(live)
-        self._lobby_changed(live)
+        self.lobby_changed(live)
         self._notify_turn(live, before)
         if live.game.ID in EXPLORABLE:  # its blunders feed the puzzles
             moves = [a.text for a in live.state.history]
-            self._spawn(
-                self._blunder_puzzles(live.id, live.game.ID, dict(live.game.options), moves)
-            )
+            self.spawn(self._blunder_puzzles(live.id, live.game.ID, dict(live.game.options), moves))
 
     # -- the bell (server.notices): queued after the change is written, never in its way ------
     def _awaited(self, live: LiveGame) -> str | None:
@@ -752,7 +684,7 @@ class Hub:
         for seat in live.seats:
             if seat is not None and seat.kind == "account":
                 data = {"title": live.game.TITLE, "name": seat.name}
-                self._spawn(self._queue_followers(seat.player_id, live.id, data))
+                self.spawn(self._queue_followers(seat.player_id, live.id, data))
 
     async def _queue_followers(self, player_id: str, game_id: str, data: dict[str, Any]) -> None:
         try:
@@ -788,7 +720,7 @@ class Hub:
                 log.exception("notification %s of game %s not queued", kind, game_id)
 
         if recipients:
-            self._spawn(queue())
+            self.spawn(queue())
 
     async def _blunder_puzzles(
         self, game_id: str, game: str, options: dict[str, Any], moves: list[str]
@@ -825,11 +757,11 @@ class Hub:
         if live.clock is not None and live.clock.running is not None:
             delay = max(0.0, live.clock.left_ms(live.clock.running) / 1000) + 0.02
             live.flag_timer = asyncio.get_running_loop().call_later(
-                delay, lambda: self._spawn(self._flag_check(live))
+                delay, lambda: self.spawn(self.flag_check(live))
             )
         if self.clustered:  # bots think wherever a process takes the job
             if announce:
-                self._queue_bot(live)
+                self.botjobs.queue_move(live)
             return
         actor = live.actor()
         seat = live.seats[actor] if actor is not None else None
@@ -837,12 +769,12 @@ class Hub:
         task = live.bot_task
         idle = task is None or task.done() or task is asyncio.current_task()
         if seat is not None and seat.kind == "bot" and seat.bot and idle:
-            live.bot_task = self._spawn(self._bot_turn(live, live.version, actor or 0, seat.bot))
+            live.bot_task = self.spawn(self.bot_turn(live, live.version, actor or 0, seat.bot))
 
-    async def _flag_check(self, live: LiveGame) -> bool:
+    async def flag_check(self, live: LiveGame) -> bool:
         """Whether this call ended the game on time."""
         try:
-            async with self._locked(live):
+            async with self.locked(live):
                 return await self._flag_if_due(live)
         except GameError as e:  # another process ended it first, or the database is away
             log.info("time check of %s: %s", live.id, e.message)
@@ -851,12 +783,12 @@ class Hub:
     async def _flag_if_due(self, live: LiveGame) -> bool:
         """Lose on time: checked on every action, by a timer set for the exact moment, and
         for turn-based games by the sweep of due deadlines. Whether it ended the game."""
-        change = session.flag(live, _moment(live), self.now())
+        change = session.flag(live, moment(live), self.now())
         if change is not None:
             await self._carry_out(live, change)
         return change is not None
 
-    async def _bot_turn(self, live: LiveGame, version: int, seat: int, spec: str) -> None:
+    async def bot_turn(self, live: LiveGame, version: int, seat: int, spec: str) -> None:
         try:
             delay = self.settings.bot_min_delay_ms / 1000
             if delay:
@@ -869,7 +801,7 @@ class Hub:
                 budget = max(0.05, live.clock.left_ms(seat) / 1000 - 0.2)
             seed = bot_seed(live.id, len(state.history))
             action = await self.bots.choose(spec, state, seed, budget)
-            async with self._locked(live):
+            async with self.locked(live):
                 if live.version != version or live.status != "active":
                     return
                 await self._flag_if_due(live)
@@ -904,7 +836,7 @@ class Hub:
         live.subscribers[conn] = svg
         conn.watching[live.id] = svg
         conn.push(self.message(live, conn, svg))
-        self._queue_bot(live)  # reopened: its job may have been lost (once per version)
+        self.botjobs.queue_move(live)  # reopened: its job may have been lost (once per version)
         self.presence.watching(conn, live)  # presence
         if not self._spectators_changed(live):
             conn.push(views.spectators_message(live.id, live.spectators_shown))
@@ -991,7 +923,7 @@ class Hub:
         wall, now = time.time(), time.monotonic()
         return [lobby.item(live, wall, now) for live in self.games.values() if lobby.listed(live)]
 
-    def _lobby_changed(self, live: LiveGame | None = None) -> None:
+    def lobby_changed(self, live: LiveGame | None = None) -> None:
         """Something the lobby shows changed (in ``live``, if given): send the lobby's watchers
         an update soon. In a cluster every process hears of it and sends its own lobby
         watchers the update."""
@@ -1033,7 +965,7 @@ class Hub:
     # version it replaces, so a change is applied once whichever processes race. The bus only
     # says that something changed; watchers on other processes then read it from the database.
     @contextlib.asynccontextmanager
-    async def _locked(self, live: LiveGame) -> AsyncIterator[None]:
+    async def locked(self, live: LiveGame) -> AsyncIterator[None]:
         """Hold the game's lock, with its newest stored version in hand."""
         async with live.lock:
             if self.clustered:
@@ -1062,7 +994,9 @@ class Hub:
         if live.status == "active" and live.clock is not None:
             live.clock.switch(live.actor())
         self._after_change(live, announce=False)
-        self._queue_bot(live)  # once per version: in case its writer died before queueing it
+        self.botjobs.queue_move(
+            live
+        )  # once per version: in case its writer died before queueing it
         return True
 
     async def _offers(self, live: LiveGame, seats: list[int]) -> set[int]:
@@ -1093,18 +1027,18 @@ class Hub:
         if not isinstance(version, int) or version <= live.version:
             return
         if live.subscribers or live.lock.locked():
-            self._spawn(self._catch_up(live))
+            self.spawn(self._catch_up(live))
         else:
-            self._forget(live)
+            self.forget(live)
 
     async def _catch_up(self, live: LiveGame) -> None:
         try:
-            async with self._locked(live):
+            async with self.locked(live):
                 pass
         except Exception:  # the database is away for a moment: the next change retries
             log.warning("game %s could not be reloaded", live.id, exc_info=True)
 
-    def _forget(self, live: LiveGame) -> None:
+    def forget(self, live: LiveGame) -> None:
         if live.flag_timer is not None:
             live.flag_timer.cancel()
             live.flag_timer = None
@@ -1117,25 +1051,17 @@ class Hub:
         bus rewrites presence itself, the bot sweep finds the jobs lost)."""
         for live in list(self.games.values()):
             if live.subscribers:
-                self._spawn(self._catch_up(live))
+                self.spawn(self._catch_up(live))
             elif not live.lock.locked() and not lobby.listed(live):
-                self._forget(live)
+                self.forget(live)
         if self._closing:
             return
         for gid, live in self.games.items():
             if lobby.listed(live):
                 self.outbox.listed(gid)
         self.outbox.tell(LOBBY, {})  # the others read the lobby again, with these entries
-        if self.jobs is not None:
-            self._spawn(self._remake_group())
+        self.spawn(self.botjobs.remake_group())
         self.mirror.read()
-
-    async def _remake_group(self) -> None:
-        assert self.jobs is not None
-        try:
-            await self.jobs.setup()
-        except Exception:  # Redis away again: the takers make it when they meet NOGROUP
-            log.warning("the bot queue's group could not be made again", exc_info=True)
 
     def read_lobby(self) -> None:
         """Read the cluster's lobby entries again (soon, once)."""
@@ -1159,75 +1085,10 @@ class Hub:
             for gid in game_ids
         }
 
-    def _queue_bot(self, live: LiveGame) -> None:
-        """In a cluster: if a bot is to act, queue its move (once per version)."""
-        if not self.clustered or self._closing:
-            return
-        if _bot_to_move(live):
-            self.outbox.bot_job(live.id, live.version)
-
-    async def sweep_bot_jobs(self) -> int:
-        """In a cluster: queue again the bot moves whose job is lost (Redis restarted empty, or
-        was away when the move before was written): every game in progress whose turn is a
-        bot's, unchanged for ``BOT_JOB_GRACE_S``, with no job for its version in the stream.
-        The database says which games; one process at a time looks. How many were queued."""
-        jobs = self.jobs
-        if not self.clustered or jobs is None or self._closing:
-            return 0
-        if not await self.bus.try_lock("botjobs", BOT_SWEEP_S * 0.9):
-            return 0
-        await jobs.setup()  # a group Redis lost is made again even where no taker runs
-        since = utcnow() - timedelta(seconds=BOT_JOB_GRACE_S)
-        idle = await self.db(self.store.bot_games_idle, since)  # read before the stream
-        in_flight = await jobs.in_flight()
-        self._bot_checked = {g: v for g, v in self._bot_checked.items() if (g, v) in set(idle)}
-        queued = 0
-        for gid, version in idle:
-            if (gid, version) in in_flight or self._bot_checked.get(gid) == version:
-                continue
-            try:
-                live = await self.get(gid)
-            except GameError:
-                continue
-            kept = bool(live.subscribers) or live.lock.locked()
-            if live.version == version and _bot_to_move(live):
-                await jobs.enqueue(gid, version, force=True)
-                queued += 1
-            elif live.version == version:
-                self._bot_checked[gid] = version  # a person's turn: not looked at again
-            if not kept and live.clock is None:
-                self._forget(live)  # loaded only to look (a timed one keeps its timer here)
-        if queued:
-            self.bot_jobs_found += queued
-            log.warning("%d bot move(s) had lost their job; queued again", queued)
-        return queued
-
-    async def bot_job(self, game_id: str, version: int) -> None:
-        """Play the bot's move at ``version`` of ``game_id`` (a job from the queue), unless the
-        game moved on: played at most once, whoever else took the same job."""
-        try:
-            live = await self.get(game_id)
-        except GameError:
-            return
-        async with self._locked(live):
-            actor = live.actor()
-            seat = live.seats[actor] if actor is not None else None
-            if live.version != version or live.status != "active" or seat is None:
-                return
-            if seat.kind != "bot" or not seat.bot or actor is None:
-                return
-            spec = seat.bot
-        await self._bot_turn(live, version, actor, spec)
-        if not live.subscribers and not live.lock.locked():
-            self._forget(live)  # a worker keeps no games
-
     async def _start_cluster(self) -> None:
         self.bus.on_reconnect = self._reload_watched
         await self.mirror.fetch()
-        if self.jobs is not None:
-            await self._remake_group()  # Redis away again: the takers make it on NOGROUP
-            if self.settings.bot_jobs:
-                self.jobs.start(self.bot_job, self.settings.bot_workers)
+        await self.botjobs.start()
 
     async def check_watched(self) -> int:
         """In a cluster: read again the watched games that another process changed without
@@ -1241,45 +1102,5 @@ class Hub:
             live = self.games.get(gid)
             if live is not None and version > live.version:
                 behind += 1
-                self._spawn(self._catch_up(live))
+                self.spawn(self._catch_up(live))
         return behind
-
-    async def sweep_clocks(self) -> int:
-        """In a cluster: end the games whose clock ran out while the process that kept it was
-        gone. One process at a time looks; the version check ends each game once. How many
-        games were looked at."""
-        if not self.clustered or not await self.bus.try_lock("clocks", CLOCK_SWEEP_S * 0.9):
-            return 0
-        now = utcnow()
-        looked = 0
-        for gid, since, left in await self.db(self.store.running_clocks):
-            if since is None or (now - aware(since)).total_seconds() * 1000 < left + 200:
-                continue
-            try:
-                live = await self.get(gid)
-            except GameError:
-                continue
-            looked += 1
-            await self._flag_check(live)
-        return looked
-
-    async def sweep_turns(self) -> int:
-        """End the turn-based games whose move was due (read from the database: they end on
-        time whether or not any process holds them). In a cluster one process at a time
-        looks, and the version each end is written against ends a game once whoever else
-        races. How many games ended."""
-        if self.clustered and not await self.bus.try_lock("turns", CLOCK_SWEEP_S * 5):
-            return 0
-        ended = 0
-        for gid in await self.db(self.store.due_turns, self.now(), TURN_SWEEP_BATCH):
-            try:
-                live = await self.get(gid)
-            except GameError:
-                continue
-            if await self._flag_check(live):
-                ended += 1
-            if not live.subscribers and not live.lock.locked() and live.status != "active":
-                self.games.pop(gid, None)  # stays stored; a sweep keeps nothing in memory
-        if ended:
-            log.info("%d turn-based game(s) ended on time", ended)
-        return ended

@@ -9,7 +9,7 @@ still at the job's version, and the database refuses a write naming an older ver
 
 Redis may lose everything (it restarted without persistence): a taker that meets ``NOGROUP``
 makes the group again (``XGROUP CREATE ... MKSTREAM``) and goes on, and the jobs lost with it
-are queued again from the database (``Hub.sweep_bot_jobs``: a game whose turn is a bot's with
+are queued again from the database (``BotJobs.sweep`` in ``live.botjobs``: a game whose turn is a bot's with
 no job in the stream gets one).
 """
 

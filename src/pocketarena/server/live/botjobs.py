@@ -1,0 +1,116 @@
+"""The bots' moves in a cluster, as jobs (``live.jobs``): queued once per version after each
+change, taken by any process that takes jobs and played through its runner, and queued
+again from the database when Redis lost them (restarted empty, or away when the move
+before was written). One process alone has no jobs: its runner plays its bots itself."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from ..models import utcnow
+from .games import LiveGame, Runner, bot_to_move, kept
+from .jobs import BotQueue
+from .outbox import Outbox
+from .session import GameError
+
+log = logging.getLogger(__name__)
+
+BOT_SWEEP_S = 2.0  # how often some process looks for bots waited on with no job queued
+# A bot game unchanged this long with no job in the stream has lost its job (the outbox
+# queues one right after each write, so a younger one may still be on its way).
+BOT_JOB_GRACE_S = 3.0
+
+
+class BotJobs:
+    def __init__(self, runner: Runner, queue: BotQueue | None, outbox: Outbox) -> None:
+        self.runner = runner
+        self.queue = queue  # None: this process neither queues nor takes jobs
+        self.outbox = outbox
+        self.found = 0  # lost bot jobs queued again by the sweep (tests, probes)
+        self._checked: dict[str, int] = {}  # game -> a version found not to be a bot's turn
+
+    def queue_move(self, live: LiveGame) -> None:
+        """In a cluster: if a bot is to act, queue its move (once per version)."""
+        if not self.runner.clustered or self.runner.closing:
+            return
+        if bot_to_move(live):
+            self.outbox.bot_job(live.id, live.version)
+
+    async def start(self) -> None:
+        """Make the queue's group (Redis away: the takers make it when they meet NOGROUP) and,
+        unless told otherwise, take jobs."""
+        if self.queue is None:
+            return
+        await self.remake_group()
+        if self.runner.settings.bot_jobs:
+            self.queue.start(self.take, self.runner.settings.bot_workers)
+
+    async def close(self) -> None:
+        if self.queue is not None:
+            await self.queue.close()
+
+    async def remake_group(self) -> None:
+        """Make the queue's consumer group again (Redis lost it); a failure is logged."""
+        if self.queue is None:
+            return
+        try:
+            await self.queue.setup()
+        except Exception:  # Redis away again: the takers make it when they meet NOGROUP
+            log.warning("the bot queue's group could not be made again", exc_info=True)
+
+    async def take(self, game_id: str, version: int) -> None:
+        """Play the bot's move at ``version`` of ``game_id`` (a job from the queue), unless the
+        game moved on: played at most once, whoever else took the same job."""
+        runner = self.runner
+        try:
+            live = await runner.get(game_id)
+        except GameError:
+            return
+        async with runner.locked(live):
+            actor = live.actor()
+            seat = live.seats[actor] if actor is not None else None
+            if live.version != version or live.status != "active" or seat is None:
+                return
+            if seat.kind != "bot" or not seat.bot or actor is None:
+                return
+            spec = seat.bot
+        await runner.bot_turn(live, version, actor, spec)
+        if not kept(live):
+            runner.forget(live)  # a worker keeps no games
+
+    async def sweep(self) -> int:
+        """In a cluster: queue again the bot moves whose job is lost (Redis restarted empty, or
+        was away when the move before was written): every game in progress whose turn is a
+        bot's, unchanged for ``BOT_JOB_GRACE_S``, with no job for its version in the stream.
+        The database says which games; one process at a time looks. How many were queued."""
+        runner, jobs = self.runner, self.queue
+        if not runner.clustered or jobs is None or runner.closing:
+            return 0
+        if not await runner.bus.try_lock("botjobs", BOT_SWEEP_S * 0.9):
+            return 0
+        await jobs.setup()  # a group Redis lost is made again even where no taker runs
+        since = utcnow() - timedelta(seconds=BOT_JOB_GRACE_S)
+        idle = await runner.db(runner.store.bot_games_idle, since)  # read before the stream
+        in_flight = await jobs.in_flight()
+        self._checked = {g: v for g, v in self._checked.items() if (g, v) in set(idle)}
+        queued = 0
+        for gid, version in idle:
+            if (gid, version) in in_flight or self._checked.get(gid) == version:
+                continue
+            try:
+                live = await runner.get(gid)
+            except GameError:
+                continue
+            held = kept(live)
+            if live.version == version and bot_to_move(live):
+                await jobs.enqueue(gid, version, force=True)
+                queued += 1
+            elif live.version == version:
+                self._checked[gid] = version  # a person's turn: not looked at again
+            if not held and live.clock is None:
+                runner.forget(live)  # loaded only to look (a timed one keeps its timer here)
+        if queued:
+            self.found += queued
+            log.warning("%d bot move(s) had lost their job; queued again", queued)
+        return queued

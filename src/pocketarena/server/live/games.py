@@ -1,0 +1,111 @@
+"""A game in play in this process (``LiveGame``: its table, watchers, lock, timers and
+caches), and what the modules working beside the game runner (``live.hub``) may ask of it
+(``Runner``): they take the runner as this protocol, so none of them imports the hub."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, TypeVar
+
+from ..core.config import Settings
+from ..schemas import ActionOut
+from ..store import Store
+from .bus import Bus
+from .connection import Connection
+from .session import Table
+
+T = TypeVar("T")
+
+
+@dataclass
+class LiveGame(Table):
+    """A game in play here: its table, and who watches it, its lock, timers and caches (what
+    a game keeps when another process's change to its table is read in)."""
+
+    subscribers: dict[Connection, bool] = field(default_factory=dict)  # -> wants the SVG
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    revision: int = 0  # bumps on every broadcast; keys the view cache
+    view_cache: dict[tuple[bool, bool], tuple[int, str]] = field(default_factory=dict)
+    legal_cache: tuple[int, str] | None = None
+    action_json: dict[int, ActionOut] = field(default_factory=dict)  # by action id
+    action_text: dict[int, str] = field(default_factory=dict)  # its JSON, by action id
+    sent_len: int = 0  # move-list entries every watcher holds (as of the last broadcast)
+    delta_from: int = 0  # where the last broadcast's entries start
+    bot_task: asyncio.Task[None] | None = None
+    flag_timer: asyncio.TimerHandle | None = None
+    last_activity: float = field(default_factory=time.monotonic)  # for the lobby's live list
+    spectators_shown: int = -1  # the spectator count its watchers were last sent
+
+
+def bot_to_move(live: LiveGame) -> bool:
+    """Whether the game is in progress and a bot is to act."""
+    if live.status != "active":
+        return False
+    actor = live.actor()
+    seat = live.seats[actor] if actor is not None else None
+    return seat is not None and seat.kind == "bot" and bool(seat.bot)
+
+
+def moment(live: LiveGame) -> float:
+    """Now, as the game's clock counts time."""
+    return live.clock.now() if live.clock is not None else time.monotonic()
+
+
+def kept(live: LiveGame) -> bool:
+    """Whether something here holds on to the game: a watcher, or a change under way."""
+    return bool(live.subscribers) or live.lock.locked()
+
+
+class Runner(Protocol):
+    """The game runner, as the modules beside it use it."""
+
+    games: dict[str, LiveGame]  # the games in play here, by id
+    store: Store
+    settings: Settings
+    bus: Bus
+    clustered: bool  # other processes serve the same games
+    now: Callable[[], datetime]  # the date as games see it (moves, deadlines)
+
+    @property
+    def closing(self) -> bool:
+        """The runner is stopping: nothing new is started."""
+        ...
+
+    async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` on a database thread."""
+        ...
+
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        """Run ``coro`` as a task the runner cancels when it stops."""
+        ...
+
+    async def get(self, game_id: str, fresh: bool = False) -> LiveGame: ...
+
+    def locked(self, live: LiveGame) -> AbstractAsyncContextManager[None]:
+        """Hold the game's lock, with its newest stored version in hand."""
+        ...
+
+    def forget(self, live: LiveGame) -> None:
+        """Drop the game from memory (it stays stored) and stop its timer."""
+        ...
+
+    async def flag_check(self, live: LiveGame) -> bool:
+        """End the game on time if its time is up (under its lock); whether this call did."""
+        ...
+
+    async def bot_turn(self, live: LiveGame, version: int, seat: int, spec: str) -> None:
+        """Have the bot in ``seat`` play its move at ``version``."""
+        ...
+
+    async def abandon(self, live: LiveGame) -> None:
+        """End a game nobody joined, or nobody plays any more (under its lock): no result."""
+        ...
+
+    def lobby_changed(self, live: LiveGame | None = None) -> None:
+        """Something the lobby shows changed (in ``live``, if given)."""
+        ...
