@@ -60,7 +60,7 @@ def test_a_player_who_runs_out_of_time_loses(client: TestClient) -> None:
     # Seat 1 has 80 ms left from now: the server's timer must end the game.
     live.clock.remaining[1] = 80
     live.clock.since = time.monotonic()
-    client.portal.call(hub._after_change, live)
+    client.portal.call(hub.after_change, live)
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         view = client.get(f"/api/games/{gid}?svg=false").json()

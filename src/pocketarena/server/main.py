@@ -376,9 +376,9 @@ async def clock_sweeps(hub: Hub) -> None:
         if rounds % bot_every == 0:
             chores.append(("bot jobs", hub.botjobs.sweep))
         if rounds % WATCH_CHECK_EVERY == 0:
-            chores.append(("watched games", hub.check_watched))
+            chores.append(("watched games", hub.cluster.check_watched))
         if rounds % LOBBY_READ_EVERY == 0:
-            hub.read_lobby()  # moves change the lobby's entries without a word
+            hub.mirror.read()  # moves change the lobby's entries without a word
         for name, chore in chores:
             try:
                 await chore()

@@ -109,3 +109,20 @@ class Runner(Protocol):
     def lobby_changed(self, live: LiveGame | None = None) -> None:
         """Something the lobby shows changed (in ``live``, if given)."""
         ...
+
+    def after_change(self, live: LiveGame, announce: bool = True) -> None:
+        """Send the change, set the game's timer, and have its bot think if it is to act
+        (``announce``: the change was made here, so the other processes are told)."""
+        ...
+
+    def broadcast(self, live: LiveGame, announce: bool = True) -> None:
+        """Send every watcher the change (``announce``: and tell the other processes)."""
+        ...
+
+    def sessions_ended(self, session_ids: list[str], announce: bool = True) -> None:
+        """Close the sockets of sessions that ended (``announce``: here)."""
+        ...
+
+    def player_renamed(self, player_id: str, name: str, announce: bool = True) -> None:
+        """A player's new name goes to the games they sit at (``announce``: renamed here)."""
+        ...

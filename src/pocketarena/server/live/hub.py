@@ -18,7 +18,6 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import fields
 from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
@@ -28,19 +27,19 @@ from sqlalchemy.exc import IntegrityError
 from pocketarena.core import Game, State
 from pocketarena.explore import EXPLORABLE
 from pocketarena.fair import FairChance
-from pocketarena.ratings import Rating
 
 from .. import blunder_puzzles, catalog, notices
 from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
-from ..models import GameRecord, Player, utcnow
+from ..models import Player, utcnow
 from ..schemas import LobbyItem
-from ..store import ConflictError, Store, aware
-from . import lobby, session, sweeps, views
+from ..store import ConflictError, Store
+from . import loading, lobby, session, sweeps, views
 from .botjobs import BotJobs
 from .bots import BotRunner, bot_seed
 from .bus import GAMES, LOBBY, PLAYERS, SESSIONS, Bus, MemoryBus
 from .clock import Clock
+from .cluster import Cluster
 from .connection import Connection
 from .games import LiveGame, moment
 from .jobs import BotQueue
@@ -51,7 +50,6 @@ from .session import (
     GAME_ID,
     GameError,
     Seat,
-    Table,
     abandoned_values,
     may_be_rated,
 )
@@ -68,10 +66,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-HEARTBEAT = "hub"  # the heartbeat row of this server
-# In a cluster: a heartbeat this recent means the cluster runs (clocks ran on meanwhile).
-CLUSTER_ALIVE_S = 10.0
 
 
 def _accepts(answer: str) -> bool:
@@ -107,18 +101,15 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self.connections: set[Connection] = set()
-        # The cluster (see the section at the end): one process alone uses a MemoryBus and
-        # behaves as if there were no bus at all.
+        # The cluster (live.cluster): one process alone uses a MemoryBus and behaves as if
+        # there were no bus at all.
         self.bus: Bus = bus or MemoryBus()
         self.clustered = self.bus.shared
         self.mirror = LobbyMirror(self.bus, self.spawn, self._lobby_soon)  # others' entries
         # What this process tells the others, in order, by one task (live.outbox).
-        self.outbox = Outbox(self.bus, jobs, self._lobby_records, self.spawn)
+        self.outbox = Outbox(self.bus, jobs, partial(lobby.records, self.games), self.spawn)
         self.botjobs = BotJobs(self, jobs, self.outbox)  # in a cluster: bots' moves as jobs
-        self.bus.subscribe(GAMES, self._on_game)
-        self.bus.subscribe(LOBBY, lambda _msg: self.mirror.read())
-        self.bus.subscribe(SESSIONS, self._on_sessions)
-        self.bus.subscribe(PLAYERS, self._on_player)
+        self.cluster = Cluster(self, self.outbox, self.mirror, self.botjobs)  # others' changes
         # presence: who has a socket open, here and on the other processes (live.presence)
         self.presence = Presence(self.bus, lambda: self.lobby)
 
@@ -145,7 +136,7 @@ class Hub:
         await self.bus.start()
         self.presence.start()  # presence
         if self.clustered:
-            await self._start_cluster()
+            await self.cluster.start()
             return  # games load where they are asked for; sweep_clocks finds the forgotten
         await sweeps.waiting(self)  # games nobody joined in time are not brought back
         ids = await self.db(self.store.unfinished_game_ids)
@@ -182,7 +173,7 @@ class Hub:
 
     async def heartbeat(self) -> None:
         """Note in the database that the server runs (clocks are charged up to the last one)."""
-        await self.db(self.store.beat, HEARTBEAT, utcnow())
+        await self.db(self.store.beat, loading.HEARTBEAT, utcnow())
 
     # -- loading -----------------------------------------------------------------------------
     async def get(self, game_id: str, fresh: bool = False) -> LiveGame:
@@ -223,54 +214,17 @@ class Hub:
         row = await self.db(self.store.load_game, game_id)
         if row is None:
             raise GameError("unknown_game", f"there is no game {game_id!r}")
-        live = await self._build(row)
-        if live.status == "active" and live.clock is not None:
-            await self._charge_time_before_stop(live, row.clock_since or row.started_at)
+        live = await loading.build(self, row)
+        await loading.charge_time_before_stop(self, live, row)
         if self.clustered and live.status == "finished":
-            live.rematch_offers = await self._offers(live, [])
+            live.rematch_offers = await self.cluster.offers(live, [])
         self.games[game_id] = live
         if live.status == "active":
             if live.clock is not None:
                 live.clock.switch(live.actor())
-            self._after_change(live, announce=False)
+            self.after_change(live, announce=False)
             self.botjobs.queue_move(live)  # in case the process that was to queue it died first
         return live
-
-    async def _build(self, row: GameRecord) -> LiveGame:
-        """The live game of a stored row (its clock as stored, not running)."""
-        ids = [pid for pid in (row.seat0_id, row.seat1_id) if pid]
-        players = await self.db(self.store.get_players, ids)
-        seats: list[Seat | None] = []
-        for pid in (row.seat0_id, row.seat1_id):
-            if pid is None or pid not in players:
-                seats.append(None)
-            else:
-                rating = await self.db(self.store.rating, pid, row.game)
-                seats.append(self._seat(players[pid], rating))
-        live = session.from_record(LiveGame, row, seats)
-        live.sent_len = len(live.state.history)
-        # Idle since its last stored change, not since it was loaded (abandoned games stay idle).
-        live.last_activity -= max(0.0, (utcnow() - aware(row.updated_at)).total_seconds())
-        return live
-
-    async def _charge_time_before_stop(self, live: LiveGame, since: datetime | None) -> None:
-        """A game resumed after the server stopped: the player to act is charged the time
-        they had used when it stopped (up to its last heartbeat), not the time it was down."""
-        if live.actor() is None or since is None:
-            return
-        beat = await self.db(self.store.last_beat, HEARTBEAT)
-        if beat is None:
-            return
-        now = utcnow()
-        if self.clustered and (now - beat).total_seconds() < CLUSTER_ALIVE_S:
-            beat = now  # the cluster runs (only one process may have died): time went on
-        session.charge(live, aware(since), min(beat, now))
-
-    def _seat(self, player: Player, rating: Rating) -> Seat:
-        # A tournament's bots of one level are players of their own ("easy#2"): they play
-        # as their level.
-        bot = player.bot_spec.split("#", 1)[0] if player.bot_spec else None
-        return Seat(player.id, player.name, player.kind, bot, rating)
 
     # -- creating and joining ------------------------------------------------------------------
     async def create(
@@ -359,7 +313,7 @@ class Hub:
         if any(pid not in found for pid in players):
             raise GameError("bad_request", "a paired player is unknown")
         seats: list[Seat | None] = [
-            self._seat(found[pid], await self.db(self.store.rating, pid, game.ID))
+            loading.seat(found[pid], await self.db(self.store.rating, pid, game.ID))
             for pid in players
         ]
         live = LiveGame(
@@ -394,12 +348,12 @@ class Hub:
     ) -> list[Seat | None]:
         """The seats of a new game: the creator's, and the bot's or the creator's again."""
         seats: list[Seat | None] = [None, None]
-        seats[creator_seat] = self._seat(
+        seats[creator_seat] = loading.seat(
             creator, await self.db(self.store.rating, creator.id, game.ID)
         )
         if mode == "bot" and bot is not None:
             bot_player = await self.db(self.store.ensure_bot, bot, catalog.stored_bot_name(bot))
-            seats[1 - creator_seat] = self._seat(
+            seats[1 - creator_seat] = loading.seat(
                 bot_player, await self.db(self.store.rating, bot_player.id, game.ID)
             )
         elif mode == "local":
@@ -431,7 +385,7 @@ class Hub:
                 await self._carry_out(live, change)
             else:
                 session.start_clock(live, moment(live))
-                self._after_change(live)
+                self.after_change(live)
                 self._notify_turn(live, None)
         self._notify_started(live)
 
@@ -443,7 +397,7 @@ class Hub:
                 return live
             player = await self.db(self.store.ensure_guest, player_id)
             seats = list(live.seats)
-            seats[seat] = self._seat(
+            seats[seat] = loading.seat(
                 player, await self.db(self.store.rating, player.id, live.game.ID)
             )
             started_at = self.now()
@@ -486,7 +440,7 @@ class Hub:
         live.status = "aborted"
         live.termination = "abandoned"
         live.version += 1
-        self._broadcast(live)
+        self.broadcast(live)
 
     # -- playing -------------------------------------------------------------------------------
     async def move(self, player_id: str | None, game_id: str, text: Any, version: Any) -> LiveGame:
@@ -558,12 +512,12 @@ class Hub:
                 return live
             live.rematch_offers.update(mine)
             if self.clustered:  # the other player may be on another process
-                live.rematch_offers = await self._offers(live, mine)
+                live.rematch_offers = await self.cluster.offers(live, mine)
                 self.outbox.tell(
                     GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)}, live.id
                 )
             if not session.rematch_agreed(live, mine):
-                self._broadcast(live)
+                self.broadcast(live)
                 return live
             terms = session.rematch_terms(live, player_id)
             new = await self.create(
@@ -583,7 +537,7 @@ class Hub:
             await self._save(live, {"rematch_id": new.id, "version": live.version + 1})
             live.rematch_id = new.id
             live.version += 1
-            self._broadcast(live)
+            self.broadcast(live)
         return live
 
     async def _play(self, live: LiveGame, new: State) -> None:
@@ -622,7 +576,7 @@ class Hub:
             await self._save(live, change.values)
             session.adopt(live, change)
             live.last_activity = time.monotonic()
-            self._after_change(live)
+            self.after_change(live)
             self._notify_turn(live, before)
             return
         try:
@@ -647,7 +601,7 @@ class Hub:
             for seat in live.seats:
                 if seat is not None:
                     seat.rating = await self.db(self.store.rating, seat.player_id, live.game.ID)
-        self._after_change(live)
+        self.after_change(live)
         self.lobby_changed(live)
         self._notify_turn(live, before)
         if live.game.ID in EXPLORABLE:  # its blunders feed the puzzles
@@ -745,13 +699,13 @@ class Hub:
             log.info("game %s gave %d blunder puzzle(s)", game_id, count)
 
     # -- after every change: timers, bots, broadcast ----------------------------------------------
-    def _after_change(self, live: LiveGame, announce: bool = True) -> None:
+    def after_change(self, live: LiveGame, announce: bool = True) -> None:
         """``announce``: the change was made here (not read from the database after another
         process made it), so the other processes are told and a bot's move is queued."""
         if live.flag_timer is not None:
             live.flag_timer.cancel()
             live.flag_timer = None
-        self._broadcast(live, announce)
+        self.broadcast(live, announce)
         if live.status != "active" or self._closing:
             return
         if live.clock is not None and live.clock.running is not None:
@@ -874,7 +828,7 @@ class Hub:
             if not busy and not timed and live.status != "waiting":
                 self.games.pop(gid, None)
 
-    def _broadcast(self, live: LiveGame, announce: bool = True) -> None:
+    def broadcast(self, live: LiveGame, announce: bool = True) -> None:
         """Send every watcher the change. Watchers already hold the move list up to the last
         broadcast, so they get only the entries added since (``history_from`` says where).
         In a cluster the other processes hear of it too (``announce``)."""
@@ -956,151 +910,20 @@ class Hub:
             self.outbox.tell(PLAYERS, {"player": player_id, "name": name})
         for live in self.games.values():
             if session.rename(live, player_id, name):
-                self._broadcast(live)
+                self.broadcast(live)
 
-    # -- the cluster -------------------------------------------------------------------------------
-    # With a shared bus (Redis) any number of processes serve the same games. The database is
-    # the only authority: every change is made under the game's lock in this process, on the
-    # newest stored version (reloaded when another process moved on), and written naming the
-    # version it replaces, so a change is applied once whichever processes race. The bus only
-    # says that something changed; watchers on other processes then read it from the database.
+    # -- the lock ------------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
     async def locked(self, live: LiveGame) -> AsyncIterator[None]:
-        """Hold the game's lock, with its newest stored version in hand."""
+        """Hold the game's lock, with its newest stored version in hand (in a cluster another
+        process may have moved it on: ``Cluster.refresh``)."""
         async with live.lock:
             if self.clustered:
-                await self._refresh(live)
+                await self.cluster.refresh(live)
             yield
-
-    async def _refresh(self, live: LiveGame) -> bool:
-        """Adopt the stored game if another process changed it (under its lock); whether it
-        had."""
-        version = await self.db(self.store.game_version, live.id)
-        if version is None or version == live.version:
-            return False
-        row = await self.db(self.store.load_game, live.id)
-        if row is None:
-            return False
-        fresh = self._advanced(live, row) or await self._build(row)
-        if fresh.status == "active" and fresh.clock is not None:
-            await self._charge_time_before_stop(fresh, row.clock_since or row.started_at)
-        if fresh.status == "finished":
-            fresh.rematch_offers = await self._offers(live, [])
-        start = len(live.state.history)
-        for f in fields(Table):  # the table is read in; its watchers, timers and caches stay
-            setattr(live, f.name, getattr(fresh, f.name))
-        live.events_from = min(start, len(live.state.history))
-        live.last_activity = time.monotonic()
-        if live.status == "active" and live.clock is not None:
-            live.clock.switch(live.actor())
-        self._after_change(live, announce=False)
-        self.botjobs.queue_move(
-            live
-        )  # once per version: in case its writer died before queueing it
-        return True
-
-    async def _offers(self, live: LiveGame, seats: list[int]) -> set[int]:
-        """The rematch offers of a finished game, ``seats`` added, as the cluster knows them
-        (Redis away: this process's own)."""
-        try:
-            return await self.bus.rematch_offers(live.id, seats)
-        except Exception:
-            log.warning("rematch offers of %s not shared: the bus is away", live.id)
-            return live.rematch_offers | set(seats)
-
-    def _advanced(self, live: LiveGame, row: GameRecord) -> LiveGame | None:
-        return session.advanced(live, row)
-
-    def _on_game(self, msg: dict[str, Any]) -> None:
-        """Another process changed a game: watchers here get it, anything else forgets it."""
-        if msg.get("origin") == self.bus.node or self._closing:
-            return
-        live = self.games.get(str(msg.get("id")))
-        if live is None:
-            return
-        offers = msg.get("offers")
-        if isinstance(offers, list):
-            live.rematch_offers = {s for s in offers if s in (0, 1)}
-            self._broadcast(live, announce=False)
-            return
-        version = msg.get("version")
-        if not isinstance(version, int) or version <= live.version:
-            return
-        if live.subscribers or live.lock.locked():
-            self.spawn(self._catch_up(live))
-        else:
-            self.forget(live)
-
-    async def _catch_up(self, live: LiveGame) -> None:
-        try:
-            async with self.locked(live):
-                pass
-        except Exception:  # the database is away for a moment: the next change retries
-            log.warning("game %s could not be reloaded", live.id, exc_info=True)
 
     def forget(self, live: LiveGame) -> None:
         if live.flag_timer is not None:
             live.flag_timer.cancel()
             live.flag_timer = None
         self.games.pop(live.id, None)
-
-    def _reload_watched(self) -> None:
-        """The bus came back after a drop, or Redis forgot this process (it restarted empty):
-        whatever changed meanwhile is read again, and what Redis keeps for the cluster is
-        written again (the lobby's entries of the games here, the bots' consumer group; the
-        bus rewrites presence itself, the bot sweep finds the jobs lost)."""
-        for live in list(self.games.values()):
-            if live.subscribers:
-                self.spawn(self._catch_up(live))
-            elif not live.lock.locked() and not lobby.listed(live):
-                self.forget(live)
-        if self._closing:
-            return
-        for gid, live in self.games.items():
-            if lobby.listed(live):
-                self.outbox.listed(gid)
-        self.outbox.tell(LOBBY, {})  # the others read the lobby again, with these entries
-        self.spawn(self.botjobs.remake_group())
-        self.mirror.read()
-
-    def read_lobby(self) -> None:
-        """Read the cluster's lobby entries again (soon, once)."""
-        self.mirror.read()
-
-    def _on_sessions(self, msg: dict[str, Any]) -> None:
-        ids = msg.get("ids")
-        if msg.get("origin") != self.bus.node and isinstance(ids, list):
-            self.sessions_ended([str(i) for i in ids], announce=False)
-
-    def _on_player(self, msg: dict[str, Any]) -> None:
-        player, name = msg.get("player"), msg.get("name")
-        if msg.get("origin") != self.bus.node and isinstance(player, str) and isinstance(name, str):
-            self.player_renamed(player, name, announce=False)
-
-    def _lobby_records(self, game_ids: set[str]) -> dict[str, str | None]:
-        """The lobby records of these games as of now (None: not here any more)."""
-        wall, now = time.time(), time.monotonic()
-        return {
-            gid: lobby.record(live, wall, now) if (live := self.games.get(gid)) else None
-            for gid in game_ids
-        }
-
-    async def _start_cluster(self) -> None:
-        self.bus.on_reconnect = self._reload_watched
-        await self.mirror.fetch()
-        await self.botjobs.start()
-
-    async def check_watched(self) -> int:
-        """In a cluster: read again the watched games that another process changed without
-        saying so (it died between its write and its message); how many."""
-        watched = [gid for gid, live in self.games.items() if live.subscribers]
-        if not self.clustered or not watched:
-            return 0
-        behind = 0
-        stored = await self.db(self.store.game_versions, watched)
-        for gid, version in stored.items():
-            live = self.games.get(gid)
-            if live is not None and version > live.version:
-                behind += 1
-                self.spawn(self._catch_up(live))
-        return behind

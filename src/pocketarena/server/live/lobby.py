@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -23,7 +23,7 @@ from .connection import Connection
 
 if TYPE_CHECKING:
     from .bus import Bus
-    from .hub import LiveGame
+    from .games import LiveGame
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,12 @@ def record(live: LiveGame, wall: float, now: float) -> str | None:
     if not listed(live):
         return None
     return item(live, wall, now).model_dump_json(exclude={"entry": {"idle_s"}})
+
+
+def records(games: Mapping[str, LiveGame], game_ids: set[str]) -> dict[str, str | None]:
+    """The lobby records of these games as of now (None: not here any more)."""
+    wall, now = time.time(), time.monotonic()
+    return {gid: record(live, wall, now) if (live := games.get(gid)) else None for gid in game_ids}
 
 
 def read_record(text: str) -> LobbyItem | None:

@@ -6,7 +6,7 @@ this order: the lobby entries of the games that changed (so a process that hears
 finds the new entry), then the changes themselves on each game's own channel, then other
 notices (sessions ended, a player renamed, rematch offers), then the bots' jobs (so a worker
 that takes one reads the stored version it names). With Redis away nothing is lost for good:
-watchers elsewhere catch up when it is back (``Hub.check_watched``).
+watchers elsewhere catch up when it is back (``Cluster.check_watched``).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from ..schemas import (
 from . import session
 
 if TYPE_CHECKING:
-    from .hub import LiveGame
+    from .games import LiveGame
     from .session import Seat
 
 COMPACT = (",", ":")
