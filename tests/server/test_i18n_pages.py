@@ -268,3 +268,43 @@ def test_the_analysis_board_speaks_the_readers_language(client: TestClient) -> N
     r = client.post("/api/analysis/position", json={"game_id": "stack-a-cash"})
     assert r.json()["status"] == "Kopf ist am Zug"
     client.cookies.delete("lang")
+
+
+def test_refusals_are_worded_in_the_readers_language(client: TestClient) -> None:
+    """What the server answers a refused request with (a stale move, a gesture nobody can
+    answer, an empty chat line, a claim against a bot, a game that does not exist, a bad new
+    game) is the reader's language: in the pseudo-locale no word of it is bare English."""
+    local = create(client, game="stack-a-cash", mode="local")["id"]
+    bot = create(client, game="stack-a-cash", mode="bot", bot="random", seat=0)["game"]["id"]
+    client.cookies.set("lang", "qps")
+    answers = {
+        "stale move": client.post(f"/api/games/{local}/moves", json={"action": "x", "version": 9}),
+        "empty move": client.post(f"/api/games/{local}/moves", json={"action": " ", "version": 0}),
+        "draw, both seats": client.post(f"/api/games/{local}/draw", json={"answer": "offer"}),
+        "draw, a bot": client.post(f"/api/games/{bot}/draw", json={"answer": "offer"}),
+        "takeback, none": client.post(f"/api/games/{local}/takeback", json={"answer": "accept"}),
+        "claim, a bot": client.post(f"/api/games/{bot}/claim-win"),
+        "empty chat": client.post(
+            f"/api/games/{local}/chat", json={"room": "players", "text": " "}
+        ),
+        "no such game": client.get("/api/games/nosuchgame"),
+        "bad days": client.post(
+            "/api/games", json={"game": "stack-a-cash", "mode": "seek", "days_per_move": 4}
+        ),
+        "no bot level": client.post("/api/games", json={"game": "stack-a-cash", "mode": "bot"}),
+        "analysis, no game": client.post("/api/analysis/position", json={"game_id": "chess"}),
+        "analysis, long move": client.post(
+            "/api/analysis/position", json={"game_id": "stack-a-cash", "moves": ["x" * 81]}
+        ),
+    }
+    bare = {}
+    for what, r in answers.items():
+        assert 400 <= r.status_code < 500, (what, r.status_code, r.text)
+        detail = r.json()["detail"]
+        if not isinstance(detail, str) or not worded(detail, {"nosuchgame", "chess", "solo"}):
+            bare[what] = detail
+    claim = client.get(f"/api/games/{bot}/claim").json()
+    if not worded(claim["reason"]):
+        bare["claim reason"] = claim["reason"]
+    client.cookies.delete("lang")
+    assert not bare, bare

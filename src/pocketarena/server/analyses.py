@@ -32,6 +32,7 @@ from pocketarena.analysis import (
     summary,
 )
 from pocketarena.core import load_shared
+from pocketarena.i18n import _
 from pocketarena.study import DEPTHS, analyst_name, judge_decision
 
 from .live.bots import BotRunner
@@ -96,7 +97,7 @@ class StudySlots:
         evaluation takes, for Retry-After)."""
         if self._free.locked() and self.waiting >= self.queue:
             raise Busy(
-                "the analysis workers are busy; try again in a moment",
+                _("the analysis workers are busy; try again in a moment"),
                 self.retry_after(seconds_each),
             )
 
@@ -110,7 +111,7 @@ class StudySlots:
             await asyncio.wait_for(self._free.acquire(), wait_s)
         except TimeoutError:
             raise Busy(
-                "the analysis workers are busy; try again in a moment",
+                _("the analysis workers are busy; try again in a moment"),
                 self.retry_after(seconds_each),
             ) from None
         finally:
@@ -193,7 +194,7 @@ class GameAnalyses:
         queued = sum(job.status == "queued" for job in self.jobs.values())
         if queued >= max(1, self.slots.queue):
             raise Busy(
-                "the analysis workers have a line of games to analyse; try again later",
+                _("the analysis workers have a line of games to analyse; try again later"),
                 GAME_RETRY_S,
             )
         moves = [a.text for a in live.state.history]

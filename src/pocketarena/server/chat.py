@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 
-from pocketarena.i18n import N_
+from pocketarena.i18n import N_, _
 
 from .core.ratelimit import Limiter, Rate
 from .core.text import TextError, visible_line
@@ -100,13 +100,17 @@ def clean_text(text: str, free_text: bool) -> str:
     try:
         text = visible_line(text)
     except TextError as e:
-        raise GameError("bad_request", f"a chat message cannot hold {e}") from None
+        raise GameError("bad_request", _("a chat message cannot hold %(what)s", what=e)) from None
     if not text:
-        raise GameError("bad_request", "a chat message cannot be empty")
+        raise GameError("bad_request", _("a chat message cannot be empty"))
     if not free_text and text not in QUICK_PHRASES:
-        phrases = ", ".join(f'"{p}"' for p in QUICK_PHRASES)
+        phrases = ", ".join(f"«{_(p)}»" for p in QUICK_PHRASES)
         raise GameError(
-            "forbidden", f"guests may send only the quick phrases ({phrases}); sign up to write"
+            "forbidden",
+            _(
+                "guests may send only the quick phrases (%(phrases)s); sign up to write",
+                phrases=phrases,
+            ),
         )
     return text
 
@@ -184,11 +188,13 @@ async def post(
     room = room_of(live, player_id)
     if body.room != room:
         if room == "players":
-            raise GameError("forbidden", "players write in the players' chat while they play")
-        raise GameError("forbidden", "only the players of this game can write in the players' chat")
+            raise GameError("forbidden", _("players write in the players' chat while they play"))
+        raise GameError(
+            "forbidden", _("only the players of this game can write in the players' chat")
+        )
     player = await hub.db(hub.store.get_player, player_id)
     if player is None or player.kind not in ("guest", "account"):
-        raise GameError("forbidden", "load the page first: chatting needs the session cookie")
+        raise GameError("forbidden", _("load the page first: chatting needs the session cookie"))
     text = clean_text(body.text, free_text=player.kind == "account")
     per_player, per_address = limits
     for rate, key in ((per_address, addr), (per_player, player_id)):

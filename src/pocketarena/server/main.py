@@ -318,7 +318,9 @@ def add_error_handlers(app: FastAPI) -> None:
         # files, whatever comes next): a name the system cannot take is a 404, not a 500.
         if exc.errno not in NAME_ERRORS:
             raise exc  # a real fault (a disk, a timeout): the server's error, logged
-        return await http_error(request, StarletteHTTPException(404, "there is no such file"))
+        return await http_error(
+            request, StarletteHTTPException(404, i18n.gettext("there is no such file"))
+        )
 
     app.exception_handler(Exception)(server_error)
 

@@ -8,6 +8,9 @@ from typing import Annotated
 from anyio import to_thread
 from fastapi import Depends, HTTPException, Request
 
+from pocketarena import i18n
+from pocketarena.i18n import N_, _
+
 from ..context import AppContext
 from ..core.config import Settings
 from ..core.ratelimit import Rate
@@ -49,7 +52,11 @@ def client_addr(request: Request) -> str:
 def too_many(wait: float, detail: str) -> HTTPException:
     return HTTPException(
         status_code=429,
-        detail=f"{detail}; try again in {max(wait, 0.1):.1f} s",
+        detail=_(
+            "%(what)s; try again in %(seconds)s s",
+            what=_(detail),
+            seconds=i18n.format_number(max(wait, 0.1), "0.0"),
+        ),
         headers={"Retry-After": str(max(1, round(wait + 0.49)))},
     )
 
@@ -120,10 +127,10 @@ async def page_visitor(request: Request) -> str | None:
 async def limit_writes(request: Request, ctx: ContextDep) -> None:
     """Limits on state-changing requests, per address (requests without a cookie included)
     and per player: 429 with Retry-After when exceeded."""
-    await check(ctx, ctx.rates.address_writes, client_addr(request), "too many requests")
+    await check(ctx, ctx.rates.address_writes, client_addr(request), N_("too many requests"))
     pid = getattr(request.state, "player_id", None)
     if pid:
-        await check(ctx, ctx.rates.writes, str(pid), "too many requests")
+        await check(ctx, ctx.rates.writes, str(pid), N_("too many requests"))
 
 
 WriteLimit = Depends(limit_writes)
@@ -133,11 +140,14 @@ async def limit_analysis(request: Request, ctx: ContextDep) -> None:
     """The study budget (board evaluations, game analyses): per address, cookie-less clients
     included, and per player; 429 with Retry-After past it. Checked after ``limit_writes``."""
     await check(
-        ctx, ctx.rates.address_analysis, client_addr(request), "too many analyses from your address"
+        ctx,
+        ctx.rates.address_analysis,
+        client_addr(request),
+        N_("too many analyses from your address"),
     )
     pid = getattr(request.state, "player_id", None)
     if pid:
-        await check(ctx, ctx.rates.analysis, str(pid), "too many analyses")
+        await check(ctx, ctx.rates.analysis, str(pid), N_("too many analyses"))
 
 
 AnalysisLimit = Depends(limit_analysis)

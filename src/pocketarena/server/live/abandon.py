@@ -20,6 +20,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
+from pocketarena.i18n import _
+
 from ..models import GameRecord, utcnow
 from .hub import GameError, Hub, LiveGame, abandoned_values
 
@@ -33,10 +35,16 @@ class Claim:
 
     allowed: bool
     wait_s: int | None
-    reason: str
+    reason: str  # in the reader's language
+    final: bool = False  # the game is not in progress: no claim will ever be allowed
 
     def to_json(self) -> dict[str, object]:
-        return {"allowed": self.allowed, "wait_s": self.wait_s, "reason": self.reason}
+        return {
+            "allowed": self.allowed,
+            "wait_s": self.wait_s,
+            "reason": self.reason,
+            "final": self.final,
+        }
 
 
 def idle_s(live: LiveGame) -> float:
@@ -48,28 +56,34 @@ def idle_s(live: LiveGame) -> float:
 async def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
     """Whether ``player_id`` may claim the win in ``live`` now."""
     if live.status != "active":
-        return Claim(False, None, "only a game in progress can be won this way")
+        return Claim(False, None, _("only a game in progress can be won this way"), final=True)
     mine = live.seats_of(player_id)
     if not mine:
-        return Claim(False, None, "only a player of this game can claim it")
+        return Claim(False, None, _("only a player of this game can claim it"))
     if len(mine) == 2:
-        return Claim(False, None, "both seats are yours: there is nobody to wait for")
+        return Claim(False, None, _("both seats are yours: there is nobody to wait for"))
     if live.clock is not None:
-        return Claim(False, None, "this game has a clock: it ends when the clock runs out")
+        return Claim(False, None, _("this game has a clock: it ends when the clock runs out"))
     if live.days_per_move is not None:
-        return Claim(False, None, "this game is turn-based: it ends when a move's deadline passes")
+        return Claim(
+            False, None, _("this game is turn-based: it ends when a move's deadline passes")
+        )
     other = 1 - mine[0]
     seat = live.seats[other]
     if seat is None or seat.kind == "bot":
-        return Claim(False, None, "your opponent is a bot: it always comes back")
+        return Claim(False, None, _("your opponent is a bot: it always comes back"))
     if live.actor() != other:
-        return Claim(False, None, "it is your turn: only a player waiting can claim the win")
+        return Claim(False, None, _("it is your turn: only a player waiting can claim the win"))
     if await hub.presence.seeing(live.id, seat.player_id):  # on any process
-        return Claim(False, None, f"{seat.name} still has the game open")
+        return Claim(False, None, _("%(name)s still has the game open", name=seat.name))
     wait = hub.settings.claim_win_after_s - idle_s(live)
     if wait > 0:
-        return Claim(False, int(wait) + 1, f"{seat.name} has left; wait a little before claiming")
-    return Claim(True, 0, f"{seat.name} has left the game")
+        return Claim(
+            False,
+            int(wait) + 1,
+            _("%(name)s has left; wait a little before claiming", name=seat.name),
+        )
+    return Claim(True, 0, _("%(name)s has left the game", name=seat.name))
 
 
 async def claim_win(hub: Hub, player_id: str | None, game_id: str) -> LiveGame:
@@ -80,7 +94,12 @@ async def claim_win(hub: Hub, player_id: str | None, game_id: str) -> LiveGame:
         if not verdict.allowed:
             if verdict.wait_s is not None:
                 raise GameError(
-                    "not_active", f"{verdict.reason}: you can claim the win in {verdict.wait_s} s"
+                    "not_active",
+                    _(
+                        "%(reason)s: you can claim the win in %(seconds)s s",
+                        reason=verdict.reason,
+                        seconds=verdict.wait_s,
+                    ),
                 )
             raise GameError("forbidden", verdict.reason)
         seat = live.seats_of(player_id)[0]

@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from pocketarena.core import Game, State
 from pocketarena.explore import EXPLORABLE
 from pocketarena.fair import FairChance
+from pocketarena.i18n import _
 
 from .. import blunder_puzzles, catalog, notices
 from ..core.config import Settings
@@ -70,7 +71,7 @@ T = TypeVar("T")
 
 def _accepts(answer: str) -> bool:
     if answer not in ("accept", "decline"):
-        raise GameError("bad_request", "answer must be offer, accept or decline")
+        raise GameError("bad_request", _("answer must be offer, accept or decline"))
     return answer == "accept"
 
 
@@ -181,7 +182,7 @@ class Hub:
         cluster, read it again if another process changed it (otherwise its watchers here
         hear of the change a moment later)."""
         if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-            raise GameError("unknown_game", "no game has that id")
+            raise GameError("unknown_game", _("no game has that id"))
         live = self.games.get(game_id)
         if live is not None:
             # per-game channels: a game no socket here watches is not followed, so another
@@ -213,7 +214,7 @@ class Hub:
     async def _load(self, game_id: str) -> LiveGame:
         row = await self.db(self.store.load_game, game_id)
         if row is None:
-            raise GameError("unknown_game", f"there is no game {game_id!r}")
+            raise GameError("unknown_game", _("there is no game %(id)r", id=game_id))
         live = await loading.build(self, row)
         await loading.charge_time_before_stop(self, live, row)
         if self.clustered and live.status == "finished":
@@ -247,7 +248,7 @@ class Hub:
             self._evict_idle()
             if len(self.games) >= self.settings.max_live_games:
                 raise GameError(
-                    "unavailable", "the server is full right now; try again in a minute"
+                    "unavailable", _("the server is full right now; try again in a minute")
                 )
         game = session.check_new_game(game_id, options, mode, seat, bot, clock, days_per_move)
         if creator_addr is not None and (mode in ("seek", "friend") or clock is not None):
@@ -311,7 +312,7 @@ class Hub:
             raise GameError("bad_request", str(e)) from None
         found = await self.db(self.store.get_players, list(players))
         if any(pid not in found for pid in players):
-            raise GameError("bad_request", "a paired player is unknown")
+            raise GameError("bad_request", _("a paired player is unknown"))
         seats: list[Seat | None] = [
             loading.seat(found[pid], await self.db(self.store.rating, pid, game.ID))
             for pid in players
@@ -367,14 +368,20 @@ class Hub:
         if await self.db(self.store.open_games, player_id=player_id) >= s.max_open_games:
             raise GameError(
                 "too_many_games",
-                f"you have {s.max_open_games} games waiting for an opponent or on the clock; "
-                "finish or cancel one first",
+                _(
+                    "you have %(count)s games waiting for an opponent or on the clock; "
+                    "finish or cancel one first",
+                    count=s.max_open_games,
+                ),
             )
         if await self.db(self.store.open_games, addr=addr) >= s.address_max_open_games:
             raise GameError(
                 "too_many_games",
-                f"{s.address_max_open_games} games opened from your address are waiting for an "
-                "opponent or on the clock; finish or cancel one first",
+                _(
+                    "%(count)s games opened from your address are waiting for an "
+                    "opponent or on the clock; finish or cancel one first",
+                    count=s.address_max_open_games,
+                ),
             )
 
     async def _begin(self, live: LiveGame) -> None:
@@ -425,10 +432,12 @@ class Hub:
         live = await self.get(game_id)
         async with self.locked(live):
             if live.creator_id != player_id:
-                raise GameError("forbidden", "only the player who opened this game can cancel it")
+                raise GameError(
+                    "forbidden", _("only the player who opened this game can cancel it")
+                )
             if live.status != "waiting":
                 raise GameError(
-                    "not_active", "only a game still waiting for an opponent can be cancelled"
+                    "not_active", _("only a game still waiting for an opponent can be cancelled")
                 )
             await self.abandon(live)
         self.lobby_changed(live)
@@ -505,7 +514,7 @@ class Hub:
         """Offer a rematch; it starts when the opponent offers too (a bot always agrees)."""
         live = await self.get(game_id)
         if live.mode == "tourney":
-            raise GameError("not_active", "a tournament's games have no rematch")
+            raise GameError("not_active", _("a tournament's games have no rematch"))
         async with self.locked(live):
             mine = session.rematch_offer(live, player_id)
             if live.rematch_id or player_id is None:
@@ -553,7 +562,7 @@ class Hub:
         except Exception:
             log.exception("saving game %s failed", live.id)
             raise GameError(
-                "unavailable", "the move could not be saved; nothing changed, try again"
+                "unavailable", _("the move could not be saved; nothing changed, try again")
             ) from None
 
     async def _commit(self, live: LiveGame, new: State) -> None:
@@ -593,7 +602,7 @@ class Hub:
             raise GameError("conflict", str(e)) from None
         except Exception:
             log.exception("finishing game %s failed", live.id)
-            raise GameError("unavailable", "the result could not be saved; try again") from None
+            raise GameError("unavailable", _("the result could not be saved; try again")) from None
         session.adopt(live, change)
         live.last_activity = time.monotonic()
         if changes:
@@ -772,7 +781,7 @@ class Hub:
     # -- watching ------------------------------------------------------------------------------------
     async def watch(self, conn: Connection, game_id: str, svg: bool = True) -> LiveGame:
         if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-            raise GameError("unknown_game", "no game has that id")
+            raise GameError("unknown_game", _("no game has that id"))
         # per-game channels: follow the game's channel (each watching socket once) before
         # reading it, so no change falls between the read and the subscription
         first = game_id not in conn.watching

@@ -24,6 +24,7 @@ from pocketarena.core import (
     recorded_options,
 )
 from pocketarena.fair import SCHEME, FairChance
+from pocketarena.i18n import N_, _
 from pocketarena.messages import speak
 from pocketarena.ratings import Rating
 from pocketarena.records import result_for
@@ -268,28 +269,37 @@ def auto_chance(table: Table, new: State) -> None:
 def check_turn(table: Table, player_id: str | None, version: Any) -> int:
     """The seat the player acts for, or a GameError saying why they cannot act now."""
     if table.status == "waiting":
-        raise GameError("not_active", "the game has not started: it is waiting for an opponent")
+        raise GameError("not_active", _("the game has not started: it is waiting for an opponent"))
     if table.status != "active":
-        raise GameError("not_active", "the game is over")
+        raise GameError("not_active", _("the game is over"))
     if isinstance(version, bool) or not isinstance(version, int):
-        raise GameError("bad_request", "a move must say the version of the game it was made on")
+        raise GameError("bad_request", _("a move must say the version of the game it was made on"))
     if version != table.version:
         raise GameError(
             "stale",
-            f"this was sent for version {version} of the game, which is now at version "
-            f"{table.version} (already played, or the position changed): here is the current one",
+            _(
+                "this was sent for version %(sent)s of the game, which is now at version "
+                "%(now)s (already played, or the position changed): here is the current one",
+                sent=version,
+                now=table.version,
+            ),
         )
     mine = table.seats_of(player_id)
     if not mine:
-        raise GameError("not_seated", "you are watching this game; only its players can move")
+        raise GameError("not_seated", _("you are watching this game; only its players can move"))
     actor = table.actor()
     if actor is None:
-        raise GameError("not_your_turn", "nobody can act now; the coins are being thrown")
+        raise GameError("not_your_turn", _("nobody can act now; the coins are being thrown"))
     if actor not in mine:
         seat = table.seats[actor]
         name = seat.name if seat else table.game.SEATS[actor]
         raise GameError(
-            "not_your_turn", f"it is {name}'s turn ({table.game.SEATS[actor]}), not yours"
+            "not_your_turn",
+            _(
+                "it is %(name)s's turn (%(seat)s), not yours",
+                name=name,
+                seat=_(table.game.SEATS[actor]),
+            ),
         )
     return actor
 
@@ -301,11 +311,12 @@ def move(
     check_turn(table, player_id, version)
     if table.state.current_player == CHANCE:
         raise GameError(
-            "illegal", "the coins must be thrown first: press the throw button (message 'throw')"
+            "illegal", _("the coins must be thrown first: press the throw button (message 'throw')")
         )
     if not isinstance(text, str) or not text.strip() or len(text) > 100:
         raise GameError(
-            "bad_request", "a move is notation text, e.g. " + table.game.actions[0].text
+            "bad_request",
+            _("a move is notation text, e.g. %(example)s", example=table.game.actions[0].text),
         )
     try:
         new = table.state.child(table.game.parse_action(text))
@@ -319,7 +330,7 @@ def throw(table: Table, player_id: str | None, version: Any, now: float, wall: d
     fall)."""
     check_turn(table, player_id, version)
     if table.state.current_player != CHANCE or table.chance is None:
-        raise GameError("illegal", "there is nothing to throw now: it is time to move")
+        raise GameError("illegal", _("there is nothing to throw now: it is time to move"))
     new = table.state.clone()
     new.apply(table.chance.outcome(new))
     return advance(table, new, now, wall)
@@ -327,10 +338,10 @@ def throw(table: Table, player_id: str | None, version: Any, now: float, wall: d
 
 def resign(table: Table, player_id: str | None, now: float, wall: datetime) -> Change:
     if table.status != "active":
-        raise GameError("not_active", "only a game in progress can be resigned")
+        raise GameError("not_active", _("only a game in progress can be resigned"))
     mine = table.seats_of(player_id)
     if not mine:
-        raise GameError("not_seated", "only a player of this game can resign it")
+        raise GameError("not_seated", _("only a player of this game can resign it"))
     # Both seats on one screen: the side to act (or seat 0) resigns.
     actor = table.actor()
     seat = actor if actor in mine else mine[0]
@@ -338,19 +349,37 @@ def resign(table: Table, player_id: str | None, now: float, wall: datetime) -> C
 
 
 # -- gestures: abort, draw, takeback -------------------------------------------------------------
+# Why a gesture (a draw, a takeback) cannot be made, worded whole for each gesture.
+GESTURE_REFUSALS = {
+    "draw": {
+        "not_active": N_("only a game in progress can have a draw"),
+        "not_seated": N_("only a player of this game can ask for a draw"),
+        "both_seats": N_("both seats are yours: there is nobody to ask for a draw"),
+        "bot": N_("a bot plays every game to its end: no draw"),
+    },
+    "takeback": {
+        "not_active": N_("only a game in progress can have a takeback"),
+        "not_seated": N_("only a player of this game can ask for a takeback"),
+        "both_seats": N_("both seats are yours: there is nobody to ask for a takeback"),
+        "bot": N_("a bot plays every game to its end: no takeback"),
+    },
+}
+
+
 def _opponent_seat(table: Table, player_id: str | None, what: str) -> int:
     """The seat of ``player_id`` in a game in progress against someone else (a gesture
-    between two players), or a GameError saying why not."""
+    between two players: ``what`` is draw or takeback), or a GameError saying why not."""
+    why = GESTURE_REFUSALS[what]
     if table.status != "active":
-        raise GameError("not_active", f"only a game in progress can have {what}")
+        raise GameError("not_active", _(why["not_active"]))
     mine = table.seats_of(player_id)
     if not mine:
-        raise GameError("not_seated", f"only a player of this game can ask for {what}")
+        raise GameError("not_seated", _(why["not_seated"]))
     if len(mine) == 2:
-        raise GameError("forbidden", f"both seats are yours: there is nobody to ask for {what}")
+        raise GameError("forbidden", _(why["both_seats"]))
     other = table.seats[1 - mine[0]]
     if other is not None and other.kind == "bot":
-        raise GameError("forbidden", f"a bot plays every game to its end: no {what}")
+        raise GameError("forbidden", _(why["bot"]))
     return mine[0]
 
 
@@ -367,13 +396,13 @@ def abortable(table: Table) -> bool:
 def abort(table: Table, player_id: str | None, now: float, wall: datetime) -> Change:
     """Call the game off before each side has moved: no result, no rating change."""
     if table.status != "active":
-        raise GameError("not_active", "only a game in progress can be aborted")
+        raise GameError("not_active", _("only a game in progress can be aborted"))
     if not table.seats_of(player_id):
-        raise GameError("not_seated", "only a player of this game can abort it")
+        raise GameError("not_seated", _("only a player of this game can abort it"))
     if not abortable(table):
         raise GameError(
             "forbidden",
-            "both sides have moved: the game can no longer be aborted (resign, or offer a draw)",
+            _("both sides have moved: the game can no longer be aborted (resign, or offer a draw)"),
         )
     clock = table.clock.copy() if table.clock is not None else None
     if clock is not None:
@@ -391,11 +420,11 @@ def abort(table: Table, player_id: str | None, now: float, wall: datetime) -> Ch
 
 def offer_draw(table: Table, player_id: str | None, now: float, wall: datetime) -> Change:
     """Offer a draw; offering when the opponent has offered accepts theirs."""
-    seat = _opponent_seat(table, player_id, "a draw")
+    seat = _opponent_seat(table, player_id, "draw")
     if table.draw_offer == 1 - seat:
         return finish(table, table.state, None, "agreement", now, wall)
     if table.draw_offer == seat:
-        raise GameError("conflict", "you have offered a draw already; wait for the answer")
+        raise GameError("conflict", _("you have offered a draw already; wait for the answer"))
     return _offer(table, {"draw_offer": seat}, now, wall)
 
 
@@ -403,9 +432,9 @@ def answer_draw(
     table: Table, player_id: str | None, accept: bool, now: float, wall: datetime
 ) -> Change:
     """Accept the opponent's draw offer (the game is drawn) or decline it."""
-    seat = _opponent_seat(table, player_id, "a draw")
+    seat = _opponent_seat(table, player_id, "draw")
     if table.draw_offer != 1 - seat:
-        raise GameError("conflict", "there is no draw offer from your opponent to answer")
+        raise GameError("conflict", _("there is no draw offer from your opponent to answer"))
     if accept:
         return finish(table, table.state, None, "agreement", now, wall)
     return _offer(table, {"draw_offer": None}, now, wall)
@@ -422,11 +451,11 @@ def takeback_point(table: Table, seat: int) -> int | None:
 
 def ask_takeback(table: Table, player_id: str | None, now: float, wall: datetime) -> Change:
     """Ask to take back your last move; the opponent decides (rated games too)."""
-    seat = _opponent_seat(table, player_id, "a takeback")
+    seat = _opponent_seat(table, player_id, "takeback")
     if takeback_point(table, seat) is None:
-        raise GameError("forbidden", "you have not moved yet: there is nothing to take back")
+        raise GameError("forbidden", _("you have not moved yet: there is nothing to take back"))
     if table.takeback_offer == seat:
-        raise GameError("conflict", "you have asked for a takeback already; wait for the answer")
+        raise GameError("conflict", _("you have asked for a takeback already; wait for the answer"))
     return _offer(table, {"takeback_offer": seat}, now, wall)
 
 
@@ -435,11 +464,11 @@ def answer_takeback(
 ) -> Change:
     """Agree to the opponent's takeback (their last move and everything after it go; they
     move again) or refuse it."""
-    seat = _opponent_seat(table, player_id, "a takeback")
+    seat = _opponent_seat(table, player_id, "takeback")
     asker = 1 - seat
     point = takeback_point(table, asker) if table.takeback_offer == asker else None
     if point is None:
-        raise GameError("conflict", "there is no takeback request from your opponent to answer")
+        raise GameError("conflict", _("there is no takeback request from your opponent to answer"))
     if not accept:
         return _offer(table, {"takeback_offer": None}, now, wall)
     state = table.game.new_initial_state()
@@ -631,40 +660,51 @@ def check_new_game(
     """The game asked for, once every part of the request is checked (nothing is written
     before: a refused request changes nothing)."""
     if mode not in MODES:
-        raise GameError("bad_request", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        raise GameError(
+            "bad_request",
+            _("mode must be one of %(modes)s, not %(mode)r", modes=", ".join(MODES), mode=mode),
+        )
     if days_per_move is not None:
         if isinstance(days_per_move, bool) or days_per_move not in DAYS_PER_MOVE:
             raise GameError(
                 "bad_request",
-                "days_per_move must be one of "
-                f"{', '.join(map(str, DAYS_PER_MOVE))}, not {days_per_move!r}",
+                _(
+                    "days_per_move must be one of %(days)s, not %(value)r",
+                    days=", ".join(map(str, DAYS_PER_MOVE)),
+                    value=days_per_move,
+                ),
             )
         if clock is not None:
             raise GameError(
                 "bad_request",
-                "a game has a real-time clock or days per move, not both: send one of them",
+                _("a game has a real-time clock or days per move, not both: send one of them"),
             )
     try:
         game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
     except ValueError as e:
         raise GameError("bad_request", str(e)) from None
     if seat not in (None, 0, 1):
-        raise GameError("bad_request", "seat must be 0 (first), 1 (second) or omitted (random)")
+        raise GameError("bad_request", _("seat must be 0 (first), 1 (second) or omitted (random)"))
     if clock is not None:
         initial, increment = clock
         if not (10_000 <= initial <= MAX_CLOCK_MS and 0 <= increment <= MAX_INCREMENT_MS):
             raise GameError(
                 "bad_request",
-                "a clock needs 10 s to 3 h of initial time and 0 to 180 s increment",
+                _("a clock needs 10 s to 3 h of initial time and 0 to 180 s increment"),
             )
     if mode == "bot":
         if not bot:
-            raise GameError("bad_request", "choose a bot level to play against")
+            raise GameError("bad_request", _("choose a bot level to play against"))
         levels = catalog.bot_levels(game.ID)
         if bot not in levels:
             raise GameError(
                 "bad_request",
-                f"no {bot!r} bot for {game.TITLE}; choose one of: {', '.join(levels)}",
+                _(
+                    "no %(bot)r bot for %(game)s; choose one of: %(levels)s",
+                    bot=bot,
+                    game=game.TITLE,
+                    levels=", ".join(levels),
+                ),
             )
     return game
 
@@ -701,15 +741,15 @@ def joining_seat(table: Table, player_id: str, invite: str | None) -> int | None
     if table.status != "waiting":
         if table.seats_of(player_id):
             return None
-        raise GameError("full", "this game already has both players; you can watch it")
+        raise GameError("full", _("this game already has both players; you can watch it"))
     if table.seats_of(player_id):
         raise GameError(
-            "forbidden", "this is your own game: send the invite link to a friend, or wait"
+            "forbidden", _("this is your own game: send the invite link to a friend, or wait")
         )
     if table.mode == "friend" and (
         not isinstance(invite, str) or not secrets.compare_digest(invite, table.invite_token or "")
     ):
-        raise GameError("forbidden", "this game is by invitation; ask its creator for the link")
+        raise GameError("forbidden", _("this game is by invitation; ask its creator for the link"))
     return 1 - table.creator_seat
 
 
@@ -721,10 +761,10 @@ def abandoned_values(version: int) -> dict[str, Any]:
 def rematch_offer(table: Table, player_id: str | None) -> list[int]:
     """The seats ``player_id`` offers a rematch for (their seats in the finished game)."""
     if table.status != "finished":
-        raise GameError("not_active", "a rematch can be offered once the game is over")
+        raise GameError("not_active", _("a rematch can be offered once the game is over"))
     mine = table.seats_of(player_id)
     if not mine or player_id is None:
-        raise GameError("not_seated", "only the players of this game can ask for a rematch")
+        raise GameError("not_seated", _("only the players of this game can ask for a rematch"))
     return mine
 
 
@@ -818,7 +858,9 @@ def from_record(kind: type[T], row: GameRecord, seats: list[Seat | None]) -> T:
         # Saved before an option existed: played as games were then.
         game = catalog.load_game(row.game, recorded_options(row.game, row.options))
     except ValueError as e:
-        raise GameError("unavailable", f"game {row.id} cannot be loaded: {e}") from None
+        raise GameError(
+            "unavailable", _("game %(id)s cannot be loaded: %(why)s", id=row.id, why=e)
+        ) from None
     table = kind(
         id=row.id,
         game=game,
@@ -853,7 +895,9 @@ def from_record(kind: type[T], row: GameRecord, seats: list[Seat | None]) -> T:
         for text in row.history:
             append(table, table.state, table.state.game.action(text))
     except ValueError as e:
-        raise GameError("unavailable", f"game {row.id} no longer replays: {e}") from None
+        raise GameError(
+            "unavailable", _("game %(id)s no longer replays: %(why)s", id=row.id, why=e)
+        ) from None
     table.events_from = len(table.state.history)
     return table
 

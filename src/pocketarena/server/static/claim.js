@@ -30,9 +30,11 @@ if (box && gameId) {
       if (claim.wait_s === null) {
         box.hidden = true;
         waitUntil = null;
-        if (claim.reason.startsWith("only a game in progress")) done = true;
+        if (claim.final) done = true;
       } else {
-        text.textContent = t("%(reason)s. If they do not come back, you may end the game as a win.", { reason: `${claim.reason[0].toUpperCase()}${claim.reason.slice(1)}` });
+        // The reason is worded by the server in the reader's language; a capital first letter
+        // where the language has them.
+        text.textContent = t("%(reason)s. If they do not come back, you may end the game as a win.", { reason: claim.reason.charAt(0).toLocaleUpperCase(document.documentElement.lang) + claim.reason.slice(1) });
         waitUntil = Date.now() + claim.wait_s * 1000;
         box.hidden = false;
         show();

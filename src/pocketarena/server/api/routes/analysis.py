@@ -52,9 +52,9 @@ class PositionIn(BaseModel):
 
 def _position(body: PositionIn) -> Any:
     if body.game_id not in catalog.game_ids():
-        raise HTTPException(status_code=400, detail=f"there is no game {body.game_id!r}")
+        raise HTTPException(status_code=400, detail=_("there is no game %(id)r", id=body.game_id))
     if any(len(m) > 80 for m in body.moves):
-        raise HTTPException(status_code=400, detail="a move is at most 80 characters")
+        raise HTTPException(status_code=400, detail=_("a move is at most 80 characters"))
     try:
         return load_position(body.game_id, body.options, body.moves)
     except PositionError as e:
@@ -118,7 +118,7 @@ async def analysis_evaluate(body: PositionIn, request: Request, ctx: ContextDep)
     except TimeoutError:
         raise HTTPException(
             status_code=503,
-            detail="the evaluation took too long; try again",
+            detail=_("the evaluation took too long; try again"),
             headers={"Retry-After": str(round(EVALUATE_LIMIT_S))},
         ) from None
     return result
@@ -141,7 +141,7 @@ async def analysis_record(request: Request) -> dict[str, Any]:
             game = record.load_game()
         except (RecordError, ValueError) as e:
             raise HTTPException(
-                status_code=400, detail=f"this is not a readable record: {e}"
+                status_code=400, detail=_("this is not a readable record: %(why)s", why=e)
             ) from None
         return {"game_id": game.ID, "options": dict(game.options), "moves": list(record.moves)}
 
@@ -156,9 +156,9 @@ def _start(query: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
     try:
         options = json.loads(query.get("options") or "{}")
     except ValueError:
-        return None, "the options in this link are not JSON"
+        return None, _("the options in this link are not JSON")
     if not isinstance(options, dict):
-        return None, "the options in this link must be a JSON object"
+        return None, _("the options in this link must be a JSON object")
     moves = [m.strip() for m in query.get("moves", "").split(";") if m.strip()]
     return {"game_id": game_id, "options": options, "moves": moves}, None
 
@@ -174,7 +174,7 @@ async def analysis_page(request: Request, ctx: ContextDep, hub: HubDep) -> HTMLR
         except GameError as e:
             live, error = None, e.message
         if live is not None and live.status not in ("finished", "aborted"):
-            error = "a game is analysed once it is over"
+            error = _("a game is analysed once it is over")
         elif live is not None:
             moves = [a.text for a in live.state.history]
             try:
@@ -214,7 +214,7 @@ def _analyses(request: Request, ctx: ContextDep) -> GameAnalyses:
 async def _finished(hub: HubDep, game_id: str) -> LiveGame:
     live = await hub.get(game_id)
     if live.status != "finished":
-        raise HTTPException(status_code=409, detail="a game is analysed once it is finished")
+        raise HTTPException(status_code=409, detail=_("a game is analysed once it is finished"))
     return live
 
 

@@ -10,6 +10,8 @@ from typing import Any
 from anyio import to_thread
 from fastapi import APIRouter, Request, Response
 
+from pocketarena.i18n import N_
+
 from ...core.sessions import SessionInfo
 from ...schemas import CredentialsIn, ErrorOut, MeOut, SessionOut
 from ...store import StoreError, clean_username
@@ -38,7 +40,9 @@ async def register(
 ) -> dict[str, Any]:
     """Turn the current guest into an account (password hashed with argon2); the browser gets
     a new session."""
-    await check(ctx, ctx.rates.address_sign_ins, client_addr(request), "too many sign-in attempts")
+    await check(
+        ctx, ctx.rates.address_sign_ins, client_addr(request), N_("too many sign-in attempts")
+    )
     p = await to_thread.run_sync(ctx.store.register, player, body.username, body.password)
     await start_session(request, ctx, p.id)
     state = request.state  # the choices this browser made so far become the account's
@@ -56,14 +60,16 @@ async def login(
 ) -> dict[str, Any]:
     """Sign in: the browser gets a new session for the account. Wrong passwords are limited
     per account and per address (429 with Retry-After)."""
-    await check(ctx, ctx.rates.address_sign_ins, client_addr(request), "too many sign-in attempts")
+    await check(
+        ctx, ctx.rates.address_sign_ins, client_addr(request), N_("too many sign-in attempts")
+    )
     try:
         account = clean_username(body.username)
     except StoreError:
         raise StoreError(WRONG) from None
     wait = await ctx.limiter.peek(ctx.rates.sign_in_failures, account)
     if wait > 0:
-        raise too_many(wait, "too many wrong passwords for this account")
+        raise too_many(wait, N_("too many wrong passwords for this account"))
     try:
         p = await to_thread.run_sync(ctx.store.authenticate, account, body.password)
     except StoreError:

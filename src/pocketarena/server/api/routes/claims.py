@@ -18,7 +18,8 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 class ClaimOut(BaseModel):
     allowed: bool
     wait_s: int | None  # seconds until the claim is allowed; null: it will not be
-    reason: str
+    reason: str  # why, in the reader's language
+    final: bool = False  # the game is not in progress: no claim will ever be allowed
 
 
 @router.get("/{game_id}/claim", response_model=ClaimOut, responses=ERRORS)

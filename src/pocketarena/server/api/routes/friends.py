@@ -8,6 +8,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from pocketarena.i18n import N_, _
+
 from ... import friends, notices
 from ...live.hub import GameError
 from ...schemas import ClockIn, ErrorOut, Text
@@ -32,8 +34,8 @@ class ChallengeIn(BaseModel):
 
 
 async def _limited(request: Request, ctx: ContextDep, player: str) -> None:
-    await check(ctx, ctx.rates.address_social, client_addr(request), "too many requests")
-    await check(ctx, ctx.rates.social, player, "too many challenges and follows; wait a minute")
+    await check(ctx, ctx.rates.address_social, client_addr(request), N_("too many requests"))
+    await check(ctx, ctx.rates.social, player, N_("too many challenges and follows; wait a minute"))
 
 
 @router.put("/players/{other}/follow", status_code=204, responses=ERRORS, dependencies=[WriteLimit])
@@ -120,7 +122,7 @@ async def answer(
     """``accept`` (the game starts; ``url`` leads to it), ``decline``, or ``cancel`` (your own
     challenge)."""
     if verb not in ("accept", "decline", "cancel"):
-        raise GameError("bad_request", "answer a challenge with accept, decline or cancel")
+        raise GameError("bad_request", _("answer a challenge with accept, decline or cancel"))
     game_id = await friends.answer(hub, ctx.store, player, challenge_id, verb)
     row = await hub.db(friends.load_challenge, ctx.store, challenge_id)
     out = await hub.db(friends.challenge_json, ctx.store, row, hub.now())

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 
 from pocketarena.core import ActionError
+from pocketarena.i18n import N_, _
 
 from ... import catalog
 from ...core.security import address_hash
@@ -59,8 +60,8 @@ async def create_game(
     joins is cancelled after a while. It is rated only if both players are accounts (or a
     bot) and each of them moves."""
     addr = client_addr(request)
-    await check(ctx, ctx.rates.address_games, addr, "too many new games from your address")
-    await check(ctx, ctx.rates.games, player, "too many new games")
+    await check(ctx, ctx.rates.address_games, addr, N_("too many new games from your address"))
+    await check(ctx, ctx.rates.games, player, N_("too many new games"))
     clock = (body.clock.initial_s * 1000, body.clock.increment_s * 1000) if body.clock else None
     live = await hub.create(
         player,
@@ -194,7 +195,7 @@ async def board_at(game_id: str, hub: HubDep, ply: int = Query(ge=0)) -> Respons
     live = await hub.get(game_id)
     history = live.state.history
     if ply > len(history):
-        raise GameError("bad_request", f"ply must be between 0 and {len(history)}")
+        raise GameError("bad_request", _("ply must be between 0 and %(last)s", last=len(history)))
     state = live.game.new_initial_state()
     for action in history[:ply]:
         state.apply(action)
@@ -219,10 +220,10 @@ async def why(game_id: str, hub: HubDep, picks: str = Query(max_length=100)) -> 
     live = await hub.get(game_id)
     state = live.state
     if live.status != "active" or state.current_player < 0:
-        raise GameError("not_active", "there is no decision to explain now")
+        raise GameError("not_active", _("there is no decision to explain now"))
     picked = picks.split()
     if not picked:
-        raise GameError("bad_request", "name what was picked, e.g. picks=b3")
+        raise GameError("bad_request", _("name what was picked, e.g. picks=b3"))
     words = [(a, a.text.split()[1:]) for a in live.game.decisions]
     starting = [a for a, w in words if w[: len(picked)] == picked] or [
         a for a, w in words if all(p in w for p in picked)
@@ -249,7 +250,7 @@ async def preview(game_id: str, hub: HubDep, action: str = Query(max_length=100)
     live = await hub.get(game_id)
     state = live.state
     if live.status != "active" or state.current_player < 0:
-        raise GameError("not_active", "there is no decision to preview now")
+        raise GameError("not_active", _("there is no decision to preview now"))
     try:
         after = state.child(live.game.parse_action(action))
     except ActionError as e:

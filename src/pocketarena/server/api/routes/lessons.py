@@ -32,7 +32,7 @@ class MoveIn(BaseModel):
 def _steps(game_id: str) -> list[lessons.Step]:
     found = lessons.LESSONS.get(game_id)
     if found is None:
-        raise HTTPException(status_code=404, detail=f"there is no lesson for {game_id!r}")
+        raise HTTPException(status_code=404, detail=_("there is no lesson for %(id)r", id=game_id))
     return found
 
 
@@ -40,7 +40,8 @@ def _step(game_id: str, index: int) -> lessons.Step:
     steps = _steps(game_id)
     if not 0 <= index < len(steps):
         raise HTTPException(
-            status_code=404, detail=f"the {game_id} lesson has steps 0 to {len(steps) - 1}"
+            status_code=404,
+            detail=_("the %(id)s lesson has steps 0 to %(last)s", id=game_id, last=len(steps) - 1),
         )
     return steps[index]
 
@@ -77,7 +78,9 @@ def _judge(game_id: str, index: int, move: str) -> dict[str, Any]:
     try:
         result = lessons.check(step, move, game_id)
     except lessons.LessonError as e:
-        raise HTTPException(status_code=400, detail=f"{move!r} cannot be played: {e}") from None
+        raise HTTPException(
+            status_code=400, detail=_("%(move)r cannot be played: %(why)s", move=move, why=e)
+        ) from None
     return {
         "correct": result.correct,
         "move": result.move,

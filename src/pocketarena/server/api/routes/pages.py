@@ -281,12 +281,12 @@ async def quick_game(
     """A home card's Play: the usual game (the medium bot, default options, a seat drawn) in
     one click; the new-game form stays for everything else."""
     if game not in catalog.game_ids():
-        raise HTTPException(404, "no such game")
+        raise HTTPException(404, _("no such game"))
     levels = catalog.bot_levels(game)
     bot = QUICK_BOT if QUICK_BOT in levels else levels[0]
     addr = client_addr(request)
-    await check(ctx, ctx.rates.address_games, addr, "too many new games from your address")
-    await check(ctx, ctx.rates.games, player, "too many new games")
+    await check(ctx, ctx.rates.address_games, addr, N_("too many new games from your address"))
+    await check(ctx, ctx.rates.games, player, N_("too many new games"))
     try:
         live = await hub.create(
             player,
@@ -454,7 +454,7 @@ async def rules_index(request: Request, ctx: ContextDep) -> HTMLResponse:
 def rules_file(name: str) -> Response:
     found = rules.asset(name)
     if found is None:
-        raise HTTPException(status_code=404, detail=f"no rules image {name!r}")
+        raise HTTPException(status_code=404, detail=_("no rules image %(name)r", name=name))
     body, media = found
     return Response(body, media_type=media, headers={"Cache-Control": "public, max-age=3600"})
 

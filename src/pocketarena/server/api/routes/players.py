@@ -151,7 +151,7 @@ def get_player(player_id: str, store: StoreDep) -> dict[str, Any]:
     """A player's ratings per game and recent games."""
     data = player_json(store, player_id)
     if data is None:
-        raise HTTPException(status_code=404, detail=f"there is no player {player_id!r}")
+        raise HTTPException(status_code=404, detail=_("there is no player %(id)r", id=player_id))
     return data
 
 
@@ -206,7 +206,7 @@ def get_player_games(
     """Newest first, 20 a page: ``total`` games match, ``pages`` pages."""
     data = games_json(store, player_id, game, result, opponent, page)
     if data is None:
-        raise HTTPException(status_code=404, detail=f"there is no player {player_id!r}")
+        raise HTTPException(status_code=404, detail=_("there is no player %(id)r", id=player_id))
     return data
 
 
@@ -217,7 +217,7 @@ def get_player_games(
 )
 def get_rating_history(player_id: str, store: StoreDep) -> dict[str, Any]:
     if not PLAYER_ID.fullmatch(player_id) or store.get_player(player_id) is None:
-        raise HTTPException(status_code=404, detail=f"there is no player {player_id!r}")
+        raise HTTPException(status_code=404, detail=_("there is no player %(id)r", id=player_id))
     return {
         game: [{"at": when.isoformat(), "rating": value} for when, value in points]
         for game, points in profiles.rating_history(store, player_id).items()

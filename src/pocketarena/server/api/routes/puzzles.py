@@ -36,7 +36,7 @@ async def _puzzle(ctx: AppContext, puzzle_id: str) -> puzzles.Puzzle:
     """The shipped puzzle, or the stored blunder puzzle, of that id (else 404)."""
     found = await run_in_threadpool(blunder_puzzles.find, ctx.store, puzzle_id)
     if found is None:
-        raise HTTPException(status_code=404, detail=f"there is no puzzle {puzzle_id!r}")
+        raise HTTPException(status_code=404, detail=_("there is no puzzle %(id)r", id=puzzle_id))
     return found
 
 
@@ -65,7 +65,7 @@ def _judge(puzzle: puzzles.Puzzle, move: str) -> dict[str, Any]:
         judgement = puzzles.check(puzzle, move)
     except (puzzles.PuzzleError, ExplorerError) as e:
         raise HTTPException(
-            status_code=400, detail=f"{move!r} cannot be played here: {e}"
+            status_code=400, detail=_("%(move)r cannot be played here: %(why)s", move=move, why=e)
         ) from None
     state = puzzles.position(puzzle)
     state.apply(judgement.move)

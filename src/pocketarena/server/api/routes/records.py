@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 
 from pocketarena.core import RecordError
 from pocketarena.fair import VerifyReport, verify_record
+from pocketarena.i18n import _
 from pocketarena.records import MAX_RECORD_BYTES, loads
 
 from ...recording import record_of
@@ -78,16 +79,18 @@ async def read_limited(request: Request) -> str:
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_RECORD_BYTES:
-            raise HTTPException(status_code=413, detail="a record is limited to 1 MB")
+            raise HTTPException(status_code=413, detail=_("a record is limited to 1 MB"))
         chunks.append(chunk)
     try:
         return b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError:
-        raise HTTPException(status_code=400, detail="a record must be UTF-8 text") from None
+        raise HTTPException(status_code=400, detail=_("a record must be UTF-8 text")) from None
 
 
 def verify_text(text: str) -> VerifyReport:
     try:
         return verify_record(loads(text))
     except RecordError as e:
-        raise HTTPException(status_code=400, detail=f"this is not a readable record: {e}") from None
+        raise HTTPException(
+            status_code=400, detail=_("this is not a readable record: %(why)s", why=e)
+        ) from None

@@ -7,6 +7,8 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from pocketarena.i18n import _
+
 from ... import catalog
 from ...live.hub import GameError
 from ...live.session import DAYS_PER_MOVE
@@ -42,7 +44,7 @@ async def _view(ctx: ContextDep, tournament_id: str, player: str) -> dict[str, o
     try:
         return await ctx.tournaments.view(tournament_id[:40], player)
     except GameError as e:
-        raise HTTPException(404, "no such tournament") from e
+        raise HTTPException(404, _("no such tournament")) from e
 
 
 @router.get("/t/{tournament_id}", response_class=HTMLResponse)

@@ -32,6 +32,8 @@ from typing import Any, get_args
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
+from pocketarena.i18n import _
+
 from ...context import AppContext
 from ...core.db import database_away
 from ...core.ratelimit import TokenBucket
@@ -142,7 +144,7 @@ async def _reply(ctx: AppContext, conn: Connection, msg: ClientMessage) -> dict[
         case JoinMessage():
             if conn.player_id is None:
                 raise GameError(
-                    "forbidden", "load the page first: playing needs the session cookie"
+                    "forbidden", _("load the page first: playing needs the session cookie")
                 )
             live = await hub.join(conn.player_id, msg.game, msg.invite)
             return {"version": live.version}
