@@ -28,28 +28,20 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-import pocketarena as pa
 import pocketarena.vector as pv
 from pocketarena.bots import make_bot
 from pocketarena.bots.alphazero import Network
-from pocketarena.core import TERMINAL, State
+from pocketarena.core import State
 from pocketarena.observe import observation_tensor
-from pocketarena.solve.stack_a_cash import solve
+from pocketarena.solve.stack_a_cash import random_positions, solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_alphazero import MLP, search  # noqa: E402
 
 
 def sample_positions(games: int, count: int, seed: int) -> list[State]:
-    game = pa.load("stack-a-cash", protect="touched")
     rng = random.Random(seed)
-    seen: dict[str, State] = {}
-    for _ in range(games):
-        state = game.new_initial_state()
-        while state.current_player != TERMINAL:
-            seen.setdefault(str(state), state.clone())
-            state = state.child(rng.choice(state.legal_actions()))
-    pool = list(seen.values())
+    pool = random_positions("touched", games, rng)
     return rng.sample(pool, min(count, len(pool)))
 
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import resource
 import sys
 import time
@@ -58,7 +59,15 @@ from pocketarena.core import TERMINAL, Action, State
 from pocketarena.games.stack_a_cash import StackACashState
 from pocketarena.games.stack_a_cash import board as R
 
-__all__ = ["PROTECT_OPTIONS", "Solution", "build", "cache_dir", "progress_bar", "solve"]
+__all__ = [
+    "PROTECT_OPTIONS",
+    "Solution",
+    "build",
+    "cache_dir",
+    "progress_bar",
+    "random_positions",
+    "solve",
+]
 
 FORMAT = 1  # bump when the file layout or the key changes: old cache files are then rebuilt
 PROTECT_OPTIONS = ("touched", "placed")
@@ -480,6 +489,19 @@ class Solution:
             "seconds": round(self.seconds, 1),
             "peak_mb": round(self.peak_mb),
         }
+
+
+def random_positions(protect: str, games: int, rng: random.Random) -> list[State]:
+    """Distinct positions (games not over) of ``games`` games of random play, in the order
+    first met: a sample to grade an agent or check a table on."""
+    game = pa.load("stack-a-cash", protect=protect)
+    seen: dict[str, State] = {}
+    for _ in range(games):
+        state = game.new_initial_state()
+        while state.current_player != TERMINAL:
+            seen.setdefault(str(state), state.clone())
+            state = state.child(rng.choice(state.legal_actions()))
+    return list(seen.values())
 
 
 def cache_dir() -> Path:
