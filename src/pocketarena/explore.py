@@ -48,7 +48,12 @@ FLIPWARS_MAX_NODES = 2_000_000
 
 
 class ExplorerError(ValueError):
-    """The position cannot be explored exactly (the message says why)."""
+    """The position cannot be explored exactly (the message says why; ``said``, when there is
+    one, is the reason as a message to word in the reader's language)."""
+
+    def __init__(self, text: str, said: Message | None = None) -> None:
+        super().__init__(text)
+        self.said = said
 
 
 @dataclass(frozen=True)
@@ -121,9 +126,9 @@ def explorable_message(state: State) -> Message | None:
 
 def explore(state: State) -> list[MoveValue]:
     """Every legal move of ``state`` with its exact value, best first."""
-    why = explorable(state)
+    why = explorable_message(state)
     if why is not None:
-        raise ExplorerError(why)
+        raise ExplorerError(str(why), why)
     moves = _stack_a_cash(state) if state.game.ID == "stack-a-cash" else _flipwars(state)
     return sorted(moves, key=rank)
 

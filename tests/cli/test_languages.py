@@ -4,6 +4,7 @@ with --lang, and a whole game played in French at a real prompt."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -97,3 +98,47 @@ def test_a_game_played_in_french_at_the_prompt(tmp_path: Path) -> None:
     child.expect(shown("Partie enregistrée dans"))
     finish(child)
     assert save.exists()
+
+
+def pseudo_bare(text: str, names: set[str]) -> list[str]:
+    """The lines of ``text`` with a word outside the catalog: the pseudo-locale wraps every
+    catalog text in ⟦…⟧; names, paths, flags and notation the line quotes are allowed."""
+    bare = []
+    for line in text.splitlines():
+        rest, before = line, None
+        while rest != before:
+            before, rest = rest, re.sub(r"⟦[^⟦⟧]*⟧", " ", rest)
+        for name in sorted(names, key=len, reverse=True):
+            rest = rest.replace(name, " ")
+        rest = re.sub(r"--?[a-z][\w-]*|'[^']*'|\S*/\S*", " ", rest)  # flags, quoted, paths
+        if re.search(r"[A-Za-z]{2,}", rest):
+            bare.append(line)
+    return bare
+
+
+def test_the_terminals_refusals_go_through_the_catalog(tmp_path: Path) -> None:
+    """Every refusal of the player's commands, its ``error:`` prefix included, is a catalog
+    text: in the pseudo-locale no word of it is bare English."""
+    missing = tmp_path / "nowhere" / "game.json"
+    runner = CliRunner()
+    calls = [
+        ["play"],
+        ["play", "stack-a-cash", "--vs", "human", "--seat", "second"],
+        ["play", "stack-a-cash", "--save", str(missing)],
+        ["play", "stack-a-cash", "--mode", "tactical", "-o", "mode=flag"],
+        ["play", "stack-a-cash", "--seed", "3", "-o", "seed=4"],
+        ["play", "stack-a-cash", "--save", str(tmp_path)],
+        ["explore", "coin-age"],
+        ["explore", "stack-a-cash", "--moves", "flip b2"],
+    ]
+    bare = {}
+    for args in calls:
+        result = runner.invoke(app, ["--lang", i18n.PSEUDO, *args])
+        assert result.exit_code != 0, (args, result.output)
+        found = pseudo_bare(result.output, {"stack-a-cash", "coin-age", "klingon", "tactical"})
+        if found:
+            bare[" ".join(args)] = found
+    assert not bare, bare
+    # A --lang we do not speak is refused in the environment's language.
+    wrong = runner.invoke(app, ["--lang", "klingon", "games"], env={"LANGUAGE": "fr"})
+    assert "erreur : --lang klingon : nous ne parlons pas cette langue" in wrong.output

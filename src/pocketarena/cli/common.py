@@ -81,16 +81,23 @@ def say(text: str = "") -> None:
 def error_line(message: str) -> None:
     """The one form every refusal takes: ``error: MESSAGE`` on stderr. The message is plain
     text: brackets in it (``pip install 'pocketarena[rl]'``) are shown, not read as markup."""
-    err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
+    prefix = escape(_("error:"))
+    err_console.print(f"[bold red]{prefix}[/] {escape(message)}", markup=True, soft_wrap=True)
 
 
 def interrupted(kept: str) -> NoReturn:
     """Ctrl-C, the same everywhere: one line saying what was kept, exit 130."""
-    err_console.print(f"Interrupted: {escape(kept)}", markup=True, soft_wrap=True)
+    line = _("Interrupted: %(kept)s", kept=_(kept))
+    err_console.print(escape(line), markup=True, soft_wrap=True)
     raise typer.Exit(INTERRUPTED)
 
 
-NOTHING_KEPT = "nothing was saved."
+def N_(text: str) -> str:
+    """Marks ``text`` for the catalog where it is written; it is worded where it is shown."""
+    return text
+
+
+NOTHING_KEPT = N_("nothing was saved.")
 
 
 def fail(message: str, code: int = USAGE) -> NoReturn:
@@ -129,8 +136,8 @@ OptionOpt = Annotated[
 def game_id_or_fail(game_id: str) -> str:
     try:
         return game_class(game_id).ID
-    except ValueError as e:
-        fail(str(e))
+    except ValueError:
+        fail(_("unknown game %(game)r; valid games: %(games)s", game=game_id, games=", ".join(sorted(pa.GAMES))))
 
 
 def game_options(
@@ -153,7 +160,14 @@ def game_options(
             continue
         typed = options.get(name)
         if typed is not None and str(typed).strip().lower() != value.strip().lower():
-            fail(f"--{name} {value} and -o {name}={typed} disagree; give the {name} once")
+            fail(
+                _(
+                    "%(flag)s and %(option)s disagree; give the %(name)s once",
+                    flag=f"--{name} {value}",
+                    option=f"-o {name}={typed}",
+                    name=name,
+                )
+            )
         options[name] = value
     return key, options
 
@@ -189,11 +203,21 @@ def load_or_fail(key: str, options: Mapping[str, Any], seed: int | None = None) 
         if wanted == played or wanted == "random":
             continue
         others = {k: v for k, v in game.options.items() if k != name and k in options}
-        context = f" with {format_options(others)}" if others else ""
-        fail(
-            f"{name}={typed} does not apply{context}: {game.TITLE} plays {name}="
-            f"{format_options({name: played})[len(name) + 1 :]} ({name}: {declared[name].help})"
-        )
+        values = {
+            "typed": f"{name}={typed}",
+            "others": format_options(others),
+            "game": game.TITLE,
+            "played": format_options({name: played}),
+            "help": i18n.SITE.gettext(declared[name].help or ""),  # the games' words: site's
+        }
+        if others:
+            fail(
+                _(
+                    "%(typed)s does not apply with %(others)s: %(game)s plays %(played)s (%(help)s)",
+                    **values,
+                )
+            )
+        fail(_("%(typed)s does not apply: %(game)s plays %(played)s (%(help)s)", **values))
     return game
 
 
@@ -212,20 +236,39 @@ def writable_or_fail(path: Path, flag: str, *, folder: bool = False) -> Path:
     folders above it, a folder above it that does not exist (a typo would otherwise make a
     tree of folders; only our own data folder is made as needed), or no permission. Creates
     nothing."""
-    kind = "folder" if folder else "file"
     if path.exists():
         if folder and not path.is_dir():
-            fail(f"{flag} {path} is a file, not a folder")
+            fail(_("%(flag)s %(path)s is a file, not a folder", flag=flag, path=path))
         if not folder and path.is_dir():
-            fail(f"{flag} {path} is a folder; give a file name, e.g. {path / 'game.json'}")
+            fail(
+                _(
+                    "%(flag)s %(path)s is a folder; give a file name, e.g. %(example)s",
+                    flag=flag,
+                    path=path,
+                    example=path / "game.json",
+                )
+            )
     above = path if folder and path.is_dir() else path.parent
     while not above.exists():
         above = above.parent
     if not above.is_dir():
-        fail(f"{flag} {path}: {above} is a file, so no {kind} can be made under it")
+        blocked = (
+            _("%(flag)s %(path)s: %(above)s is a file, so no folder can be made under it")
+            if folder
+            else _("%(flag)s %(path)s: %(above)s is a file, so no file can be made under it")
+        )
+        fail(blocked % {"flag": flag, "path": path, "above": above})
     parent = path.parent
     if not parent.is_dir() and not _inside(parent, data_folder()):
-        fail(f"{flag} {path}: the folder {parent} does not exist; make it first or give another")
+        fail(
+            _(
+                "%(flag)s %(path)s: the folder %(parent)s does not exist; make it first or give "
+                "another",
+                flag=flag,
+                path=path,
+                parent=parent,
+            )
+        )
     try:
         if path.is_file():
             with path.open("a", encoding="utf-8"):
@@ -234,7 +277,15 @@ def writable_or_fail(path: Path, flag: str, *, folder: bool = False) -> Path:
             with tempfile.TemporaryFile(dir=above):
                 pass
     except OSError as e:
-        fail(f"{flag} {path}: cannot write in {above} ({e.strerror or e})")
+        fail(
+            _(
+                "%(flag)s %(path)s: cannot write in %(above)s (%(why)s)",
+                flag=flag,
+                path=path,
+                above=above,
+                why=e.strerror or e,
+            )
+        )
     return path
 
 

@@ -15,12 +15,15 @@ from rich.markup import escape
 from rich.table import Table
 
 import pocketarena as pa
+from pocketarena.core.errors import message
 from pocketarena.explore import EXPLORABLE, ExplorerError, MoveValue, explore, rank
+from pocketarena.messages import speak
 
 from .common import (
     ModeOpt,
     OptionOpt,
     ProtectOpt,
+    _,
     console,
     fail,
     game_options,
@@ -64,19 +67,24 @@ def explore_command(
     key, options = game_options(game, mode=mode, protect=protect, option=option)
     if key not in EXPLORABLE:
         fail(
-            f"{game!r} has no exact explorer; explorable: {', '.join(EXPLORABLE)} "
-            "(FlipWars near the end of a round)"
+            _(
+                "%(game)r has no exact explorer; explorable: %(games)s (FlipWars near the end "
+                "of a round)",
+                game=game,
+                games=", ".join(EXPLORABLE),
+            )
         )
     state = load_or_fail(key, options, seed=0).new_initial_state()
     for n, text in enumerate(split_moves(moves), 1):
         try:
             state.apply(text)
         except ValueError as e:
-            fail(f"move {n} ({text!r}) cannot be played: {e}")
+            why = speak(e.message) if isinstance(e, pa.ActionError) else str(e)
+            fail(speak(message("study.move-illegal", number=n, text=text, why=why)))
     try:
         values = explore(state)
     except ExplorerError as e:
-        fail(str(e))
+        fail(speak(e.said) if e.said is not None else str(e))
     if json_out:
         print(json.dumps([m.to_json() for m in values]))
         return

@@ -146,11 +146,19 @@ def _root(
     """Pocket Arena: play, replay and study pocket-change micro board games."""
     if no_color:
         common.console.no_color = common.err_console.no_color = True
-    if lang is not None and not i18n.known(lang):
-        common.fail(f"--lang {lang}: not a language we speak; codes: {', '.join(i18n.LANGUAGES)}")
-    # The command speaks this language; the context's end restores the one before (a test
-    # that runs commands in one process keeps its own).
-    ctx.with_resource(i18n.use_locale(lang or common.terminal_language()))
+    # The command speaks this language (a --lang we do not speak is refused in the
+    # environment's); the context's end restores the one before (a test that runs commands
+    # in one process keeps its own).
+    chosen = lang if lang is not None and i18n.known(lang) else None
+    ctx.with_resource(i18n.use_locale(chosen or common.terminal_language()))
+    if lang is not None and chosen is None:
+        common.fail(
+            common._(
+                "--lang %(lang)s: not a language we speak; codes: %(codes)s",
+                lang=lang,
+                codes=", ".join(i18n.LANGUAGES),
+            )
+        )
 
 
 def build_app() -> typer.Typer:

@@ -271,8 +271,11 @@ def _refuse_with_resume(given: dict[str, object]) -> None:
     named = [flag for flag, value in given.items() if value not in (None, [], False)]
     if named:
         fail(
-            f"--resume continues the saved game as it was set up; {', '.join(named)} cannot "
-            "change it (only --save may be given)"
+            _(
+                "--resume continues the saved game as it was set up; %(named)s cannot change it "
+                "(only --save may be given)",
+                named=", ".join(named),
+            )
         )
 
 
@@ -285,12 +288,20 @@ def _resumed(file: Path) -> tuple[Record, pa.Game]:
         fail(str(e))
     if record.result != "*":
         fail(
-            f"the game in {file} is over ({record.result}); watch it with: pocketarena replay {file}"
+            _(
+                "the game in %(file)s is over (%(result)s); watch it with: %(command)s",
+                file=file,
+                result=record.result,
+                command=f"pocketarena replay {file}",
+            )
         )
     if record.headers.get("Chance") != "seeded" and pa.GAMES[record.game].CHANCE:
         fail(
-            f"{file} was not played with seeded coins, so its throws cannot go on here "
-            "(games from the web platform go on there)"
+            _(
+                "%(file)s was not played with seeded coins, so its throws cannot go on here "
+                "(games from the web platform go on there)",
+                file=file,
+            )
         )
     return record, record.load_game()
 
@@ -366,12 +377,24 @@ def play(
         )
         record, game = _resumed(resume)
         if game_id is not None and game_id_or_fail(game_id) != game.ID:
-            fail(f"{resume} is a game of {game.ID}, not {game_id_or_fail(game_id)}")
+            fail(
+                _(
+                    "%(file)s is a game of %(game)s, not %(asked)s",
+                    file=resume,
+                    game=game.ID,
+                    asked=game_id_or_fail(game_id),
+                )
+            )
         path = writable_or_fail(save if save is not None else resume, "--save")
         match, humans = _resumed_match(record, game)
     else:
         if game_id is None:
-            fail("name a GAME (e.g. pocketarena play stack-a-cash) or give --resume FILE")
+            fail(
+                _(
+                    "name a GAME (e.g. %(example)s) or give --resume FILE",
+                    example="pocketarena play stack-a-cash",
+                )
+            )
         match, humans = _new_match(game_id, mode, map, protect, option, vs, seat, seed, name)
         game = match.game
         path = writable_or_fail(save if save is not None else default_record_path(game), "--save")
@@ -408,7 +431,7 @@ def play(
     try:
         written = match.record().save(path)
     except OSError as e:
-        fail(f"could not save the record to {path}: {e.strerror}", FAILED)
+        fail(_("could not save the record to %(path)s: %(why)s", path=path, why=e.strerror), FAILED)
     say(_("Saved the game record to %(path)s", path=escape(str(written))))
     if not match.over or match.abandoned:
         say(
@@ -452,7 +475,14 @@ def _new_match(
     key, options = game_options(game_id, mode=mode, map=map, protect=protect, option=option)
     typed = options.get("seed")
     if seed is not None and typed is not None and str(typed).strip() != str(seed):
-        fail(f"--seed {seed} and -o seed={typed} disagree; give the seed once")
+        fail(
+            _(
+                "%(flag)s and %(option)s disagree; give the %(name)s once",
+                flag=f"--seed {seed}",
+                option=f"-o seed={typed}",
+                name="seed",
+            )
+        )
     if seed is None:
         seed = fresh_seed()
     # One seed drives everything random: the coins, the bot, a random map too.
@@ -463,7 +493,7 @@ def _new_match(
     players = [Player(name=name, kind="human"), Player(name=name, kind="human")]
     if opponent == "human":
         if seat is not None:
-            fail("--seat picks your seat against a bot; with --vs human both seats are here")
+            fail(_("--seat picks your seat against a bot; with --vs human both seats are here"))
         humans = [0, 1]
     else:
         seat = seat or SeatChoice.first
@@ -474,7 +504,7 @@ def _new_match(
         try:
             bot = make_bot(opponent, game, seed=seed)
         except ValueError as e:
-            fail(f"{e} (or human)")
+            fail(_("%(why)s (or human)", why=e))
         seats[1 - human] = bot
         players[1 - human] = Player(name=opponent, kind="bot")
         humans = [human]
@@ -498,10 +528,17 @@ def _resumed_match(record: Record, game: pa.Game) -> tuple[Match, list[int]]:
         try:
             seats[seat] = make_bot(player.name, game, seed=record.seed)
         except ValueError as e:
-            fail(f"the saved game's {game.SEATS[seat]} is the bot {player.name!r}: {e}")
+            fail(
+                _(
+                    "in the saved game %(seat)s is the bot %(bot)r: %(why)s",
+                    seat=seat_word(game, seat),
+                    bot=player.name,
+                    why=e,
+                )
+            )
     humans = [seat for seat in (0, 1) if seats[seat] is None]
     if not humans:
-        fail("the saved game is between two bots; nobody would play here")
+        fail(_("the saved game is between two bots; nobody would play here"))
     seed = record.seed if record.seed is not None else fresh_seed()
     match = Match(
         game,

@@ -184,7 +184,7 @@ def replay(
     except pa.RecordError as e:
         fail(str(e))
     if as_json and not check:
-        fail("--json goes with --check (the replay itself is interactive)")
+        fail(_("--json goes with --check (the replay itself is interactive)"))
     if check:
         try:
             state = record.replay()
