@@ -24,14 +24,14 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 from pocketarena.core import CHANCE
 from pocketarena.fair import FairChance
 from pocketarena.ratings import Rating
 from pocketarena.server import catalog
-from pocketarena.server.live import hub, session, views
+from pocketarena.server.live import games, session, views
 
 HUB = "src/pocketarena/server/live/hub.py"
 
@@ -52,7 +52,7 @@ def hub_at(revision: str) -> ModuleType:
     return module
 
 
-def game_in(module: ModuleType, game_id: str) -> Any:
+def game_in(module: ModuleType | SimpleNamespace, game_id: str) -> Any:
     game = catalog.load_game(game_id, {})
     return module.LiveGame(
         id="B1",
@@ -99,7 +99,8 @@ def main() -> None:
     print(f"| game | plies | before ({args.before}) µs | now µs | ratio |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for game_id in catalog.game_ids():
-        then, now = game_in(before, game_id), game_in(hub, game_id)
+        today = SimpleNamespace(LiveGame=games.LiveGame, Seat=session.Seat)
+        then, now = game_in(before, game_id), game_in(today, game_id)
         rng = random.Random(1)
         for _ in range(30):
             state = then.state

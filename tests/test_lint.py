@@ -85,6 +85,18 @@ def test_no_module_imports_itself_through_others(graph: grimp.ImportGraph) -> No
     assert cycles(edges) == []
 
 
+def test_the_server_names_no_type_through_a_circle_either() -> None:
+    """Within the server, imports under ``if TYPE_CHECKING`` count too (issue 22 item 7,
+    issue 26 item 3): the hub, the lobby and the views once named one another's types in a
+    circle. The live layer's modules type against ``live.games`` and ``live.transport``."""
+    full = grimp.build_graph("pocketarena", exclude_type_checking_imports=False, cache_dir=None)
+    server = {m for m in full.modules if m.startswith("pocketarena.server")}
+    edges = {m: set(full.find_modules_directly_imported_by(m)) & server for m in server}
+    assert cycles(edges) == []
+    # the hub sends to watchers through live.transport; the WebSocket is the routes' business
+    assert "pocketarena.server.live.connection" not in edges["pocketarena.server.live.hub"]
+
+
 def test_no_two_parts_of_the_package_import_each_other(graph: grimp.ImportGraph) -> None:
     """``bots`` may use ``core``, ``interop`` may use ``bots``, never both ways round."""
 

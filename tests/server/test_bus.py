@@ -21,8 +21,9 @@ from pocketarena.server.live import views
 from pocketarena.server.live.bots import BotRunner
 from pocketarena.server.live.bus import GAMES, MemoryBus, RedisBus
 from pocketarena.server.live.connection import Connection
-from pocketarena.server.live.hub import GameError, Hub
+from pocketarena.server.live.hub import Hub
 from pocketarena.server.live.jobs import BotQueue
+from pocketarena.server.live.session import GameError
 from pocketarena.server.store import Store
 
 
@@ -214,12 +215,12 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             hubs.append(hub)
         one, two = hubs
         try:
-            created = await one.create("alice", "stack-a-cash", {}, "friend", seat=0)
+            created = await one.seating.create("alice", "stack-a-cash", {}, "friend", seat=0)
             gid = created.id
-            await two.join("bob", gid, created.invite_token)
+            await two.seating.join("bob", gid, created.invite_token)
             alice, bob = Watcher("alice"), Watcher("bob")
-            await one.watch(alice, gid, svg=False)
-            await two.watch(bob, gid, svg=False)
+            await one.watchers.watch(alice, gid, svg=False)
+            await two.watchers.watch(bob, gid, svg=False)
             assert alice.game_states()[-1]["game"]["status"] == "active"  # after bob joined
             bob.states()
             # alice moves on hub one; bob, watching on hub two, hears of it
@@ -243,9 +244,11 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             row = one.store.load_game(gid)
             assert row is not None and row.version == 3 and len(row.history) == 2
             # a timed game watched on hub two: its clocks read in as they were written
-            timed = await one.create("erin", "stack-a-cash", {}, "local", clock=(60_000, 2_000))
+            timed = await one.seating.create(
+                "erin", "stack-a-cash", {}, "local", clock=(60_000, 2_000)
+            )
             erin = Watcher("erin")
-            await two.watch(erin, timed.id, svg=False)
+            await two.watchers.watch(erin, timed.id, svg=False)
             await asyncio.sleep(0.3)
             await one.move("erin", timed.id, views.legal(timed)[0].text, 0)
             await settle(lambda: two.games[timed.id].version == 1)
@@ -256,7 +259,7 @@ def test_two_hubs_share_a_game_as_two_processes_would(
             assert 61_000 < there.left_ms(0) < 62_000  # 60 s + 2 s, less the 0.3 s used
             assert abs(there.left_ms(1) - here.left_ms(1)) < 300
             # the lobby is the cluster's: a seek opened on hub two shows on hub one
-            seek = await two.create("carol", "stack-a-cash", {}, "seek", seat=0)
+            seek = await two.seating.create("carol", "stack-a-cash", {}, "seek", seat=0)
             await settle(lambda: seek.id in {e["id"] for e in one.lobby_view()["seeks"]})
             listed = one.lobby_view()
             playing = {e["id"]: e for e in listed["live"]}  # the friend game, from hub one's record
@@ -265,7 +268,9 @@ def test_two_hubs_share_a_game_as_two_processes_would(
                 "player"
             ] == "carol"
             # a bot game on hub one; the bot's move is a job any hub may take
-            bot_game = await one.create("dave", "stack-a-cash", {}, "bot", seat=1, bot="random")
+            bot_game = await one.seating.create(
+                "dave", "stack-a-cash", {}, "bot", seat=1, bot="random"
+            )
             await settle(lambda: (one.store.load_game(bot_game.id) or bot_game).version >= 1)
         finally:
             for hub in hubs:

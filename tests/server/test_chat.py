@@ -206,12 +206,12 @@ def test_chat_reaches_the_watchers_of_another_process(
         try:
             for pid in ("alice", "bob", "carol"):
                 one.store.ensure_guest(pid)
-            created = await one.create("alice", "stack-a-cash", {}, "friend", seat=0)
-            await two.join("bob", created.id, created.invite_token)
+            created = await one.seating.create("alice", "stack-a-cash", {}, "friend", seat=0)
+            await two.seating.join("bob", created.id, created.invite_token)
             bob, carol, alice = Watcher("bob"), Watcher("carol"), Watcher("alice")
-            await two.watch(bob, created.id, svg=False)
-            await two.watch(carol, created.id, svg=False)
-            await one.watch(alice, created.id, svg=False)
+            await two.watchers.watch(bob, created.id, svg=False)
+            await two.watchers.watch(carol, created.id, svg=False)
+            await one.watchers.watch(alice, created.id, svg=False)
             limits = chat.rates(60, 60)
             body = chat.ChatIn(room="players", text="Good luck")
             sent = await chat.post(one, limits, limiter, "addr", "alice", created.id, body)

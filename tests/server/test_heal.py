@@ -112,11 +112,13 @@ def test_bot_games_go_on_after_redis_restarts_empty(tmp_path: Path, own_redis: O
             running(settings, engine, bot_jobs=True) as worker,
         ):
             alice = Watcher("alice")
-            server.connect(alice)
-            game = await server.create("alice", "stack-a-cash", {}, "bot", seat=0, bot="random")
+            server.watchers.connect(alice)
+            game = await server.seating.create(
+                "alice", "stack-a-cash", {}, "bot", seat=0, bot="random"
+            )
             gid = game.id
-            await server.watch(alice, gid, svg=False)
-            seek = await server.create("carol", "stack-a-cash", {}, "seek", seat=0)
+            await server.watchers.watch(alice, gid, svg=False)
+            seek = await server.seating.create("carol", "stack-a-cash", {}, "seek", seat=0)
 
             async def move_and_wait_reply(redis: str = "up") -> float:
                 """Alice moves; seconds from Redis being back (or the move) to the bot's reply.
@@ -158,7 +160,9 @@ def test_bot_games_go_on_after_redis_restarts_empty(tmp_path: Path, own_redis: O
             )
 
             # A new bot game after the restart is served too.
-            fresh = await server.create("dave", "stack-a-cash", {}, "bot", seat=1, bot="random")
+            fresh = await server.seating.create(
+                "dave", "stack-a-cash", {}, "bot", seat=1, bot="random"
+            )
 
             async def fresh_moved() -> bool:
                 return await stored_version(server, fresh.id) >= 1
@@ -198,7 +202,9 @@ def test_health_reports_the_bot_pipeline_and_fails_when_bots_wait(
             health = await report(server, engine, settings)
             assert health.status == "ok", health
             assert health.bots.group and health.bots.waiting == 0 and health.bots.queue == "ok"
-            game = await server.create("alice", "stack-a-cash", {}, "bot", seat=1, bot="random")
+            game = await server.seating.create(
+                "alice", "stack-a-cash", {}, "bot", seat=1, bot="random"
+            )
 
             async def stalled() -> bool:
                 return (await report(server, engine, settings)).status == "failing"

@@ -279,10 +279,10 @@ def test_two_processes_sweeping_end_a_game_once(
                 one.store.ensure_guest(pid)
             games = []
             for _ in range(3):
-                live = await one.create(
+                live = await one.seating.create(
                     "ann", "stack-a-cash", {}, "friend", seat=0, days_per_move=1
                 )
-                await two.join("bob", live.id, live.invite_token)
+                await two.seating.join("bob", live.id, live.invite_token)
                 games.append(live.id)
             calendar.advance(days=1, hours=1)
             # both processes sweep at once; then each checks every game again, as a process

@@ -14,7 +14,7 @@ from pocketarena.core import CHANCE
 from pocketarena.server import catalog
 from pocketarena.server.live import lobby, session, views
 from pocketarena.server.live.clock import Clock
-from pocketarena.server.live.hub import LiveGame
+from pocketarena.server.live.games import LiveGame
 from pocketarena.server.schemas import ActionOut, GameView
 
 from .tables import made, seat

@@ -36,7 +36,7 @@ from pocketarena.i18n import _
 from pocketarena.study import DEPTHS, analyst_name, judge_decision
 
 from .live.bots import BotRunner
-from .live.hub import LiveGame
+from .live.games import LiveGame
 from .models import GameAnalysis
 from .store import Store
 

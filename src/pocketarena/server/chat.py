@@ -22,7 +22,9 @@ from pocketarena.i18n import N_, _
 
 from .core.ratelimit import Limiter, Rate
 from .core.text import TextError, visible_line
-from .live.hub import GameError, Hub, LiveGame
+from .live.games import LiveGame
+from .live.hub import Hub
+from .live.session import GameError
 from .models import BlockRow, ChatMessageRow, utcnow
 from .store import Store, aware
 

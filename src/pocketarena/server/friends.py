@@ -17,8 +17,8 @@ from sqlalchemy import and_, delete, or_, select, update
 
 from . import catalog, notices
 from .core.security import new_game_id
-from .live.hub import GameError, Hub
-from .live.session import check_new_game
+from .live.hub import Hub
+from .live.session import GameError, check_new_game
 from .models import BlockRow, ChallengeRow, FollowRow, GameRecord, Player
 from .store import Store, aware
 
@@ -397,7 +397,7 @@ async def answer(hub: Hub, store: Store, player_id: str, challenge_id: str, verb
     if row.clock_initial_ms is not None:
         clock = (row.clock_initial_ms, row.clock_increment_ms or 0)
     try:
-        live = await hub.create(
+        live = await hub.seating.create(
             row.challenger_id,
             row.game,
             dict(row.options),
@@ -407,7 +407,7 @@ async def answer(hub: Hub, store: Store, player_id: str, challenge_id: str, verb
             rated=row.rated,
             days_per_move=row.days_per_move,
         )
-        await hub.join(row.challenged_id, live.id, live.invite_token)
+        await hub.seating.join(row.challenged_id, live.id, live.invite_token)
     except GameError:
         await hub.db(reopen, store, challenge_id)  # nothing started: it may be answered again
         raise

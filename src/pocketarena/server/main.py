@@ -68,8 +68,9 @@ from .live import abandon, sweeps
 from .live.botjobs import BOT_SWEEP_S
 from .live.bots import BotRunner
 from .live.bus import Bus, MemoryBus, RedisBus
-from .live.hub import GameError, Hub
+from .live.hub import Hub
 from .live.jobs import BotQueue
+from .live.session import GameError
 from .live.sweeps import CLOCK_SWEEP_S
 from .mail import Mailer
 from .models import utcnow
@@ -380,7 +381,7 @@ async def clock_sweeps(hub: Hub) -> None:
         if rounds % WATCH_CHECK_EVERY == 0:
             chores.append(("watched games", hub.cluster.check_watched))
         if rounds % LOBBY_READ_EVERY == 0:
-            hub.mirror.read()  # moves change the lobby's entries without a word
+            hub.lobby.mirror.read()  # moves change the lobby's entries without a word
         for name, chore in chores:
             try:
                 await chore()

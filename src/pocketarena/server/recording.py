@@ -8,7 +8,7 @@ from pocketarena import records
 from pocketarena.fair import HEADER_COMMITMENT, HEADER_GAME_ID, HEADER_SCHEME, HEADER_SEED
 
 from . import catalog
-from .live.hub import LiveGame
+from .live.games import LiveGame
 
 SITE = "Pocket Arena"
 

@@ -532,6 +532,19 @@ class Store:
             ).all()
             return [(r[0], r[1]) for r in rows]
 
+    def idle_games(self, before: datetime) -> list[tuple[str, int]]:
+        """(id, version) of the games in progress, not turn-based, whose last change is older
+        than ``before`` (nobody plays them any more: ``live.abandon``)."""
+        with self.single() as s:
+            rows = s.execute(
+                select(GameRecord.id, GameRecord.version).where(
+                    GameRecord.status == "active",
+                    GameRecord.updated_at < before,
+                    GameRecord.days_per_move.is_(None),
+                )
+            ).all()
+            return [(r[0], r[1]) for r in rows]
+
     def game_version(self, game_id: str) -> int | None:
         """The stored version of a game (None: no such game): one small read, so a process of
         a cluster can tell whether another has changed the game since it last read it."""

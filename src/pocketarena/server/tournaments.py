@@ -36,8 +36,8 @@ from pocketarena.tournaments import Played
 from . import catalog
 from .core.security import _ALPHABET
 from .live.connection import Connection
-from .live.hub import GameError, Hub
-from .live.session import DAYS_PER_MOVE
+from .live.hub import Hub
+from .live.session import DAYS_PER_MOVE, GameError
 from .models import GameRecord, Player, TournamentPairingRow, TournamentPlayerRow, TournamentRow
 from .schemas import ClockIn
 from .store import aware, bot_player_id
@@ -638,7 +638,7 @@ class Tournaments:
                 clock = None
                 if row.clock_initial_ms is not None:
                     clock = (row.clock_initial_ms, row.clock_increment_ms or 0)
-                await self.hub.create_paired(
+                await self.hub.seating.create_paired(
                     b.game_id,
                     row.game,
                     dict(row.options),

@@ -74,7 +74,7 @@ async def end_session(request: Request, ctx: AppContext) -> None:
     old = getattr(request.state, "session", None)
     if old is not None:
         await ctx.sessions.end(old.id)
-        ctx.hub.sessions_ended([old.id])
+        ctx.hub.watchers.sessions_ended([old.id])
     request.state.session = request.state.player_id = None
     request.state.session_ended = True
 

@@ -8,7 +8,7 @@
   ``claim_win_after_s``, their opponent may claim the win. A timed game needs no claim: the clock ends it.
 
 The hub knows nothing of this module; it is driven from the app's housekeeping and the claim
-endpoint.
+endpoint, through the runner's public methods (``live.games.Runner``) and the store.
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-
-from sqlalchemy import select
+from datetime import timedelta
 
 from pocketarena.i18n import _
 
-from ..models import GameRecord, utcnow
-from .hub import GameError, Hub, LiveGame, abandoned_values
+from ..models import utcnow
+from .games import LiveGame, Runner
+from .session import GameError, abandoned_values
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +52,7 @@ def idle_s(live: LiveGame) -> float:
     return max(0.0, time.monotonic() - live.last_activity)
 
 
-async def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
+async def claim(hub: Runner, live: LiveGame, player_id: str | None) -> Claim:
     """Whether ``player_id`` may claim the win in ``live`` now."""
     if live.status != "active":
         return Claim(False, None, _("only a game in progress can be won this way"), final=True)
@@ -86,7 +85,7 @@ async def claim(hub: Hub, live: LiveGame, player_id: str | None) -> Claim:
     return Claim(True, 0, _("%(name)s has left the game", name=seat.name))
 
 
-async def claim_win(hub: Hub, player_id: str | None, game_id: str) -> LiveGame:
+async def claim_win(hub: Runner, player_id: str | None, game_id: str) -> LiveGame:
     """End the game as a win for ``player_id``, whose opponent has left (see ``claim``)."""
     live = await hub.get(game_id)
     async with hub.locked(live):  # in a cluster: the newest stored version
@@ -103,11 +102,11 @@ async def claim_win(hub: Hub, player_id: str | None, game_id: str) -> LiveGame:
                 )
             raise GameError("forbidden", verdict.reason)
         seat = live.seats_of(player_id)[0]
-        await hub._finish(live, live.state, seat, "abandoned")
+        await hub.finish(live, live.state, seat, "abandoned")
     return live
 
 
-async def abort_idle(hub: Hub) -> int:
+async def abort_idle(hub: Runner) -> int:
     """Abort every game in progress with no move for ``abandon_after_s``: those in memory under
     their lock, the others by their stored row only. How many were aborted."""
     after = hub.settings.abandon_after_s
@@ -124,7 +123,7 @@ async def abort_idle(hub: Hub) -> int:
                 continue
             aborted += 1
     cutoff = utcnow() - timedelta(seconds=after)
-    stale = await hub.db(_stale_rows, hub, cutoff)
+    stale = await hub.db(hub.store.idle_games, cutoff)
     stale = [(gid, version) for gid, version in stale if gid not in hub.games]
     if stale:
         done = await hub.db(
@@ -137,24 +136,10 @@ async def abort_idle(hub: Hub) -> int:
     return aborted
 
 
-async def _abort(hub: Hub, live: LiveGame) -> None:
+async def _abort(hub: Runner, live: LiveGame) -> None:
     if live.flag_timer is not None:
         live.flag_timer.cancel()
         live.flag_timer = None
     if live.clock is not None:
         live.clock.stop()
     await hub.abandon(live)  # aborted, "abandoned": no result, no rating change
-
-
-def _stale_rows(hub: Hub, before: datetime) -> list[tuple[str, int]]:
-    """(id, version) of the stored games in progress whose last change is older than
-    ``before``."""
-    with hub.store.sessions() as s:
-        rows = s.execute(
-            select(GameRecord.id, GameRecord.version).where(
-                GameRecord.status == "active",
-                GameRecord.updated_at < before,
-                GameRecord.days_per_move.is_(None),
-            )
-        ).all()
-        return [(r[0], r[1]) for r in rows]

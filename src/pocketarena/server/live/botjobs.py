@@ -1,14 +1,17 @@
-"""The bots' moves in a cluster, as jobs (``live.jobs``): queued once per version after each
-change, taken by any process that takes jobs and played through its runner, and queued
-again from the database when Redis lost them (restarted empty, or away when the move
-before was written). One process alone has no jobs: its runner plays its bots itself."""
+"""The bots' turns. One process alone has its bot think as soon as it is to act. In a
+cluster a bot's move is a job (``live.jobs``): queued once per version after each change,
+taken by any process that takes jobs and played through its runner, and queued again from
+the database when Redis lost it (restarted empty, or away when the move before was
+written)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 
 from ..models import utcnow
+from .bots import BotRunner, bot_seed
 from .games import LiveGame, Runner, bot_to_move, kept
 from .jobs import BotQueue
 from .outbox import Outbox
@@ -23,12 +26,60 @@ BOT_JOB_GRACE_S = 3.0
 
 
 class BotJobs:
-    def __init__(self, runner: Runner, queue: BotQueue | None, outbox: Outbox) -> None:
+    def __init__(
+        self, runner: Runner, bots: BotRunner, queue: BotQueue | None, outbox: Outbox
+    ) -> None:
         self.runner = runner
+        self.bots = bots
         self.queue = queue  # None: this process neither queues nor takes jobs
         self.outbox = outbox
         self.found = 0  # lost bot jobs queued again by the sweep (tests, probes)
         self._checked: dict[str, int] = {}  # game -> a version found not to be a bot's turn
+
+    def changed(self, live: LiveGame, announce: bool) -> None:
+        """After a change to a game in progress (``announce``: made here): in a cluster its
+        bot's move is queued, wherever a process takes the job; alone, its bot thinks."""
+        if self.runner.clustered:
+            if announce:
+                self.queue_move(live)
+            return
+        actor = live.actor()
+        seat = live.seats[actor] if actor is not None else None
+        # The bot's own task (after its move) counts as idle: it is about to end.
+        task = live.bot_task
+        idle = task is None or task.done() or task is asyncio.current_task()
+        if seat is not None and seat.kind == "bot" and seat.bot and idle:
+            live.bot_task = self.runner.spawn(self.turn(live, live.version, actor or 0, seat.bot))
+
+    async def turn(self, live: LiveGame, version: int, seat: int, spec: str) -> None:
+        """The bot in ``seat`` thinks and plays its move at ``version`` (unless the game moved
+        on meanwhile); a failure is logged."""
+        runner = self.runner
+        try:
+            delay = runner.settings.bot_min_delay_ms / 1000
+            if delay:
+                await asyncio.sleep(delay)
+            if live.version != version or live.status != "active":
+                return
+            state = live.state
+            budget = None
+            if live.clock is not None:
+                budget = max(0.05, live.clock.left_ms(seat) / 1000 - 0.2)
+            seed = bot_seed(live.id, len(state.history))
+            action = await self.bots.choose(spec, state, seed, budget)
+            async with runner.locked(live):
+                if live.version != version or live.status != "active":
+                    return
+                await runner.flag_if_due(live)
+                if live.status != "active":
+                    return
+                await runner.play(live, live.state.child(action))
+        except asyncio.CancelledError:
+            raise
+        except GameError as e:
+            log.warning("bot move in %s not played: %s", live.id, e.message)
+        except Exception:
+            log.exception("bot turn failed in game %s", live.id)
 
     def queue_move(self, live: LiveGame) -> None:
         """In a cluster: if a bot is to act, queue its move (once per version)."""
@@ -75,7 +126,7 @@ class BotJobs:
             if seat.kind != "bot" or not seat.bot or actor is None:
                 return
             spec = seat.bot
-        await runner.bot_turn(live, version, actor, spec)
+        await self.turn(live, version, actor, spec)
         if not kept(live):
             runner.forget(live)  # a worker keeps no games
 

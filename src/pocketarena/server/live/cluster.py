@@ -24,15 +24,22 @@ from .games import LiveGame, Runner, kept
 from .lobby import LobbyMirror
 from .outbox import Outbox
 from .session import Table
+from .watchers import Watchers
 
 log = logging.getLogger(__name__)
 
 
 class Cluster:
     def __init__(
-        self, runner: Runner, outbox: Outbox, mirror: LobbyMirror, botjobs: BotJobs
+        self,
+        runner: Runner,
+        outbox: Outbox,
+        mirror: LobbyMirror,
+        botjobs: BotJobs,
+        watchers: Watchers,
     ) -> None:
         self.runner = runner
+        self.watchers = watchers
         self.bus = runner.bus
         self.outbox = outbox
         self.mirror = mirror  # the lobby entries of every process
@@ -80,6 +87,12 @@ class Cluster:
         except Exception:
             log.warning("rematch offers of %s not shared: the bus is away", live.id)
             return live.rematch_offers | set(seats)
+
+    async def share_offers(self, live: LiveGame, seats: list[int]) -> None:
+        """``seats`` offer a rematch of ``live``: the offers of every process are read in, and
+        the processes that follow the game told (the other player may be on another)."""
+        live.rematch_offers = await self.offers(live, seats)
+        self.outbox.tell(GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)}, live.id)
 
     async def check_watched(self) -> int:
         """In a cluster: read again the watched games that another process changed without
@@ -151,7 +164,7 @@ class Cluster:
     def _on_sessions(self, msg: dict[str, Any]) -> None:
         ids = msg.get("ids")
         if msg.get("origin") != self.bus.node and isinstance(ids, list):
-            self.runner.sessions_ended([str(i) for i in ids], announce=False)
+            self.watchers.sessions_ended([str(i) for i in ids], announce=False)
 
     def _on_player(self, msg: dict[str, Any]) -> None:
         player, name = msg.get("player"), msg.get("name")

@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
+from pocketarena.core import State
+
 from ..core.config import Settings
 from ..schemas import ActionOut
 from ..store import Store
 from .bus import Bus
-from .connection import Connection
-from .session import Table
+from .presence import Presence
+from .session import Change, Table
+from .transport import Watcher
 
 T = TypeVar("T")
 
@@ -27,7 +30,7 @@ class LiveGame(Table):
     """A game in play here: its table, and who watches it, its lock, timers and caches (what
     a game keeps when another process's change to its table is read in)."""
 
-    subscribers: dict[Connection, bool] = field(default_factory=dict)  # -> wants the SVG
+    subscribers: dict[Watcher, bool] = field(default_factory=dict)  # -> wants the SVG
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     revision: int = 0  # bumps on every broadcast; keys the view cache
     view_cache: dict[tuple[bool, bool], tuple[int, str]] = field(default_factory=dict)
@@ -61,6 +64,15 @@ def kept(live: LiveGame) -> bool:
     return bool(live.subscribers) or live.lock.locked()
 
 
+def evict_idle(games: dict[str, LiveGame]) -> None:
+    """Forget games nobody watches and no timer or bot is working on (they stay stored)."""
+    for gid, live in list(games.items()):
+        busy = kept(live) or (live.bot_task and not live.bot_task.done())
+        timed = live.clock is not None and live.status == "active"
+        if not busy and not timed and live.status != "waiting":
+            games.pop(gid, None)
+
+
 class Runner(Protocol):
     """The game runner, as the modules beside it use it."""
 
@@ -69,6 +81,7 @@ class Runner(Protocol):
     settings: Settings
     bus: Bus
     clustered: bool  # other processes serve the same games
+    presence: Presence  # who has a socket open, here and on the other processes
     now: Callable[[], datetime]  # the date as games see it (moves, deadlines)
 
     @property
@@ -98,8 +111,27 @@ class Runner(Protocol):
         """End the game on time if its time is up (under its lock); whether this call did."""
         ...
 
-    async def bot_turn(self, live: LiveGame, version: int, seat: int, spec: str) -> None:
-        """Have the bot in ``seat`` play its move at ``version``."""
+    async def save(self, live: LiveGame, values: dict[str, Any]) -> None:
+        """Under the game's lock: write ``values`` over the stored version (GameError if it
+        moved on, or the database is away)."""
+        ...
+
+    async def carry_out(self, live: LiveGame, change: Change) -> None:
+        """Under the game's lock: write ``change``, then adopt it and tell everyone."""
+        ...
+
+    async def flag_if_due(self, live: LiveGame) -> bool:
+        """Under the game's lock: end it if its time is up; whether this call did."""
+        ...
+
+    async def play(self, live: LiveGame, new: State) -> None:
+        """Under the game's lock: adopt ``new`` (one action past the live state)."""
+        ...
+
+    async def finish(
+        self, live: LiveGame, new: State, winner: int | None, termination: str
+    ) -> None:
+        """Under the game's lock: the game ends at ``new``."""
         ...
 
     async def abandon(self, live: LiveGame) -> None:
@@ -117,10 +149,6 @@ class Runner(Protocol):
 
     def broadcast(self, live: LiveGame, announce: bool = True) -> None:
         """Send every watcher the change (``announce``: and tell the other processes)."""
-        ...
-
-    def sessions_ended(self, session_ids: list[str], announce: bool = True) -> None:
-        """Close the sockets of sessions that ended (``announce``: here)."""
         ...
 
     def player_renamed(self, player_id: str, name: str, announce: bool = True) -> None:

@@ -19,10 +19,11 @@ from pydantic import ValidationError
 
 from ..schemas import LobbyDeltaOut, LobbyItem
 from . import views
-from .connection import Connection
+from .bus import LOBBY, Bus
+from .outbox import Outbox
+from .transport import Watcher
 
 if TYPE_CHECKING:
-    from .bus import Bus
     from .games import LiveGame
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ class LobbyBoard:
     def __init__(self, items: Callable[[], list[LobbyItem]], updates_per_s: float) -> None:
         self.items = items
         self.interval = 1.0 / updates_per_s
-        self.watchers: set[Connection] = set()
+        self.watchers: set[Watcher] = set()
         self.messages = 0  # updates sent (for tests and the probes)
         self.closed = False
         self._timer: asyncio.TimerHandle | None = None
@@ -161,3 +162,42 @@ class LobbyMirror:
             self.changed()
             if not self._stale:
                 return
+
+
+class Lobby:
+    """The lobby as this process shows it: its own games (one process alone), or every
+    process's entries as the bus keeps them (a cluster: ``mirror``); ``changed`` sends the
+    watchers here an update soon, and in a cluster has every process send its own."""
+
+    def __init__(
+        self,
+        games: Mapping[str, LiveGame],
+        bus: Bus,
+        outbox: Outbox,
+        spawn: Callable[[Awaitable[Any]], asyncio.Task[Any]],
+        updates_per_s: float,
+    ) -> None:
+        self.games = games
+        self.clustered = bus.shared
+        self.outbox = outbox
+        self.board = LobbyBoard(self.items, updates_per_s)
+        self.mirror = LobbyMirror(bus, spawn, self.board.soon)  # others' entries
+
+    def items(self) -> list[LobbyItem]:
+        if self.clustered:
+            return list(self.mirror.items.values())
+        wall, now = time.time(), time.monotonic()
+        return [item(live, wall, now) for live in self.games.values() if listed(live)]
+
+    def changed(self, live: LiveGame | None = None) -> None:
+        """Something the lobby shows changed (in ``live``, if given)."""
+        if self.clustered:
+            if live is not None:
+                self.outbox.listed(live.id)
+            self.outbox.tell(LOBBY, {})
+            return
+        self.board.soon()
+
+    def close(self) -> None:
+        self.mirror.closed = True
+        self.board.close()

@@ -20,12 +20,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Protocol
 
 from ..schemas import OnlineOut, PresenceOut
 from .bus import Bus, seen_mark
-from .connection import Connection
+from .transport import Watcher
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class GameLike(Protocol):
     def seats(self) -> Sequence[SeatLike | None]: ...
 
     @property
-    def subscribers(self) -> dict[Connection, bool]: ...
+    def subscribers(self) -> Collection[Watcher]: ...
 
 
 def people(game: GameLike) -> list[str | None]:
@@ -66,7 +66,7 @@ def presence_message(game_id: str, online: Sequence[bool | None]) -> str:
 
 
 class Presence:
-    def __init__(self, bus: Bus, lobby: Callable[[], Iterable[Connection]]) -> None:
+    def __init__(self, bus: Bus, lobby: Callable[[], Iterable[Watcher]]) -> None:
         self.bus = bus
         self._lobby = lobby  # the sockets watching the lobby (told the number online)
         self._sockets: dict[str, int] = {}  # player -> this process's open sockets
@@ -86,19 +86,19 @@ class Presence:
         self.messages = 0  # presence messages sent (for tests: no storm)
 
     # -- this process's sockets (called by the hub) ----------------------------------------
-    def connected(self, conn: Connection) -> None:
+    def connected(self, conn: Watcher) -> None:
         if conn.player_id is None or conn.id in self._counted:
             return
         self._counted.add(conn.id)
         self._add(self._sockets, self._dirty_players, conn.player_id, 1)
 
-    def disconnected(self, conn: Connection) -> None:
+    def disconnected(self, conn: Watcher) -> None:
         if conn.player_id is None or conn.id not in self._counted:
             return
         self._counted.discard(conn.id)
         self._add(self._sockets, self._dirty_players, conn.player_id, -1)
 
-    def watching(self, conn: Connection, game: GameLike) -> None:
+    def watching(self, conn: Watcher, game: GameLike) -> None:
         """``conn`` watches ``game`` (it holds the game's state already): it is sent the
         seats' presence as its game's other watchers hold it, or soon."""
         self._games[game.id] = game
@@ -112,7 +112,7 @@ class Presence:
             self._shown.pop(game.id, None)  # everyone is sent it on the next look
             self._wake.set()
 
-    def unwatched(self, conn: Connection, game_id: str, game: GameLike | None) -> None:
+    def unwatched(self, conn: Watcher, game_id: str, game: GameLike | None) -> None:
         if (conn.id, game_id) in self._watches:
             self._watches.discard((conn.id, game_id))
             assert conn.player_id is not None

@@ -26,7 +26,8 @@ from pocketarena.study import MAX_MOVES, PositionError, evaluate, load_position,
 
 from ... import catalog
 from ...analyses import Busy, GameAnalyses, StudySlots
-from ...live.hub import GameError, LiveGame
+from ...live.games import LiveGame
+from ...live.session import GameError
 from ...schemas import ErrorOut
 from ..deps import AnalysisLimit, ContextDep, HubDep, WriteLimit, limit_analysis
 from .pages import page

@@ -97,7 +97,7 @@ async def logout_everywhere(
     """Sign out on every browser and device: every session of this player ends at once (their
     open connections close); this browser becomes a new guest."""
     ended = await ctx.sessions.end_all(player)
-    ctx.hub.sessions_ended(ended)
+    ctx.hub.watchers.sessions_ended(ended)
     request.state.session = None
     request.state.session_ended = True
     pid = await start_guest(request, ctx)

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pocketarena.i18n import N_, _
 
 from ... import friends, notices
-from ...live.hub import GameError
+from ...live.session import GameError
 from ...schemas import ClockIn, ErrorOut, Text
 from ..deps import ContextDep, HubDep, PlayerIdDep, WriteLimit, check, client_addr
 

@@ -15,7 +15,8 @@ from pocketarena.i18n import N_, _
 from ... import catalog
 from ...core.security import address_hash
 from ...live import views
-from ...live.hub import GameError, LiveGame
+from ...live.games import LiveGame
+from ...live.session import GameError
 from ...schemas import (
     AnswerIn,
     ErrorOut,
@@ -63,7 +64,7 @@ async def create_game(
     await check(ctx, ctx.rates.address_games, addr, N_("too many new games from your address"))
     await check(ctx, ctx.rates.games, player, N_("too many new games"))
     clock = (body.clock.initial_s * 1000, body.clock.increment_s * 1000) if body.clock else None
-    live = await hub.create(
+    live = await hub.seating.create(
         player,
         body.game,
         body.options,
@@ -103,7 +104,7 @@ async def get_game(
 )
 async def join_game(game_id: str, body: JoinIn, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Take the free seat of an open seek, or of a friend's game with its invite token."""
-    live = await hub.join(player, game_id, body.invite)
+    live = await hub.seating.join(player, game_id, body.invite)
     return view_for(live, player)
 
 
@@ -174,14 +175,14 @@ async def takeback(
 )
 async def rematch(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Offer a rematch (seats swapped); when both players offer, ``rematch.id`` names the new game."""
-    live = await hub.rematch(player, game_id)
+    live = await hub.seating.rematch(player, game_id)
     return view_for(live, player)
 
 
 @router.delete("/{game_id}", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit])
 async def cancel_game(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Cancel a game still waiting for its opponent (its creator only)."""
-    live = await hub.cancel(player, game_id)
+    live = await hub.seating.cancel(player, game_id)
     return view_for(live, player)
 
 

@@ -26,8 +26,7 @@ from ... import catalog, delivery, friends, notices, profiles, rules
 from ... import store as store_module
 from ...context import AppContext
 from ...core.security import address_hash, default_guest_name
-from ...live.hub import GameError
-from ...live.session import DAYS_PER_MOVE
+from ...live.session import DAYS_PER_MOVE, GameError
 from ...recording import record_of
 from ..deps import (
     ContextDep,
@@ -288,7 +287,7 @@ async def quick_game(
     await check(ctx, ctx.rates.address_games, addr, N_("too many new games from your address"))
     await check(ctx, ctx.rates.games, player, N_("too many new games"))
     try:
-        live = await hub.create(
+        live = await hub.seating.create(
             player,
             game,
             {},

@@ -10,8 +10,7 @@ from fastapi.responses import HTMLResponse
 from pocketarena.i18n import _
 
 from ... import catalog
-from ...live.hub import GameError
-from ...live.session import DAYS_PER_MOVE
+from ...live.session import DAYS_PER_MOVE, GameError
 from ...tournaments import KINDS
 from ..deps import ContextDep, PlayerIdDep
 from .pages import page, reader

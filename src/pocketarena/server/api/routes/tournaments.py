@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from ...live.hub import GameError
+from ...live.session import GameError
 from ...schemas import ErrorOut, InvalidOut
 from ...tournaments import BotsIn, JoinIn, TournamentCreate
 from ..deps import ContextDep, PlayerIdDep, WriteLimit

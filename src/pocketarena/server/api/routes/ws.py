@@ -38,7 +38,7 @@ from ...context import AppContext
 from ...core.db import database_away
 from ...core.ratelimit import TokenBucket
 from ...live.connection import Connection
-from ...live.hub import GameError
+from ...live.session import GameError
 from ...schemas import (
     AbortMessage,
     AckOut,
@@ -109,16 +109,16 @@ async def _reply(ctx: AppContext, conn: Connection, msg: ClientMessage) -> dict[
         case PingMessage():
             raise AssertionError("answered by the socket")
         case LobbyMessage():
-            hub.lobby.add(conn)
+            hub.watchers.watch_lobby(conn)
             # Unset fields stay out: a seek's entry has no idle time.
             full = LobbyFullOut.model_validate({"type": "lobby", **hub.lobby_view()})
             conn.push(full.model_dump_json(exclude_unset=True))
             return None
         case WatchMessage():
-            await hub.watch(conn, msg.game, svg=msg.svg)
+            await hub.watchers.watch(conn, msg.game, svg=msg.svg)
             return None
         case UnwatchMessage():
-            hub.unwatch(conn, msg.game)
+            hub.watchers.unwatch(conn, msg.game)
             return {}
         case MoveMessage():
             live = await hub.move(conn.player_id, msg.game, msg.action, msg.version)
@@ -139,14 +139,14 @@ async def _reply(ctx: AppContext, conn: Connection, msg: ClientMessage) -> dict[
             live = await hub.takeback(conn.player_id, msg.game, msg.answer)
             return {"version": live.version}
         case RematchMessage():
-            live = await hub.rematch(conn.player_id, msg.game)
+            live = await hub.seating.rematch(conn.player_id, msg.game)
             return {"rematch": live.rematch_id}
         case JoinMessage():
             if conn.player_id is None:
                 raise GameError(
                     "forbidden", _("load the page first: playing needs the session cookie")
                 )
-            live = await hub.join(conn.player_id, msg.game, msg.invite)
+            live = await hub.seating.join(conn.player_id, msg.game, msg.invite)
             return {"version": live.version}
 
 
@@ -191,7 +191,7 @@ async def _serve(
         TokenBucket(settings.ws_messages_per_s, settings.ws_burst),
         session_id,
     )
-    hub.connect(conn)
+    hub.watchers.connect(conn)
     writer = asyncio.create_task(conn.writer())
     conn.push(HelloOut(player=player_id).model_dump_json())
     try:
@@ -203,7 +203,7 @@ async def _serve(
     except WebSocketDisconnect:
         pass
     finally:
-        hub.disconnect(conn)
+        hub.watchers.disconnect(conn)
         ctx.tournaments.unwatch(conn)
         with contextlib.suppress(Exception):
             await writer
@@ -267,9 +267,9 @@ async def _handle(
         conn.push(_error(e.code, e.message, ref, msg.get("game"), e))
         if e.code in ("stale", "conflict") and isinstance(msg.get("game"), str):
             # The client's view is out of date: send the current one.
-            live = ctx.hub.games.get(msg["game"])
-            if live is not None:
-                conn.push(ctx.hub.message(live, conn, conn.watching.get(live.id, True)))
+            current = ctx.hub.watchers.current(conn, msg["game"])
+            if current is not None:
+                conn.push(current)
         return
     except Exception as e:
         if database_away(e):  # down or restarting: the version check makes a retry safe
