@@ -82,8 +82,9 @@ class BotJobs:
             log.exception("bot turn failed in game %s", live.id)
 
     def queue_move(self, live: LiveGame) -> None:
-        """In a cluster: if a bot is to act, queue its move (once per version)."""
-        if not self.runner.clustered or self.runner.closing:
+        """In a cluster: if a bot is to act, queue its move (once per version). One process
+        alone has no queue: it has its bots think itself (``changed``)."""
+        if self.queue is None or self.runner.closing:
             return
         if bot_to_move(live):
             self.outbox.bot_job(live.id, live.version)
@@ -136,7 +137,7 @@ class BotJobs:
         bot's, unchanged for ``BOT_JOB_GRACE_S``, with no job for its version in the stream.
         The database says which games; one process at a time looks. How many were queued."""
         runner, jobs = self.runner, self.queue
-        if not runner.clustered or jobs is None or runner.closing:
+        if jobs is None or runner.closing:
             return 0
         if not await runner.bus.try_lock("botjobs", BOT_SWEEP_S * 0.9):
             return 0

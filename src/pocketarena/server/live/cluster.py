@@ -95,11 +95,11 @@ class Cluster:
         self.outbox.tell(GAMES, {"id": live.id, "offers": sorted(live.rematch_offers)}, live.id)
 
     async def check_watched(self) -> int:
-        """In a cluster: read again the watched games that another process changed without
-        saying so (it died between its write and its message); how many."""
+        """Read again the watched games that another process changed without saying so (it
+        died between its write and its message); how many (one process alone: none)."""
         runner = self.runner
         watched = [gid for gid, live in runner.games.items() if live.subscribers]
-        if not runner.clustered or not watched:
+        if not watched:
             return 0
         behind = 0
         stored = await runner.db(runner.store.game_versions, watched)

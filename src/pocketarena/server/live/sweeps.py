@@ -21,10 +21,10 @@ FLAG_SLACK_MS = 200  # a clock this far past its end is looked at (its own timer
 
 
 async def clocks(runner: Runner) -> int:
-    """In a cluster: end the games whose clock ran out while the process that kept it was
-    gone. One process at a time looks; the version check ends each game once. How many
-    games were looked at."""
-    if not runner.clustered or not await runner.bus.try_lock("clocks", CLOCK_SWEEP_S * 0.9):
+    """End the games whose clock ran out while the process that kept it was gone (one
+    process alone keeps every clock it runs: it finds none). One process at a time looks;
+    the version check ends each game once. How many games were looked at."""
+    if not await runner.bus.try_lock("clocks", CLOCK_SWEEP_S * 0.9):
         return 0
     now = utcnow()
     looked = 0
