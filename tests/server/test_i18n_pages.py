@@ -14,7 +14,7 @@ from pocketarena.server import catalog
 from pocketarena.server.core.config import Settings
 from pocketarena.server.main import create_app
 
-from .conftest import create, second_client
+from .conftest import Socket, create, second_client
 
 PAGES = [
     "/",
@@ -308,3 +308,31 @@ def test_refusals_are_worded_in_the_readers_language(client: TestClient) -> None
         bare["claim reason"] = claim["reason"]
     client.cookies.delete("lang")
     assert not bare, bare
+
+
+def test_the_move_list_and_options_in_each_watchers_language(client: TestClient) -> None:
+    """The move list's sentences ("Heads places a large coin on b2") and the options line are
+    worded for each reader: over HTTP in the request's language, and over the WebSocket in
+    each watcher's own, whoever made the move (the broadcast was made once, in the mover's)."""
+    gid = create(client, game="stack-a-cash", mode="local")["id"]
+    client.cookies.set("lang", "fr")
+    r = client.post(f"/api/games/{gid}/moves", json={"action": "place L b2", "version": 0})
+    assert r.status_code == 200, r.text
+    assert r.json()["history"][0]["say"] == "Face pose une pièce grande en b2"
+    client.cookies.set("lang", "de")
+    view = client.get(f"/api/games/{gid}").json()
+    assert view["history"][0]["say"] == "Kopf setzt eine große Münze auf b2"
+    client.cookies.set("lang", "ja")
+    with client.websocket_connect("/ws") as raw:
+        ws = Socket(raw)
+        first = ws.watch(gid)["game"]
+        assert first["history"][0]["say"] == "表が大のコインを b2 に置く"
+        client.cookies.set("lang", "fr")  # the mover speaks French; the watcher still Japanese
+        r = client.post(f"/api/games/{gid}/moves", json={"action": "place M a1", "version": 1})
+        assert r.status_code == 200, r.text
+        game = ws.state(min_version=2)["game"]
+        assert game["history"][1]["say"].startswith("裏が"), game["history"][1]
+        assert game["options_text"] == i18n.translations("ja", "site").gettext(
+            "%(option)s: %(value)s"
+        ) % {"option": "守られたコイン", "value": "前の手番で触れたコイン"}
+    client.cookies.delete("lang")

@@ -47,13 +47,34 @@ class Message:
         """``{"id": ..., "params": {...}}`` with inner messages as the same kind of object."""
         return {"id": self.id, "params": _json_params(self.params)}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Message:
+        """The message ``to_json`` wrote (inner messages and lists of them included)."""
+        return cls(str(data["id"]), {k: _from_json(v) for k, v in data["params"].items()})
+
 
 def message(id: str, /, **params: Any) -> Message:
     return Message(id, params)
 
 
 def _json_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v.to_json() if isinstance(v, Message) else v for k, v in params.items()}
+    return {k: _to_json(v) for k, v in params.items()}
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.to_json()
+    if isinstance(value, list | tuple):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def _from_json(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"id", "params"}:
+        return Message.from_json(value)
+    if isinstance(value, list):
+        return [_from_json(v) for v in value]
+    return value
 
 
 class ActionError(ValueError):

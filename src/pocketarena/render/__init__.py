@@ -31,6 +31,7 @@ from rich.panel import Panel
 from rich.pretty import Pretty
 
 from pocketarena.core import Action, Game, Message, State, for_game
+from pocketarena.core.errors import SAID
 from pocketarena.messages import speak
 
 
@@ -69,15 +70,20 @@ def describe(game_id: str, action: Action, before: State | None = None) -> str:
     """The game's sentence for an action or throw; its notation when the game has none.
     ``before``, the state the action is played in, lets a game whose ``describe`` takes a
     ``state`` name the mover and the places as players say them."""
+    # A game's sentence is a message worded in the reader's language (or its own text).
+    return speak(describe_message(game_id, action, before))
+
+
+def describe_message(game_id: str, action: Action, before: State | None = None) -> Message:
+    """What :func:`describe` says, as a message (a game's own text is said as it is), so it
+    can be kept once and worded for each reader."""
     module = for_game(game_id, "render")
     if module is None:
-        return action.text
-    if before is not None and _takes_state(module.describe):
-        said = module.describe(action, state=before)
-    else:
-        said = module.describe(action)
-    # A game's sentence is a message worded in the reader's language (or its own text).
-    return speak(said) if isinstance(said, Message) else str(said)
+        return Message(SAID, {"text": action.text})
+    # A game's ``describe_message`` gives the message itself; its ``describe`` may word it.
+    fn = getattr(module, "describe_message", None) or module.describe
+    said = fn(action, state=before) if before is not None and _takes_state(fn) else fn(action)
+    return said if isinstance(said, Message) else Message(SAID, {"text": str(said)})
 
 
 @functools.cache

@@ -22,6 +22,7 @@ from pocketarena.core import (
     CHANCE,
     Action,
     Game,
+    Message,
     Option,
     State,
     fresh_seed,
@@ -29,10 +30,14 @@ from pocketarena.core import (
     with_seed,
 )
 from pocketarena.core import game_class as _game_class
+from pocketarena.core.errors import SAID
 from pocketarena.i18n import N_, _
 from pocketarena.match import deciders_after_throw
+from pocketarena.messages import speak
 from pocketarena.render.words import button_words
 from pocketarena.rulepages import rules_text
+
+from .schemas import HistoryEntry
 
 log = logging.getLogger(__name__)
 
@@ -183,15 +188,43 @@ def svg_board(state: State, last: Action | None = None) -> str:
 
 
 def describe(game_id: str, action: Action, before: State | None = None) -> str:
-    """The game's sentence for ``action``; with ``before`` (the state it is played in) the
-    places are named as on the board ("Gentle Wood", not "gentle-wood") and the mover too."""
+    """The game's sentence for ``action`` in English; with ``before`` (the state it is played
+    in) the places are named as on the board ("Gentle Wood", not "gentle-wood") and the mover
+    too."""
+    return said_in_english(describe_said(game_id, action, before))
+
+
+def describe_said(game_id: str, action: Action, before: State | None = None) -> Message:
+    """The sentence as a message, kept once in the move list and worded for each reader."""
     try:
-        # The move list is kept once for every watcher of a game, whatever their language.
-        with i18n.use_locale(i18n.DEFAULT):
-            return render.describe(game_id, action, before)
+        return render.describe_message(game_id, action, before)
     except Exception:  # a describe bug must not break the game page
         log.exception("describe(%s) failed in %s", action, game_id)
-        return action.text
+        return Message(SAID, {"text": action.text})
+
+
+def said_in_english(said: Message) -> str:
+    with i18n.use_locale(i18n.DEFAULT):
+        return speak(said)
+
+
+def entries_worded(entries: Sequence[HistoryEntry]) -> list[HistoryEntry]:
+    """The move list's sentences in the reader's language (kept in English, with the
+    message each was made from)."""
+    if i18n.current() == i18n.DEFAULT:
+        return list(entries)
+    out = []
+    for entry in entries:
+        if entry.said is None:
+            out.append(entry)
+            continue
+        try:
+            say = speak(Message.from_json(entry.said))
+        except Exception:  # an entry from another version: its English stays
+            log.exception("wording %s failed", entry.said)
+            say = entry.say
+        out.append(entry.model_copy(update={"say": say}))
+    return out
 
 
 # -- actions as data --------------------------------------------------------------------------

@@ -10,6 +10,8 @@ import logging
 
 from starlette.websockets import WebSocket
 
+from pocketarena import i18n
+
 from ..core.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,8 @@ class Connection:
         self.session_id = session_id  # the session it acts for (closed when that ends)
         self.bucket = bucket
         self.watching: dict[str, bool] = {}  # game id -> wants the SVG board
+        # The language its messages are worded in: the one the socket was opened in.
+        self.locale = i18n.current()
         self.lobby = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False

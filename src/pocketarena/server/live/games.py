@@ -33,7 +33,7 @@ class LiveGame(Table):
     subscribers: dict[Watcher, bool] = field(default_factory=dict)  # -> wants the SVG
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     revision: int = 0  # bumps on every broadcast; keys the view cache
-    view_cache: dict[tuple[bool, bool], tuple[int, str]] = field(default_factory=dict)
+    view_cache: dict[tuple[bool, bool, str], tuple[int, str]] = field(default_factory=dict)
     legal_cache: tuple[int, str] | None = None
     action_json: dict[int, ActionOut] = field(default_factory=dict)  # by action id
     action_text: dict[int, str] = field(default_factory=dict)  # its JSON, by action id

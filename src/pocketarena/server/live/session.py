@@ -232,12 +232,16 @@ def append(table: Table, state: State, action: Action) -> None:
     """Apply ``action`` to ``state`` (the table's own while loading) and extend the move
     list."""
     seat = state.current_player
-    say = catalog.describe(table.game.ID, action, state)
+    said = catalog.describe_said(table.game.ID, action, state)
     state.apply(action)
     table.movers.append(seat)
     table.entries.append(
         HistoryEntry(
-            text=action.text, seat=seat if seat >= 0 else None, chance=action.chance, say=say
+            text=action.text,
+            seat=seat if seat >= 0 else None,
+            chance=action.chance,
+            say=catalog.said_in_english(said),
+            said=said.to_json(),
         )
     )
 

@@ -12,6 +12,7 @@ class Watcher(Protocol):
     player_id: str | None  # the player it acts for (None: nobody signed in yet)
     session_id: str | None  # the session it acts for (closed when that ends)
     watching: dict[str, bool]  # game id -> wants the SVG board
+    locale: str  # the language its messages are worded in (the one it was opened in)
     closed: bool
 
     def push(self, text: str) -> None:

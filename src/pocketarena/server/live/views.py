@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import TypeAdapter
 
+from pocketarena import i18n
 from pocketarena.core import Action
 
 from .. import catalog
@@ -158,7 +159,7 @@ def game_view(
         to_move=state.current_player if state.current_player >= 0 and active else None,
         thrower=live.actor() if active and node == "chance" else None,
         legal=legal(live) if with_legal else [],
-        history=live.entries[history_from:],
+        history=catalog.entries_worded(live.entries[history_from:]),
         history_from=history_from,
         plies=len(live.entries),
         events_from=live.events_from,
@@ -198,7 +199,7 @@ def _excluded(svg: bool) -> set[str]:
 def view_json(live: LiveGame, svg: bool, delta: bool = False) -> str:
     """The view as JSON text, made once per broadcast for each kind of watcher (by pydantic's
     serializer: compact, and text other than ASCII as UTF-8 rather than escapes)."""
-    key = (svg, delta)
+    key = (svg, delta, i18n.current())  # the view's words are in the reader's language
     cached = live.view_cache.get(key)
     if cached is not None and cached[0] == live.revision:
         return cached[1]

@@ -5,6 +5,7 @@ watcher of a game is sent each change (``send``) and its spectator count when it
 
 from __future__ import annotations
 
+from pocketarena import i18n
 from pocketarena.i18n import _
 
 from . import views
@@ -108,7 +109,9 @@ class Watchers:
     def message(self, live: LiveGame, conn: Watcher | None, svg: bool, delta: bool = False) -> str:
         """The state message for one client (see ``views.state_message``)."""
         you = live.seats_of(conn.player_id if conn else None)
-        return views.state_message(live, you, svg, delta)
+        # In the watcher's language (a broadcast runs in the language of whoever moved).
+        with i18n.use_locale(conn.locale if conn else i18n.current()):
+            return views.state_message(live, you, svg, delta)
 
     def current(self, conn: Watcher, game_id: str) -> str | None:
         """The state message of ``game_id`` for ``conn`` as held here (None: not held), for a

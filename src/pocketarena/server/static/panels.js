@@ -28,7 +28,7 @@ export function throwCheck(view, entry, index) {
 export function moveItems(view, props = () => ({})) {
   return view.history.map((h, i) => el("li", {
     class: `${h.chance ? "chance" : ""} ${h.seat !== null ? `seat${h.seat}` : ""}`, "data-ply": i + 1, ...props(i),
-  }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", "data-words": "engine", text: h.say }) : null, throwCheck(view, h, i)));
+  }, el("span", { class: "mv", text: h.text }), h.say && h.say !== h.text ? el("span", { class: "say", text: h.say }) : null, throwCheck(view, h, i)));
 }
 
 export function renderPlayers(page) {
