@@ -65,6 +65,7 @@ ENGLISH |= dict(
         M_("core.foreign-action", "%(action)r is not a %(game)s action"),
         M_("core.id-out-of-range", "action id %(id)s is out of range 0..%(last)s"),
         M_("core.game-over", "the game is over; %(action)r cannot be played"),
+        M_("core.not-legal", "%(action)r is not a legal move here"),
         M_(
             "core.not-chance-now",
             "%(action)r is a chance outcome, but it is %(seat)s turn to decide",

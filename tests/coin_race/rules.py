@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pocketarena.core import CHANCE, TERMINAL, Action, Game, IllegalActionError, Option, State
+from pocketarena.core import CHANCE, TERMINAL, Action, Game, Option, State
 
 
 def _at_least_one(goal: int) -> str | None:
@@ -63,19 +63,21 @@ class RaceState(State):
         return [(a, 0.5) for a in self.game.chance_actions]
 
     def _apply(self, action: Action) -> None:
-        # Refuse before changing anything: the engine promises an illegal action changes nothing.
+        # Only legal actions come here: State.apply checks them against _legal_actions.
         if action.chance:
             self.heads = action.args[0] == "H"
             self.current_player = self.mover
             return
-        if action.args[0] == 3 and not self.heads:
-            raise IllegalActionError("add 3 needs heads on this turn's flip")
         self.totals[self.mover] += action.args[0]
         if self.totals[self.mover] >= self.game.options["goal"]:
             self.current_player = TERMINAL
         else:
             self.mover = 1 - self.mover
             self.current_player = CHANCE
+
+    def _why_illegal(self, action: Action) -> str:
+        # Asked only for an action _legal_actions left out: here, add 3 after tails.
+        return "add 3 needs heads on this turn's flip"
 
     def _copy(self) -> RaceState:
         c = RaceState.__new__(RaceState)

@@ -159,6 +159,23 @@ def test_child_and_clone_leave_the_original_alone(game: pa.Game) -> None:
         assert twin.to_json() == child.to_json()
 
 
+def test_the_trusted_path_plays_as_apply_does(game: pa.Game) -> None:
+    """``push``/``pushed`` (bots, playouts, perft) skip the check that ``apply``/``child`` make
+    and reach the very same states."""
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    pushed = game.new_initial_state()
+    while not state.is_terminal():
+        if state.current_player == pa.CHANCE:
+            action = rng.choice([a for a, _ in state.chance_outcomes()])
+        else:
+            action = rng.choice(list(state.legal_actions()))
+        assert state.pushed(action).to_json() == state.child(action).to_json()
+        state.apply(action)
+        pushed.push(action)
+        assert pushed == state and pushed.to_json() == state.to_json()
+
+
 def test_a_state_is_no_key_but_its_position_key_is(game: pa.Game) -> None:
     """A state changes as it is played, so it cannot be hashed; ``position_key()`` can, and
     it follows the position, not the object: a clone has the same key, the next one another."""

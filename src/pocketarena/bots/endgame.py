@@ -82,7 +82,7 @@ class EndgameBot(Bot):
         mover = state.current_player
         out = []
         for action in state.legal_actions():
-            child = state.child(action)
+            child = state.pushed(action)
             out.append(ActionValue(action, self._child_value(child, mover), None))
         out.sort(key=lambda av: -av.value)
         return out

@@ -116,7 +116,7 @@ class ExpectimaxBot(Bot):
         depth = self.depth or 1
         self.deadline = float("inf")
         for outcome, p in state.chance_outcomes():
-            value += p * self.search(state.child(outcome), depth, LOW, HIGH, 0)
+            value += p * self.search(state.pushed(outcome), depth, LOW, HIGH, 0)
         return value if seat == 0 else -value
 
     # -- iterative deepening at the root ----------------------------------------------------
@@ -137,7 +137,7 @@ class ExpectimaxBot(Bot):
         # Shuffled so that actions the search cannot tell apart are picked at random, not
         # always the first listed (a fixed habit an opponent can exploit).
         self.rng.shuffle(legal)
-        children = [(action, state.child(action)) for action in legal]
+        children = [(action, state.pushed(action)) for action in legal]
         # Before any search, the heuristic ranks the actions (and orders the first iteration).
         ranked = [ActionValue(a, sign * self.evaluate(c, 0), 0) for a, c in children]
         ranked.sort(key=lambda av: -av.value)
@@ -279,7 +279,7 @@ class ExpectimaxBot(Bot):
         best move first, then (if ordering) by the heuristic of the state each leads to.
         Above the horizon a move whose position another already reaches is left out: it has
         the same value (a Wallet Battles coin onto either of two empty locations)."""
-        moves = [(a, state.child(a)) for a in state.legal_actions()]
+        moves = [(a, state.pushed(a)) for a in state.legal_actions()]
         if self.order and len(moves) > 1 and depth > 1:
             seen: set[Hashable] = set()
             distinct = []
@@ -303,7 +303,7 @@ class ExpectimaxBot(Bot):
     def _chance(self, state: State, depth: int, alpha: float, beta: float, chain: int) -> float:
         """A throw: the expectation of its outcomes, cut off by Star2 probes and Star1 bounds."""
         outcomes = state.chance_outcomes()
-        children = [(state.child(a), p) for a, p in outcomes]
+        children = [(state.pushed(a), p) for a, p in outcomes]
         lower = [LOW] * len(children)  # bounds on each outcome's value
         upper = [HIGH] * len(children)
         if self.probe and depth > 1:

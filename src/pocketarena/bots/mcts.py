@@ -321,7 +321,7 @@ class MCTSBot(Bot):
                     while i < len(cumulative) - 1 and r >= cumulative[i]:
                         i += 1
                     outcome = outcomes[i][0]
-                state.apply(outcome)
+                state.push(outcome)
                 child = node.by_outcome.get(outcome.id)
                 if child is None:
                     child = node.by_outcome[outcome.id] = Node(outcome, state.current_player)
@@ -352,7 +352,7 @@ class MCTSBot(Bot):
                 or len(node.kids) < self.widen_k * (node.n + 1) ** self.widen_alpha
             ):
                 action = untried.pop()
-                state.apply(action)
+                state.push(action)
                 child = Node(action, state.current_player)
                 if node.priors is not None:
                     child.prior = node.priors.pop()
@@ -361,7 +361,7 @@ class MCTSBot(Bot):
                 value = self._leaf(child, state)
                 break
             node = self._select(node)
-            state.apply(node.action)  # type: ignore[arg-type]
+            state.push(node.action)  # type: ignore[arg-type]
             path.append(node)
         for visited in path:
             visited.n += 1
@@ -425,7 +425,7 @@ class MCTSBot(Bot):
         evaluate = self.evaluate
         scored = []
         for action in node.untried:
-            child = state.child(action)
+            child = state.pushed(action)
             scored.append((evaluate(child, seat), action))
         scored.sort(key=lambda va: va[0])  # worst first: pop() takes from the end
         node.untried = [a for _, a in scored]
@@ -457,12 +457,12 @@ class MCTSBot(Bot):
                     if r < acc:
                         pick = action
                         break
-                state.apply(pick)
+                state.push(pick)
                 continue
             if steps <= 0 and not settle:
                 return self.evaluate(state, 0)
             legal = state.legal_actions()
-            state.apply(legal[int(random() * len(legal))])
+            state.push(legal[int(random() * len(legal))])
             steps -= 1
 
     @staticmethod

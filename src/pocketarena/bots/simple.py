@@ -51,7 +51,7 @@ class GreedyBot(Bot):
         best: list[Action] = []
         best_value = float("-inf")
         for action in legal:
-            value = self.value(state.child(action), seat)
+            value = self.value(state.pushed(action), seat)
             if value > best_value + _TIE:
                 best, best_value = [action], value
             elif value >= best_value - _TIE:

@@ -18,7 +18,7 @@ def perft(state: State, depth: int) -> int:
         actions = list(state.legal_actions())
     if depth == 1:
         return len(actions)
-    return sum(perft(state.child(a), depth - 1) for a in actions)
+    return sum(perft(state.pushed(a), depth - 1) for a in actions)
 
 
 def divide(state: State, depth: int) -> dict[str, int]:
@@ -27,4 +27,4 @@ def divide(state: State, depth: int) -> dict[str, int]:
         actions = [a for a, _ in state.chance_outcomes()]
     else:
         actions = list(state.legal_actions())
-    return {a.text: perft(state.child(a), depth - 1) for a in actions}
+    return {a.text: perft(state.pushed(a), depth - 1) for a in actions}

@@ -94,11 +94,16 @@ class Placements(Sequence[Action]):
         return row, column
 
     def __contains__(self, item: object) -> bool:
-        aid = self._id_of(item)
-        if aid < 0:
+        table = self._table
+        if type(item) is Action and item.id < len(table) and table[item.id] is item:
+            aid = item.id  # this game's own action: the common case, found without a lookup
+        else:
+            aid = self._id_of(item)
+        rel = aid - self._first
+        if aid < 0 or rel < 0:
             return False
-        place = self._place_of(aid)
-        return place is not None and place[0] in self._rows and place[1] in self._columns
+        row, column = divmod(rel, self._stride)
+        return row in self._rows and column in self._columns
 
     def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
         if value in self:

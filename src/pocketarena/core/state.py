@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .action import Action
 from .chance import sample_outcome
-from .errors import IllegalActionError, NotationError, UnreadableActionError
+from .errors import IllegalActionError, Message, NotationError, UnreadableActionError, message
 from .words import seat_of
 
 if TYPE_CHECKING:
@@ -27,10 +27,21 @@ class State(ABC):
 
     Subclasses keep ``current_player`` up to date as a plain attribute (it is read in every
     hot loop) and implement ``_legal_actions``, ``_chance_outcomes``, ``_apply``, ``_copy``,
-    ``scores`` and ``position``.
+    ``scores`` and ``position``, and ``_why_illegal`` to say why the rules refuse an action.
+
+    Each rule is written once, where the legal actions are made: ``apply`` checks an action
+    against them (and a chance outcome against the outcomes) for every game, as pgx's
+    ``Env.step`` checks the mask once, and asks the game only *why* when it refuses one.
+    ``_apply`` then never meets an illegal action. ``push`` is the trusted path beside
+    ``apply`` (python-chess's ``push`` beside ``push_san``): bots and playouts that took the
+    action from this very state's lists skip the check.
     """
 
-    __slots__ = ("game", "history", "current_player")
+    # ``_legal``: the legal actions (or chance outcomes) last listed for this position, kept
+    # until the state moves on, so that ``apply`` checks against what the caller just chose
+    # from without making the list again. Immutable (a tuple, a lazy view, or the outcomes as
+    # a tuple of pairs): a caller may do what it likes with the list it was given.
+    __slots__ = ("game", "history", "current_player", "_legal")
 
     game: Game
     history: list[Action]
@@ -40,6 +51,7 @@ class State(ABC):
         self.game = game
         self.history = []
         self.current_player = 0
+        self._legal: Sequence[Any] | None = None
 
     # -- hooks ------------------------------------------------------------------------
     @abstractmethod
@@ -52,8 +64,38 @@ class State(ABC):
 
     @abstractmethod
     def _apply(self, action: Action) -> None:
-        """Apply an action of this game that suits the node's kind. Must raise
-        IllegalActionError *before* changing anything if the rules forbid it."""
+        """Apply an action that is legal here (one of ``_legal_actions()`` at a decision node,
+        of ``_chance_outcomes()`` at a chance node): ``apply`` has checked it."""
+
+    def _why_illegal(self, action: Action) -> Message | str:
+        """Why the rules refuse ``action``, an action of this game of the node's kind that is
+        not among the legal ones here: a message id with parameters (or a game's own
+        sentence). Games say it in their own words; this is the fallback."""
+        return message("core.not-legal", action=action.text)
+
+    def _is_legal(self, action: Action) -> bool:
+        """Is ``action`` (this game's own object, of the node's kind) legal here? Looked up in
+        the legal actions (the chance outcomes at a chance node): a lazy view answers ``in``
+        itself, a plain tuple or list by identity (each action is one object per game)."""
+        try:
+            legal = self._legal
+        except AttributeError:  # a state a game built without __init__ or clone
+            legal = None
+        if self.current_player == CHANCE:
+            outcomes = legal if legal is not None else self._chance_outcomes()
+            # Plain loops: about twice as fast here as any() over a generator or map(is_).
+            for outcome, _ in outcomes:  # noqa: SIM110
+                if outcome is action:
+                    return True
+            return False
+        if legal is None:
+            legal = self._legal_actions()
+        if type(legal) is tuple or type(legal) is list:
+            for listed in legal:  # noqa: SIM110
+                if listed is action:
+                    return True
+            return False
+        return action in legal  # a view that answers by id, as Placements does
 
     @abstractmethod
     def _copy(self) -> State:
@@ -88,13 +130,17 @@ class State(ABC):
         """Legal decisions; empty at chance and terminal nodes."""
         if self.current_player < 0:
             return ()
-        return self._legal_actions()
+        legal = self._legal_actions()
+        self._legal = legal if type(legal) is not list else tuple(legal)
+        return legal
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """``(outcome, probability)`` pairs summing to 1 at a chance node; empty elsewhere."""
         if self.current_player != CHANCE:
             return []
-        return self._chance_outcomes()
+        outcomes = self._chance_outcomes()
+        self._legal = tuple(outcomes)
+        return outcomes
 
     def apply(self, action: Action | str) -> None:
         """Apply a decision or chance outcome (an Action or notation). Raises
@@ -121,6 +167,18 @@ class State(ABC):
         elif player == CHANCE:
             example = self._chance_outcomes()[0][0].text
             raise IllegalActionError("core.throw-first", action=action.text, example=example)
+        if not self._is_legal(action):
+            raise IllegalActionError(self._why_illegal(action))
+        self._legal = None
+        self._apply(action)
+        self.history.append(action)
+
+    def push(self, action: Action) -> None:
+        """Apply one of this game's own actions that this very state listed as legal
+        (``legal_actions()``, or an outcome of ``chance_outcomes()``), without checking it:
+        the trusted path for bots, playouts and perft (python-chess's ``push`` beside
+        ``push_san``). Anything else leaves the state undefined; ``apply`` checks."""
+        self._legal = None
         self._apply(action)
         self.history.append(action)
 
@@ -130,9 +188,18 @@ class State(ABC):
         c.apply(action)
         return c
 
+    def pushed(self, action: Action) -> State:
+        """``child`` on the trusted path (see ``push``): a new state with an action that this
+        state listed as legal pushed; this one is untouched."""
+        c = self.clone()
+        c._apply(action)
+        c.history.append(action)
+        return c
+
     def clone(self) -> State:
         c = self._copy()
         c.history = self.history.copy()
+        c._legal = None
         return c
 
     def is_terminal(self) -> bool:
@@ -156,7 +223,7 @@ class State(ABC):
             action = sample_outcome(self._chance_outcomes(), rng)
         else:
             action = rng.choice(self._legal_actions())
-        self.apply(action)
+        self.push(action)  # drawn from this state's own lists: legal
         return action
 
     @property
@@ -196,7 +263,8 @@ class State(ABC):
                 name
                 for c in cls.__mro__
                 for name in getattr(c, "__slots__", ())
-                if name not in ("game", "history", "current_player", "_game", "__weakref__")
+                if name
+                not in ("game", "history", "current_player", "_legal", "_game", "__weakref__")
             )
         # Most slots are numbers, tuples or flat lists: freeze those in one go and let a single
         # hash say whether anything deeper (dicts, sets, nested lists) needs the slow way.

@@ -446,7 +446,7 @@ class Solution:
         mover = sac.current_player
         out: list[tuple[Action, int, int]] = []
         for action in sac.legal_actions():
-            child = sac.child(action)
+            child = sac.pushed(action)
             assert isinstance(child, StackACashState)
             if child.winner_seat >= 0:
                 out.append((action, 1 if child.winner_seat == mover else -1, 1))

@@ -17,7 +17,6 @@ from typing import Any
 from pocketarena.core import (
     Action,
     Game,
-    IllegalActionError,
     Message,
     Option,
     State,
@@ -410,15 +409,6 @@ class CoinAgeState(State):
     def _place(self, a: int, b: int) -> None:
         """Place a coin of kind ``a`` on space ``b``."""
         mover = self.mover
-        self._check_coin(a, "place", self.places)
-        top = self.tops[b]
-        if top >= 0 and (top & 3) <= a:
-            raise IllegalActionError(
-                "coin-age.topped",
-                space=self.game.map.space_ids[b],
-                top=self._coin_words(top),
-                coin=coin_word(a),
-            )
         coin = mover << 2 | a
         self.stacks[b] = self.stacks[b] + (coin,)
         self.tops[b] = coin
@@ -433,7 +423,6 @@ class CoinAgeState(State):
     def _pay(self, a: int) -> None:
         """Pay a coin of kind ``a`` to the opponent for one more placement."""
         mover = self.mover
-        self._check_coin(a, "pay", self.pays)
         self.banks[mover][a] -= 1
         self.banks[1 - mover][a] += 1
         self.unused &= ~(1 << a)
@@ -446,13 +435,6 @@ class CoinAgeState(State):
 
     def _move(self, s: int, t: int) -> None:
         """Move the stack on space ``s`` to the empty space ``t``."""
-        ids = self.game.map.space_ids
-        if not self.moves:
-            raise IllegalActionError(self._no_allowance("move"))
-        if self.tops[s] < 0:
-            raise IllegalActionError("coin-age.empty-move", space=ids[s])
-        if self.tops[t] >= 0:
-            raise IllegalActionError("coin-age.occupied", space=ids[t])
         self.stacks[t] = self.stacks[s]
         self.tops[t] = self.tops[s]
         self.stacks[s] = ()
@@ -463,10 +445,6 @@ class CoinAgeState(State):
 
     def _capture(self, s: int) -> None:
         """Take the top coin of space ``s`` into the mover's bank."""
-        if not self.captures:
-            raise IllegalActionError(self._no_allowance("capture"))
-        if self.tops[s] < 0:
-            raise IllegalActionError("coin-age.empty-capture", space=self.game.map.space_ids[s])
         stack = self.stacks[s]
         self.banks[self.mover][stack[-1] & 3] += 1
         stack = self.stacks[s] = stack[:-1]
@@ -478,16 +456,6 @@ class CoinAgeState(State):
     # -- steps of a turn ----------------------------------------------------------------
     def _throw(self, action: Action, thrown: int, heads: int) -> None:
         mover = self.mover
-        mask = self.bank_mask(mover)
-        if thrown != mask:
-            kinds = " ".join(COINS[k] for k in SLAP_ORDER if mask >> k & 1)
-            raise IllegalActionError(
-                "coin-age.slap-misfit",
-                action=action.text,
-                seat=seat_name(self.game.SEATS[mover]),
-                kinds=kinds,
-                example=self._chance_outcomes()[0][0].text,
-            )
         matched = heads if mover == 0 else thrown & ~heads
         self.slap = action
         self.matched = self.unused = matched
@@ -536,28 +504,65 @@ class CoinAgeState(State):
             return message(f"coin-age.already-{verb}", allows=allowance_words(m))
         return message(f"coin-age.cannot-{verb}", count=m, allows=allowance_words(m))
 
-    def _check_coin(self, k: int, verb: str, allowance: int) -> None:
-        """Raise unless coin kind ``k`` may be placed (or paid) now. The coin's own problem is
-        named first: it says more than "no place left"."""
+    def _why_illegal(self, action: Action) -> Message:
+        """Why the rules refuse ``action`` here, in the order a player checks: a slap that
+        throws other coins than the bank holds; a coin not thrown, not matching or used
+        already; an allowance spent; and last the place itself (``_legal_actions`` holds what
+        may go where)."""
+        g = self.game
+        aid = action.id
+        code = g.verb[aid]
+        a, b = g.arg_a[aid], g.arg_b[aid]
+        ids = g.map.space_ids
+        if code == _SLAP:
+            mask = self.bank_mask(self.mover)
+            return message(
+                "coin-age.slap-misfit",
+                action=action.text,
+                seat=seat_name(g.SEATS[self.mover]),
+                kinds=" ".join(COINS[k] for k in SLAP_ORDER if mask >> k & 1),
+                example=self._chance_outcomes()[0][0].text,
+            )
+        if code == _PLACE:
+            return self._coin_problem(a, "place", self.places) or message(
+                "coin-age.topped",
+                space=ids[b],
+                top=self._coin_words(self.tops[b]),
+                coin=coin_word(a),
+            )
+        if code == _PAY:
+            return self._coin_problem(a, "pay", self.pays) or self._no_allowance("pay")
+        if code == _MOVE:
+            if not self.moves:
+                return self._no_allowance("move")
+            if self.tops[a] < 0:
+                return message("coin-age.empty-move", space=ids[a])
+            return message("coin-age.occupied", space=ids[b])
+        if not self.captures:
+            return self._no_allowance("capture")
+        return message("coin-age.empty-capture", space=ids[a])
+
+    def _coin_problem(self, k: int, verb: str, allowance: int) -> Message | None:
+        """What stops coin kind ``k`` from being placed (or paid) now, if anything. The coin's
+        own problem is named first: it says more than "no place left"."""
         bit = 1 << k
         name = coin_word(k)
         slap = self.slap
         thrown = self.game.arg_a[slap.id] if slap is not None else 0
         if not thrown & bit:
-            raise IllegalActionError(f"coin-age.not-thrown-{verb}", coin=name)
+            return message(f"coin-age.not-thrown-{verb}", coin=name)
         if not self.matched & bit:
-            raise IllegalActionError(
+            return message(
                 "coin-age.landed-wrong",
                 coin=name,
                 side=message(f"coin-age.side.{SIDE_NAMES[1 - self.mover]}"),
                 own=message(f"coin-age.side.{SIDE_NAMES[self.mover]}"),
             )
         if not self.unused & bit:
-            raise IllegalActionError("coin-age.already-used", coin=name)
+            return message("coin-age.already-used", coin=name)
         if not allowance:
-            if verb == "place":
-                raise IllegalActionError(self._no_allowance("place"))
-            raise IllegalActionError(self._no_allowance("pay"))
+            return self._no_allowance(verb)
+        return None
 
     # -- views ----------------------------------------------------------------------------
     def scores(self) -> tuple[int, int]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from pocketarena.core import Action, Message, comma_list, message, normalize_notation, seat_name
 
+from .modes import CHOOSE_BLOCK, PLACING
 from .tiles import KIND_BY_NAME, KINDS, ROTATION_WORDS, TILE_ALIASES
 
 if TYPE_CHECKING:
@@ -91,7 +92,42 @@ def explain_unreadable(game: FlipWars, text: str) -> Message:
     return message("core.unknown-verb", text=shown, word=verb, verbs=comma_list(verbs))
 
 
-# -- why the rules refuse a placement ----------------------------------------------------------
+# -- why the rules refuse an action ------------------------------------------------------------
+# The rules say what is legal once, in the legal actions (every empty cell times the tiles the
+# mover may place; the flag first); these say why an action is not, in the order a player checks.
+
+
+def why_refused(state: FlipWarsState, action: Action) -> Message:
+    """Why ``action`` is not legal in ``state`` (asked only when it is not)."""
+    game = state.game
+    info = game.placement(action)
+    if info is None or state.phase != PLACING:
+        return _why_not_now(state, action)
+    seat = state.current_player
+    cell, kind = info[0], info[1]
+    if (state.blue | state.red) >> cell & 1 or cell == state.block:
+        return why_taken(state, cell)
+    if not (state.stock[seat] >> (2 * kind)) & 3:
+        return why_no_tile(state, seat, kind)
+    return message("flipwars.flag-first", seat=seat_name(game.SEATS[seat]))
+
+
+def _why_not_now(state: FlipWarsState, action: Action) -> Message:
+    """A placement between rounds, or a series' choice (block, first) at the wrong moment."""
+    game = state.game
+    phase = state.phase
+    who = seat_name(game.SEATS[state.current_player])
+    if action.verb == "place":
+        if phase == CHOOSE_BLOCK:
+            return message("flipwars.choose-block", round=state.round, seat=who)
+        return message("flipwars.choose-first", round=state.round - 1, seat=who)
+    if action.verb == "block":
+        if phase == PLACING:
+            return message("flipwars.block-between-rounds")
+        return message("flipwars.block-placed", place=game.cell_names[state.block])
+    if phase == PLACING:
+        return message("flipwars.first-between-rounds")
+    return message("flipwars.block-before-first", seat=who)
 
 
 def why_taken(state: FlipWarsState, cell: int) -> Message:

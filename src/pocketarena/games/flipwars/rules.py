@@ -25,12 +25,10 @@ from pocketarena.core import (
     TERMINAL,
     Action,
     Game,
-    IllegalActionError,
     Message,
     Option,
     Placements,
     State,
-    seat_name,
 )
 
 from .modes import (
@@ -43,7 +41,7 @@ from .modes import (
     SERIES_TARGET,
     Mode,
 )
-from .notation import EXAMPLE, SHAPES, aliases, explain_unreadable, why_no_tile, why_taken
+from .notation import EXAMPLE, SHAPES, aliases, explain_unreadable, why_refused
 from .tiles import COLOURS, FLAG, KINDS, ROTATION_WORDS, SOLDIERS, TileKind
 from .views import ascii_picture, position_json
 
@@ -283,22 +281,16 @@ class FlipWarsState(State):
     def _apply(self, action: Action) -> None:
         game = self.game
         info = game._placing[action.id]
-        if info is None or self.phase != PLACING:
+        if info is None:
             self._apply_between_rounds(action)
             return
         cell, kind, targets, code = info
         bit = 1 << cell
         blue, red = self.blue, self.red
-        if (blue | red) & bit or cell == self.block:
-            raise IllegalActionError(why_taken(self, cell))
         seat = self.current_player
         stock = self.stock[seat]
         shift = kind + kind
-        if not (stock >> shift) & 3:
-            raise IllegalActionError(why_no_tile(self, seat, kind))
-        if game.mode.flag and kind != FLAG and (stock >> (FLAG + FLAG)) & 3:
-            raise IllegalActionError("flipwars.flag-first", seat=seat_name(game.SEATS[seat]))
-        # Legal: place, then flip every tile on an attacked cell (either colour).
+        # Place, then flip every tile on an attacked cell (either colour).
         hit = targets & (blue | red)
         blue ^= hit
         red ^= hit
@@ -323,34 +315,20 @@ class FlipWarsState(State):
 
     def _apply_between_rounds(self, action: Action) -> None:
         game = self.game
-        phase = self.phase
-        if action.verb == "place":
-            raise IllegalActionError(
-                "flipwars.choose-block" if phase == CHOOSE_BLOCK else "flipwars.choose-first",
-                round=self.round if phase == CHOOSE_BLOCK else self.round - 1,
-                seat=seat_name(game.SEATS[self.current_player]),
-            )
         if action.verb == "block":
-            if phase == PLACING:
-                raise IllegalActionError("flipwars.block-between-rounds")
-            if phase == CHOOSE_FIRST:
-                raise IllegalActionError("flipwars.block-placed", place=game.cell_names[self.block])
             # The board is cleared and the block set for the next round.
             self.round += 1
             self._start_round(game._block_of[action.id], first=self.current_player)
             self.phase = CHOOSE_FIRST
             return
         # `first blue` / `first red`
-        if phase == PLACING:
-            raise IllegalActionError("flipwars.first-between-rounds")
-        if phase == CHOOSE_BLOCK:
-            raise IllegalActionError(
-                "flipwars.block-before-first", seat=seat_name(game.SEATS[self.current_player])
-            )
         first = game._first_of[action.id]
         self.first = first
         self.current_player = first
         self.phase = PLACING
+
+    def _why_illegal(self, action: Action) -> Message:
+        return why_refused(self, action)
 
     def _end_round(self) -> None:
         game = self.game

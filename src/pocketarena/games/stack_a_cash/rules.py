@@ -37,7 +37,6 @@ from pocketarena.core import (
     TERMINAL,
     Action,
     Game,
-    IllegalActionError,
     Message,
     Option,
     State,
@@ -347,31 +346,20 @@ class StackACashState(State):
         mover = self.current_player
         if kind == PLACE:
             s, c = game.size[i], game.dst[i]
-            self._check_place(s, c)
             self._set(c, push(cells[c], s, mover))
             self.left -= 1 << (2 * s)
             touched = c
-        else:
+        elif kind == FLIP:
             a = game.src[i]
-            self._check_top(a, "flip" if kind == FLIP else "move")
-            if kind == FLIP:
-                self._set(a, TURN_TOP[cells[a]])
-                touched = a
-            else:
-                b = game.dst[i]
-                s = TOP_SIZE[cells[a]]
-                if TOP_SIZE[cells[b]] >= s:
-                    raise IllegalActionError(
-                        "stack-a-cash.not-onto",
-                        size=size_word(s),
-                        place=CELLS[a],
-                        onto=CELLS[b],
-                        top=size_word(TOP_SIZE[cells[b]]),
-                    )
-                face = TOP_FACE[cells[a]] ^ (kind == MOVE_FLIP)
-                self._set(a, POP[cells[a]])
-                self._set(b, push(cells[b], s, face))
-                touched = b
+            self._set(a, TURN_TOP[cells[a]])
+            touched = a
+        else:
+            a, b = game.src[i], game.dst[i]
+            s = TOP_SIZE[cells[a]]
+            face = TOP_FACE[cells[a]] ^ (kind == MOVE_FLIP)
+            self._set(a, POP[cells[a]])
+            self._set(b, push(cells[b], s, face))
+            touched = b
         self.plies += 1
         if kind == PLACE:
             # A placement can never be undone, so earlier positions cannot come back.
@@ -397,31 +385,45 @@ class StackACashState(State):
                 self.draw = f"{MAX_PLIES} plies were played"
                 self.current_player = TERMINAL
 
-    def _check_place(self, s: int, c: int) -> None:
-        if not self.left >> (2 * s) & 3:
-            raise IllegalActionError(
-                "stack-a-cash.none-left" if self.left else "stack-a-cash.supply-empty",
-                size=size_word(s),
-                letter=SIZES[s],
-            )
-        top = TOP_SIZE[self.cells[c]]
-        if top >= s:
-            raise IllegalActionError(
+    def _why_illegal(self, action: Action) -> Message:
+        """The first rule the action breaks, in the order a player checks them: the supply
+        (for a place) or the coin to move (empty cell, protected), and last what the coin
+        would land on (``_assemble`` holds "strictly larger")."""
+        game = self._game
+        i = action.id
+        kind = game.kind[i]
+        cells = self.cells
+        if kind == PLACE:
+            s, c = game.size[i], game.dst[i]
+            if not self.left >> (2 * s) & 3:
+                return message(
+                    "stack-a-cash.none-left" if self.left else "stack-a-cash.supply-empty",
+                    size=size_word(s),
+                    letter=SIZES[s],
+                )
+            top = TOP_SIZE[cells[c]]
+            return message(
                 "stack-a-cash.topped", place=CELLS[c], top=size_word(top), size=size_word(s)
             )
-
-    def _check_top(self, a: int, verb: str) -> None:
-        if self.cells[a] == 0:
-            raise IllegalActionError(f"stack-a-cash.empty-{verb}", place=CELLS[a])
+        a = game.src[i]
+        if cells[a] == 0:
+            return message(f"stack-a-cash.empty-{action.verb}", place=CELLS[a])
         if a == self.protected:
-            other = 1 - self.current_player
-            raise IllegalActionError(
+            return message(
                 "stack-a-cash.protected-touched"
-                if self._game.protect_touched
+                if game.protect_touched
                 else "stack-a-cash.protected",
                 place=CELLS[a],
-                seat=seat_name(self.game.SEATS[other]),
+                seat=seat_name(game.SEATS[1 - self.current_player]),
             )
+        b = game.dst[i]
+        return message(
+            "stack-a-cash.not-onto",
+            size=size_word(TOP_SIZE[cells[a]]),
+            place=CELLS[a],
+            onto=CELLS[b],
+            top=size_word(TOP_SIZE[cells[b]]),
+        )
 
     def _set(self, c: int, code: int) -> None:
         self.board += (code - self.cells[c]) << (CELL_BITS * c)

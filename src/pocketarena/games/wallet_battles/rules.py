@@ -31,7 +31,6 @@ from pocketarena.core import (
     TERMINAL,
     Action,
     Game,
-    IllegalActionError,
     Message,
     Option,
     State,
@@ -470,14 +469,6 @@ class WalletBattlesState(State):
         seat = self.current_player
         loc = game.loc_of[aid]
         if self.recalling:
-            if kind != RECALL:
-                raise IllegalActionError(self._recall_owed(action))
-            if self.holder[loc] != seat:
-                raise IllegalActionError(
-                    "wallet-battles.not-yours-to-recall",
-                    place=game.location_ids[loc],
-                    owed=self._recall_owed(None),
-                )
             self._take_top(loc, seat, seat)
             if seat == UNION and self.held[CONFEDERACY]:
                 self.current_player = CONFEDERACY  # the Confederacy recalls second
@@ -493,20 +484,8 @@ class WalletBattlesState(State):
                 self.current_player = TERMINAL
                 return
         elif kind == CAPTURE:
-            h = self.holder[loc]
-            if h == NOBODY:
-                raise IllegalActionError(
-                    "wallet-battles.empty-capture", place=game.location_ids[loc]
-                )
-            if h == seat:
-                raise IllegalActionError(
-                    "wallet-battles.own-stack",
-                    place=game.location_ids[loc],
-                    seat=seat_name(game.SEATS[1 - seat]),
-                )
-            self._take_top(loc, h, seat)  # the captured coin is the capturer's from now on
-        elif kind == RECALL:
-            raise IllegalActionError("wallet-battles.no-recall-owed")
+            # The captured coin is the capturer's from now on.
+            self._take_top(loc, self.holder[loc], seat)
         self._next_flip()
 
     def _flip(self, face: int) -> None:
@@ -539,14 +518,7 @@ class WalletBattlesState(State):
         self.current_player = TERMINAL if self.flips >= FLIP_LIMIT else CHANCE
 
     def _place(self, coin: int, loc: int, seat: int) -> None:
-        game = self.game
-        name = game.location_ids[loc]
-        if not self.piles[4 * seat + coin]:
-            raise IllegalActionError(
-                "wallet-battles.none-left", letter=COINS[coin], coin=coin_word(coin)
-            )
-        h = self.holder[loc]
-        if h == NOBODY:
+        if self.holder[loc] == NOBODY:
             self.stacks[loc] = (coin,)
             self.holder[loc] = seat
             self.held[seat] += 1
@@ -555,20 +527,7 @@ class WalletBattlesState(State):
             if not self.ever & bit:
                 self.ever |= bit
                 self.unused -= 1
-        elif h != seat:
-            raise IllegalActionError(
-                "wallet-battles.held", place=name, seat=seat_name(game.SEATS[h])
-            )
         else:
-            top = self.stacks[loc][-1]
-            if coin <= top:
-                raise IllegalActionError(
-                    "wallet-battles.not-smaller",
-                    place=name,
-                    top=COINS[top],
-                    coin=coin_word(top),
-                    letter=COINS[coin],
-                )
             self.stacks[loc] += (coin,)
         self.piles[4 * seat + coin] -= 1
         self.pile_total[seat] -= 1
@@ -584,6 +543,45 @@ class WalletBattlesState(State):
             self.holder[loc] = NOBODY
             self.held[holder] -= 1
             self.empty += 1
+
+    def _why_illegal(self, action: Action) -> Message:
+        """Why the rules refuse ``action`` here: a recall owed (or none owed), a coin the pile
+        lacks, a location held by the other side or emptied, and last a coin too large for
+        the stack (``_legal_actions`` holds "strictly smaller on top")."""
+        game = self.game
+        aid = action.id
+        kind = game.kinds[aid]
+        seat = self.current_player
+        loc = game.loc_of[aid]
+        name = game.location_ids[loc]
+        h = self.holder[loc]
+        if self.recalling:
+            if kind != RECALL:
+                return self._recall_owed(action)
+            return message(
+                "wallet-battles.not-yours-to-recall", place=name, owed=self._recall_owed(None)
+            )
+        if kind == RECALL:
+            return message("wallet-battles.no-recall-owed")
+        if kind == CAPTURE:
+            if h == NOBODY:
+                return message("wallet-battles.empty-capture", place=name)
+            return message(
+                "wallet-battles.own-stack", place=name, seat=seat_name(game.SEATS[1 - seat])
+            )
+        coin = game.coin_of[aid]
+        if not self.piles[4 * seat + coin]:
+            return message("wallet-battles.none-left", letter=COINS[coin], coin=coin_word(coin))
+        if h != seat:
+            return message("wallet-battles.held", place=name, seat=seat_name(game.SEATS[h]))
+        top = self.stacks[loc][-1]
+        return message(
+            "wallet-battles.not-smaller",
+            place=name,
+            top=COINS[top],
+            coin=coin_word(top),
+            letter=COINS[coin],
+        )
 
     def _recall_owed(self, action: Action | None) -> Message:
         seat = self.current_player
