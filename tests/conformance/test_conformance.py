@@ -176,6 +176,25 @@ def test_the_trusted_path_plays_as_apply_does(game: pa.Game) -> None:
         assert pushed == state and pushed.to_json() == state.to_json()
 
 
+def test_the_list_a_caller_was_given_is_the_callers(game: pa.Game) -> None:
+    """``apply`` checks against the legal actions it last listed; a caller that empties or
+    reorders the list it was given changes nothing of that."""
+    rng = random.Random(9)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.current_player == pa.CHANCE:
+            outcomes = state.chance_outcomes()
+            action = outcomes[-1][0]
+            outcomes.clear()
+        else:
+            legal = state.legal_actions()
+            action = rng.choice(list(legal))
+            if isinstance(legal, list):
+                legal.clear()
+        state.apply(action)
+    assert state.is_terminal()
+
+
 def test_a_state_is_no_key_but_its_position_key_is(game: pa.Game) -> None:
     """A state changes as it is played, so it cannot be hashed; ``position_key()`` can, and
     it follows the position, not the object: a clone has the same key, the next one another."""
