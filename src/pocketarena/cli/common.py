@@ -137,7 +137,13 @@ def game_id_or_fail(game_id: str) -> str:
     try:
         return game_class(game_id).ID
     except ValueError:
-        fail(_("unknown game %(game)r; valid games: %(games)s", game=game_id, games=", ".join(sorted(pa.GAMES))))
+        fail(
+            _(
+                "unknown game %(game)r; valid games: %(games)s",
+                game=game_id,
+                games=", ".join(sorted(pa.GAMES)),
+            )
+        )
 
 
 def game_options(
