@@ -341,7 +341,7 @@ class RedisBus:
             finally:
                 self._pubsub, self._subscribed = None, set()
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]
 
     def _dispatch(self, message: dict[str, Any], channels: dict[str, str], topics: str) -> None:
         """Hand one message read from Redis to its handlers (a confirmed subscription wakes
