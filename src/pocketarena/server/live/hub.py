@@ -363,7 +363,7 @@ class Hub:
             await self.carry_out(live, change)
         return change is not None
 
-    # -- watchers, the lobby ---------------------------------------------------------------------
+    # -- publishing ----------------------------------------------------------------------------------
     def broadcast(self, live: LiveGame, announce: bool = True) -> None:
         """Send every watcher the change; in a cluster the other processes hear of it too
         (``announce``)."""
@@ -404,6 +404,7 @@ class Hub:
             yield
 
     def forget(self, live: LiveGame) -> None:
+        """Drop the game from memory (it stays stored) and stop its timer."""
         if live.flag_timer is not None:
             live.flag_timer.cancel()
             live.flag_timer = None
