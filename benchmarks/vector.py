@@ -281,7 +281,7 @@ def render_markdown(
     head = ["game", "variant", *[f"{b:,}" for b in batches], "best", "vs C++ ttt", "goal met"]
     lines = [
         START,
-        "## Vector environments (JAX): steps per second on one core",
+        "## Vector environments (JAX), the older loop (hash action picker, no observation read)",
         "",
         f"- Command: `{meta['command']}`",
         f"- Date: {meta['date']}; JAX {jax.__version__}",
