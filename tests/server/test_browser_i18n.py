@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext
@@ -116,7 +118,8 @@ def test_pseudo_locale_game_page_shows_no_word_outside_the_catalog(
     final = play_to_the_end(page, seed=3)
     assert final["status"] == "finished"
     found += outside_catalog(page.evaluate(VISIBLE_TEXT), names)
-    for path in ["/", "/new", "/lobby", "/analysis", "/puzzles", "/learn/stack-a-cash"]:
+    replay = page.url.removeprefix(server) + "/replay"  # the game just played, step by step
+    for path in [replay, "/", "/new", "/lobby", "/analysis", "/puzzles", "/learn/stack-a-cash"]:
         page.goto(server + path)
         page.wait_for_load_state("networkidle")
         found += [f"{path}: {t}" for t in outside_catalog(page.evaluate(VISIBLE_TEXT), names)]
@@ -177,5 +180,21 @@ def test_a_whole_game_in_japanese_and_in_arabic(
     # the buttons at the end speak the language too
     assert page.inner_text("#replay-link") == i18n.translations(code, "site").gettext("Replay")
     assert not re.search(r"\b(wins|Draw|Replay|Rematch)\b", summary), summary
+    if code == "ja":  # times on the reader's clock: the browser's zone is Tokyo, not UTC
+        page.click("#chat-quick button")
+        said = page.wait_for_selector("#chat-log li time")
+        assert said is not None
+        assert said.inner_text() == tokyo(said.get_attribute("datetime"), "%H:%M")
+        page.click("#replay-link")
+        played = page.wait_for_selector("#replay-meta time")
+        assert played is not None
+        assert tokyo(played.get_attribute("datetime"), "%H:%M") in played.inner_text()
+        assert tokyo(played.get_attribute("datetime"), "%Y/%m/%d") in played.inner_text()
     assert not errors, errors
     ctx.close()
+
+
+def tokyo(iso: str | None, pattern: str) -> str:
+    """A moment the page was sent (ISO 8601, UTC) as a clock in Tokyo shows it."""
+    assert iso
+    return datetime.fromisoformat(iso).astimezone(ZoneInfo("Asia/Tokyo")).strftime(pattern)

@@ -2,7 +2,7 @@
 // socket as {"type": "chat"}, which app.js passes on as "pa:live" events of the document).
 // Players see the players' room, everyone else the spectators'. Messages are always shown as
 // text (textContent), never as HTML. Muted people and the off switch are kept in this browser.
-import { t } from "./i18n.js";
+import { dateTime, t } from "./i18n.js";
 import { api } from "./http.js";
 
 const box = document.getElementById("chat");
@@ -70,13 +70,19 @@ if (box && gameId) {
     const li = document.createElement("li");
     li.dataset.player = m.player;
     li.hidden = muted.has(m.player);
+    // When it was said, on the reader's clock (their time zone); the full moment on hover.
+    const when = document.createElement("time");
+    when.className = "chat-time muted small";
+    when.dateTime = m.at;
+    when.title = dateTime(m.at);
+    when.textContent = dateTime(m.at, { hour: "2-digit", minute: "2-digit" });
     const who = document.createElement("strong");
     who.textContent = m.name;
     const text = document.createElement("span");
     text.className = "chat-text";
     // A quick phrase is said in the reader's language; what people write, as they wrote it.
     text.textContent = view?.quick?.includes(m.text) ? t(m.text) : m.text;
-    li.append(who, " ", text);
+    li.append(when, " ", who, " ", text);
     if (m.player !== meId) {
       const mute = document.createElement("button");
       mute.type = "button";

@@ -2,8 +2,8 @@
 // the keyboard and a play button; boards are fetched once each and the next one ahead.
 import { $, $$, el, scrollWithin, toast, trackHeader, zoomable } from "./dom.js";
 import { api } from "./http.js";
-import { t } from "./i18n.js";
-import { fmtScore, optionsText, playerName, resultText } from "./format.js";
+import { dateTime, t } from "./i18n.js";
+import { fmtScore, optionsText, playerName, resultText, seatName } from "./format.js";
 import { moveItems } from "./panels.js";
 
 export class ReplayPage {
@@ -34,7 +34,10 @@ export class ReplayPage {
     list.replaceChildren(...moveItems(view, (i) => ({ onclick: () => this.go(i + 1) })));
     this.renderPlayers();
     $("#status").textContent = view.status === "finished" ? resultText(view) : t("In progress");
-    $("#replay-meta").textContent = view.options_text ?? optionsText(view.options);
+    // The options, and when the game was played on the reader's clock (their time zone).
+    const played = el("time", { datetime: view.created_at, title: dateTime(view.created_at), text: dateTime(view.created_at, { dateStyle: "medium", timeStyle: "short" }) });
+    const options = view.options_text ?? optionsText(view.options);
+    $("#replay-meta").replaceChildren(...(options ? [options, " · "] : []), played);
     trackHeader();
     zoomable($("#board").closest(".board-wrap"));
     this.go(this.ply);
@@ -44,7 +47,7 @@ export class ReplayPage {
     const v = this.view;
     $("#players").replaceChildren(...[0, 1].map((seat) => el("div", { class: `player seat${seat}` },
       el("span", { class: "dot" }),
-      el("div", {}, el("span", { class: "who", text: playerName(v.seats[seat], "—") }), el("div", { class: "seat-name", text: v.seat_names[seat] })),
+      el("div", {}, el("span", { class: "who", text: playerName(v.seats[seat], "—") }), el("div", { class: "seat-name", text: seatName(v, seat) })),
       el("span", { class: "score", text: fmtScore(v.scores[seat] ?? 0) }))));
   }
 
