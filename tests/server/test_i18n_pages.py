@@ -293,6 +293,11 @@ def test_refusals_are_worded_in_the_readers_language(client: TestClient) -> None
         ),
         "no bot level": client.post("/api/games", json={"game": "stack-a-cash", "mode": "bot"}),
         "analysis, no game": client.post("/api/analysis/position", json={"game_id": "chess"}),
+        "a guest follows": client.put("/api/players/nobody/follow"),
+        "a guest organises": client.post(
+            "/api/tournaments", json={"name": "Cup", "game": "stack-a-cash", "kind": "swiss"}
+        ),
+        "tournaments, bad status": client.get("/api/tournaments?status=soon"),
         "analysis, long move": client.post(
             "/api/analysis/position", json={"game_id": "stack-a-cash", "moves": ["x" * 81]}
         ),

@@ -15,6 +15,8 @@ from typing import Any
 
 from sqlalchemy import and_, delete, or_, select, update
 
+from pocketarena.i18n import N_, _
+
 from . import catalog, notices
 from .core.security import new_game_id
 from .live.hub import Hub
@@ -44,20 +46,22 @@ def account(store: Store, player_id: str, doing: str) -> Player:
     """The player, who must have an account to do this (guests cannot)."""
     player = store.get_player(player_id)
     if player is None or player.kind != "account":
-        raise GameError("forbidden", f"only signed-in accounts can {doing}: sign in first")
+        raise GameError(
+            "forbidden", _("only signed-in accounts can %(doing)s: sign in first", doing=_(doing))
+        )
     return player
 
 
 def target(store: Store, who: str) -> Player:
     """An account named by its id or username."""
     if not isinstance(who, str) or not who.strip() or len(who) > 40:
-        raise GameError("bad_request", "name the player by their id or username")
+        raise GameError("bad_request", _("name the player by their id or username"))
     player = store.get_player(who) if len(who) == 32 else None
     if player is None:
         with store.single() as s:
             player = s.scalars(select(Player).where(Player.username == who.strip().lower())).first()
     if player is None or player.kind != "account":
-        raise GameError("unknown_player", "there is no account by that name")
+        raise GameError("unknown_player", _("there is no account by that name"))
     return player
 
 
@@ -78,15 +82,17 @@ def blocked(store: Store, a: str, b: str) -> bool:
 # -- follows and blocks ---------------------------------------------------------------------------
 def follow(store: Store, follower: str, followed: str, now: datetime) -> None:
     if follower == followed:
-        raise GameError("bad_request", "you cannot follow yourself")
+        raise GameError("bad_request", _("you cannot follow yourself"))
     if blocked(store, follower, followed):
-        raise GameError("forbidden", "you cannot follow this player")
+        raise GameError("forbidden", _("you cannot follow this player"))
     with store.sessions() as s, s.begin():
         count = s.query(FollowRow).filter(FollowRow.follower_id == follower).count()
         if s.get(FollowRow, (follower, followed)) is not None:
             return
         if count >= MAX_FOLLOWS:
-            raise GameError("too_many_games", f"you follow {MAX_FOLLOWS} players already")
+            raise GameError(
+                "too_many_games", _("you follow %(count)s players already", count=MAX_FOLLOWS)
+            )
         s.add(FollowRow(follower_id=follower, followed_id=followed, created_at=now))
 
 
@@ -102,7 +108,7 @@ def unfollow(store: Store, follower: str, followed: str) -> None:
 def block(store: Store, blocker: str, blocked_id: str, now: datetime) -> None:
     """Block a player: the follows and every open challenge between you end."""
     if blocker == blocked_id:
-        raise GameError("bad_request", "you cannot block yourself")
+        raise GameError("bad_request", _("you cannot block yourself"))
     with store.sessions() as s, s.begin():
         if s.get(BlockRow, (blocker, blocked_id)) is None:
             s.add(BlockRow(blocker_id=blocker, blocked_id=blocked_id, created_at=now))
@@ -208,9 +214,9 @@ def create_challenge(
     store: Store, challenger: str, challenged: str, terms: Terms, now: datetime
 ) -> ChallengeRow:
     if challenger == challenged:
-        raise GameError("bad_request", "you cannot challenge yourself")
+        raise GameError("bad_request", _("you cannot challenge yourself"))
     if blocked(store, challenger, challenged):
-        raise GameError("forbidden", "this player does not take challenges from you")
+        raise GameError("forbidden", _("this player does not take challenges from you"))
     check_terms(terms)
     ttl = TURN_BASED_TTL if terms.days_per_move is not None else REALTIME_TTL
     with store.sessions() as s, s.begin():
@@ -226,8 +232,10 @@ def create_challenge(
         if mine >= MAX_OPEN_CHALLENGES:
             raise GameError(
                 "too_many_games",
-                f"you have {MAX_OPEN_CHALLENGES} challenges waiting for an answer; cancel one "
-                "or wait",
+                _(
+                    "you have %(count)s challenges waiting for an answer; cancel one or wait",
+                    count=MAX_OPEN_CHALLENGES,
+                ),
             )
         row = ChallengeRow(
             id=new_game_id(),
@@ -264,11 +272,11 @@ def create_challenge(
 
 def load_challenge(store: Store, challenge_id: str) -> ChallengeRow:
     if not isinstance(challenge_id, str) or not 1 <= len(challenge_id) <= 16:
-        raise GameError("unknown_challenge", "there is no such challenge")
+        raise GameError("unknown_challenge", _("there is no such challenge"))
     with store.single() as s:
         row = s.get(ChallengeRow, challenge_id)
     if row is None:
-        raise GameError("unknown_challenge", "there is no such challenge")
+        raise GameError("unknown_challenge", _("there is no such challenge"))
     return row
 
 
@@ -373,6 +381,15 @@ def challenge_json(store: Store, row: ChallengeRow, now: datetime) -> dict[str, 
     }
 
 
+# Why a challenge can no longer be answered, by its state.
+CHALLENGE_CLOSED = {
+    "accepted": N_("this challenge is accepted already"),
+    "declined": N_("this challenge is declined already"),
+    "cancelled": N_("this challenge is cancelled already"),
+    "expired": N_("this challenge is expired already"),
+}
+
+
 async def answer(hub: Hub, store: Store, player_id: str, challenge_id: str, verb: str) -> str:
     """``accept`` (the game starts: its id is returned), ``decline`` or ``cancel`` (the
     challenger's own); anything else, or an answer too late, is refused."""
@@ -380,15 +397,15 @@ async def answer(hub: Hub, store: Store, player_id: str, challenge_id: str, verb
     row = await hub.db(load_challenge, store, challenge_id)
     if verb == "cancel":
         if row.challenger_id != player_id:
-            raise GameError("forbidden", "only the player who sent this challenge can cancel it")
+            raise GameError("forbidden", _("only the player who sent this challenge can cancel it"))
     elif row.challenged_id != player_id:
-        raise GameError("forbidden", "only the challenged player can answer this challenge")
+        raise GameError("forbidden", _("only the challenged player can answer this challenge"))
     state = status_of(row, now)
     if state != "open":
-        raise GameError("not_active", f"this challenge is {state} already")
+        raise GameError("not_active", _(CHALLENGE_CLOSED.get(state, CHALLENGE_CLOSED["expired"])))
     status = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}[verb]
     if not await hub.db(close, store, challenge_id, status, now):
-        raise GameError("conflict", "this challenge was answered meanwhile")
+        raise GameError("conflict", _("this challenge was answered meanwhile"))
     if verb == "decline":
         await _tell_answer(hub, store, row, "declined", None)
     if verb != "accept":

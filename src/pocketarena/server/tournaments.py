@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pocketarena import tournaments as pairing
+from pocketarena.i18n import _
 from pocketarena.tournaments import Played
 
 from . import catalog
@@ -93,7 +94,7 @@ def game_id_for(tournament_id: str, round_: int, board: int) -> str:
     digest = hashlib.sha256(f"tournament:{tournament_id}:{round_}:{board}".encode()).digest()
     number = int.from_bytes(digest[:12], "big")
     out = []
-    for _ in range(8):
+    for _step in range(8):
         number, k = divmod(number, len(_ALPHABET))
         out.append(_ALPHABET[k])
     return "".join(out)
@@ -421,29 +422,34 @@ def check_timing(body: TournamentCreate) -> None:
     """Rounds for a Swiss, a duration and a clock for an arena, a clock or days per move (not
     both) for the others: GameError says which setting does not fit and why."""
     if body.kind == "swiss" and body.rounds is None:
-        raise GameError("bad_request", "a Swiss needs a number of rounds (1 to 30)")
+        raise GameError("bad_request", _("a Swiss needs a number of rounds (1 to 30)"))
     if body.kind != "swiss" and body.rounds is not None:
-        raise GameError("bad_request", f"rounds are for a Swiss; a {body.kind} has none")
+        raise GameError("bad_request", _("rounds are for a Swiss; other tournaments have none"))
     if body.days_per_move is not None:
         if body.kind == "arena":
-            raise GameError("bad_request", "an arena is played on the clock, not by the day")
+            raise GameError("bad_request", _("an arena is played on the clock, not by the day"))
         if body.clock is not None:
             raise GameError(
-                "bad_request", "give a clock or days per move, not both: one or the other"
+                "bad_request", _("give a clock or days per move, not both: one or the other")
             )
         if body.days_per_move not in DAYS_PER_MOVE:
             raise GameError(
                 "bad_request",
-                f"days per move is one of {', '.join(map(str, DAYS_PER_MOVE))}, "
-                f"not {body.days_per_move}",
+                _(
+                    "days per move is one of %(days)s, not %(value)s",
+                    days=", ".join(map(str, DAYS_PER_MOVE)),
+                    value=body.days_per_move,
+                ),
             )
     if body.kind == "arena":
         if body.duration_s is None:
-            raise GameError("bad_request", "an arena needs a duration (60 s to 24 h)")
+            raise GameError("bad_request", _("an arena needs a duration (60 s to 24 h)"))
         if body.clock is None:
-            raise GameError("bad_request", "an arena is played on the clock: give one")
+            raise GameError("bad_request", _("an arena is played on the clock: give one"))
     elif body.duration_s is not None:
-        raise GameError("bad_request", f"a duration is for an arena, not a {body.kind}")
+        raise GameError(
+            "bad_request", _("a duration is for an arena; other tournaments have rounds")
+        )
 
 
 class Tournaments:
@@ -466,14 +472,14 @@ class Tournaments:
     async def get(self, tournament_id: str) -> TournamentRow:
         row: TournamentRow | None = await self.db(self.rows.get, tournament_id)
         if row is None:
-            raise GameError("unknown_tournament", f"no tournament {tournament_id!r}")
+            raise GameError("unknown_tournament", _("no tournament %(id)r", id=tournament_id))
         return row
 
     # -- creating ----------------------------------------------------------------------------
     async def create(self, creator_id: str, body: TournamentCreate) -> TournamentRow:
         creator: Player | None = await self.db(self.hub.store.get_player, creator_id)
         if creator is None or creator.kind != "account":
-            raise GameError("forbidden", "sign in to an account to create a tournament")
+            raise GameError("forbidden", _("sign in to an account to create a tournament"))
         try:
             game = catalog.load_game(body.game, body.options)
         except ValueError as e:
@@ -482,14 +488,19 @@ class Tournaments:
         limit = self.settings.tournament_max_players
         max_players = body.max_players or limit
         if max_players > limit:
-            raise GameError("bad_request", f"a tournament takes at most {limit} players")
+            raise GameError(
+                "bad_request", _("a tournament takes at most %(count)s players", count=limit)
+            )
         since = datetime.now(UTC) - timedelta(days=1)
         made = await self.db(self.rows.created_since, creator_id, since)
         if made >= self.settings.tournaments_per_day:
             raise GameError(
                 "rate_limited",
-                f"you created {made} tournaments in the last 24 hours, the most allowed; "
-                "try again tomorrow",
+                _(
+                    "you created %(count)s tournaments in the last 24 hours, the most allowed; "
+                    "try again tomorrow",
+                    count=made,
+                ),
                 retry_after=3600,
             )
         tid = secrets.token_urlsafe(9)[:12]
@@ -515,58 +526,69 @@ class Tournaments:
             created_at=datetime.now(UTC),
         )
         if not row.name:
-            raise GameError("bad_request", "a tournament needs a name")
+            raise GameError("bad_request", _("a tournament needs a name"))
         await self.db(self.rows.insert, row)
         return row
 
     # -- joining -----------------------------------------------------------------------------
     def _open_for_entries(self, row: TournamentRow) -> None:
         if row.status == "finished":
-            raise GameError("not_active", "this tournament is over")
+            raise GameError("not_active", _("this tournament is over"))
         if row.status != "created" and row.kind != "arena":
-            raise GameError("not_active", f"this {row.kind} has started; entries are closed")
+            raise GameError("not_active", _("this tournament has started; entries are closed"))
 
     async def join(self, tournament_id: str, player_id: str, invite: str | None) -> None:
         row = await self.get(tournament_id)
         self._open_for_entries(row)
         invited = bool(invite) and secrets.compare_digest(invite or "", row.invite_token or "")
         if row.invite_only and player_id != row.creator_id and not invited:
-            raise GameError("forbidden", "this tournament is by invitation: use its link")
+            raise GameError("forbidden", _("this tournament is by invitation: use its link"))
         player: Player | None = await self.db(self.hub.store.ensure_guest, player_id)
         if player is None or player.kind == "bot":
-            raise GameError("forbidden", "bots are added by the organiser")
+            raise GameError("forbidden", _("bots are added by the organiser"))
         if row.rated and player.kind != "account":
             raise GameError(
-                "forbidden", "sign in to an account to play in a rated tournament; guests watch"
+                "forbidden",
+                _("sign in to an account to play in a rated tournament; guests watch"),
             )
         if row.min_games:
             stats = await self.db(self.hub.store.player_stats, player_id)
             if stats["played"] < row.min_games:
                 raise GameError(
                     "forbidden",
-                    f"this tournament is for players with {row.min_games} finished games; "
-                    f"you have {stats['played']}",
+                    _(
+                        "this tournament is for players with %(count)s finished games; "
+                        "you have %(played)s",
+                        count=row.min_games,
+                        played=stats["played"],
+                    ),
                 )
         if not await self.db(self.rows.add_player, tournament_id, player_id, row.max_players):
-            raise GameError("full", f"this tournament is full ({row.max_players} players)")
+            raise GameError(
+                "full", _("this tournament is full (%(count)s players)", count=row.max_players)
+            )
 
     async def withdraw(self, tournament_id: str, player_id: str) -> None:
         row = await self.get(tournament_id)
         if row.status == "finished":
-            raise GameError("not_active", "this tournament is over")
+            raise GameError("not_active", _("this tournament is over"))
         if not await self.db(self.rows.withdraw, tournament_id, player_id):
-            raise GameError("not_seated", "you are not playing in this tournament")
+            raise GameError("not_seated", _("you are not playing in this tournament"))
 
     async def add_bots(self, tournament_id: str, player_id: str, body: BotsIn) -> list[str]:
         row = await self.get(tournament_id)
         if player_id != row.creator_id:
-            raise GameError("forbidden", "only the organiser adds bots")
+            raise GameError("forbidden", _("only the organiser adds bots"))
         self._open_for_entries(row)
         levels = catalog.bot_levels(row.game)
         if body.level not in levels:
             raise GameError(
                 "bad_request",
-                f"no {body.level!r} bot for this game; choose one of: " + ", ".join(levels),
+                _(
+                    "no %(bot)r bot for this game; choose one of: %(levels)s",
+                    bot=body.level,
+                    levels=", ".join(levels),
+                ),
             )
         taken = {p.player_id for p in await self.db(self.rows.players, tournament_id)}
         added: list[str] = []
@@ -581,31 +603,36 @@ class Tournaments:
             if not await self.db(self.rows.add_player, tournament_id, bot.id, row.max_players):
                 if added:
                     break
-                raise GameError("full", f"this tournament is full ({row.max_players} players)")
+                raise GameError(
+                    "full", _("this tournament is full (%(count)s players)", count=row.max_players)
+                )
             added.append(bot.id)
         return added
 
     async def start(self, tournament_id: str, player_id: str) -> None:
         row = await self.get(tournament_id)
         if player_id != row.creator_id:
-            raise GameError("forbidden", "only the organiser starts the tournament")
+            raise GameError("forbidden", _("only the organiser starts the tournament"))
         if row.status != "created":
-            raise GameError("not_active", "this tournament has already started")
+            raise GameError("not_active", _("this tournament has already started"))
         active = [p for p in await self.db(self.rows.players, tournament_id) if not p.withdrawn]
         if len(active) < 2:
-            raise GameError("not_active", "a tournament needs at least two players to start")
+            raise GameError("not_active", _("a tournament needs at least two players to start"))
         await self.db(self.rows.set_status, tournament_id, "running", ("created",))
         await self.tick(tournament_id)
 
     async def pause(self, tournament_id: str, player_id: str, paused: bool) -> None:
         row = await self.get(tournament_id)
         if player_id != row.creator_id:
-            raise GameError("forbidden", "only the organiser pauses the tournament")
+            raise GameError("forbidden", _("only the organiser pauses the tournament"))
         if row.kind != "arena":
-            raise GameError("bad_request", "only an arena pauses; a round waits for its games")
+            raise GameError("bad_request", _("only an arena pauses; a round waits for its games"))
         old, new = ("running", "paused") if paused else ("paused", "running")
         if not await self.db(self.rows.set_status, tournament_id, new, (old,)):
-            raise GameError("not_active", f"this arena is not {old}")
+            raise GameError(
+                "not_active",
+                _("this arena is not running") if paused else _("this arena is not paused"),
+            )
 
     # -- the ticks -----------------------------------------------------------------------------
     async def tick(self, tournament_id: str) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -101,7 +102,9 @@ class Hub:
     # -- plumbing --------------------------------------------------------------------------
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db, partial(fn, *args, **kwargs))
+        # The caller's context goes along (the reader's language for a refusal worded there).
+        context = contextvars.copy_context()
+        return await loop.run_in_executor(self._db, context.run, partial(fn, *args, **kwargs))
 
     @property
     def closing(self) -> bool:

@@ -43,7 +43,7 @@ async def follow(
     other: str, request: Request, ctx: ContextDep, hub: HubDep, player: PlayerIdDep
 ) -> None:
     """Follow an account: see when they are online or in a game (accounts only)."""
-    await hub.db(friends.account, ctx.store, player, "follow players")
+    await hub.db(friends.account, ctx.store, player, N_("follow players"))
     await _limited(request, ctx, player)
     them = await hub.db(friends.target, ctx.store, other)
     await hub.db(friends.follow, ctx.store, player, them.id, hub.now())
@@ -53,7 +53,7 @@ async def follow(
     "/players/{other}/follow", status_code=204, responses=ERRORS, dependencies=[WriteLimit]
 )
 async def unfollow(other: str, ctx: ContextDep, hub: HubDep, player: PlayerIdDep) -> None:
-    await hub.db(friends.account, ctx.store, player, "follow players")
+    await hub.db(friends.account, ctx.store, player, N_("follow players"))
     them = await hub.db(friends.target, ctx.store, other)
     await hub.db(friends.unfollow, ctx.store, player, them.id)
 
@@ -83,7 +83,7 @@ async def unblock(other: str, ctx: ContextDep, hub: HubDep, player: PlayerIdDep)
 async def following(ctx: ContextDep, hub: HubDep, player: PlayerIdDep) -> list[dict[str, Any]]:
     """Each player you follow: ``online`` (a page open anywhere) and ``playing`` (the id of a
     game in progress they sit in, or null)."""
-    await hub.db(friends.account, ctx.store, player, "follow players")
+    await hub.db(friends.account, ctx.store, player, N_("follow players"))
     return await friends.following_json(hub, ctx.store, player)
 
 

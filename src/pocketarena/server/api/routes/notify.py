@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from pocketarena import i18n
-from pocketarena.i18n import _
+from pocketarena.i18n import N_, _
 
 from ... import delivery, friends, notices
 from ...live.session import GameError
@@ -69,7 +69,7 @@ def notices_json(ctx: ContextDep, player: Player, subscribed: int) -> dict[str, 
 
 
 async def _account(ctx: ContextDep, hub: HubDep, player: str) -> Player:
-    return await hub.db(friends.account, ctx.store, player, "choose notifications")
+    return await hub.db(friends.account, ctx.store, player, N_("choose notifications"))
 
 
 @router.get("/api/me/notices", responses=ERRORS, summary="How your notifications reach you")

@@ -10,6 +10,8 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from pocketarena.i18n import _
+
 from ...live.session import GameError
 from ...schemas import ErrorOut, InvalidOut
 from ...tournaments import BotsIn, JoinIn, TournamentCreate
@@ -26,7 +28,7 @@ ID_CHARS = 40
 
 def _check_id(tournament_id: str) -> None:
     if len(tournament_id) > ID_CHARS:
-        raise GameError("unknown_tournament", "no such tournament")
+        raise GameError("unknown_tournament", _("no such tournament"))
 
 
 @router.post("", status_code=201, responses=ERRORS, dependencies=[WriteLimit])
@@ -49,7 +51,9 @@ async def list_tournaments(
     wanted = [s for s in status.split(",") if s]
     known = ("created", "running", "paused", "finished")
     if any(s not in known for s in wanted):
-        raise GameError("bad_request", f"status is one or more of {', '.join(known)}")
+        raise GameError(
+            "bad_request", _("status is one or more of %(known)s", known=", ".join(known))
+        )
     return {"tournaments": await ctx.tournaments.summaries(wanted)}
 
 
