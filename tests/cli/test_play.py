@@ -115,7 +115,7 @@ def test_bad_entries_get_one_line_and_the_prompt_again(tmp_path: Path) -> None:
 
 def test_undo_takes_back_the_move_and_the_reply(tmp_path: Path) -> None:
     # Throw, play add 1, let the bot reply, then take both back and play add 2 instead.
-    script = "\n".join(["", "1", "undo", "undo", "2", "resign"]) + "\n"
+    script = "\n".join(["", "1", "undo", "undo", "2", "resign", "y"]) + "\n"
     save = tmp_path / "g.json"
     result = run(
         "play", "coin-race", "--vs", "random", "--seed", "3", "--save", str(save), input=script
@@ -181,7 +181,7 @@ def test_default_record_goes_to_the_user_data_dir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    result = run("play", "coin-race", "--seed", "2", "--vs", "random", input="\n1\nresign\n")
+    result = run("play", "coin-race", "--seed", "2", "--vs", "random", input="\n1\nresign\ny\n")
     path = saved_path(result.output)
     assert path.parent == tmp_path / "pocketarena" / "games"
     assert path.name.startswith("coin-race-") and path.suffix == ".txt"
@@ -261,3 +261,52 @@ def test_names_ending_in_s_take_the_apostrophe_alone() -> None:
     state.apply("slap Q:H N:H P:T D:T")
     with pytest.raises(pa.IllegalActionError, match="it is Heads' turn to decide"):
         state.apply("slap Q:H N:H P:T D:T")
+
+
+@pytest.mark.parametrize(
+    ("answer", "ends"),
+    [
+        ("y", ("0-1", "resignation")),
+        ("YES", ("0-1", "resignation")),
+        ("n", ("*", "abandoned")),
+        ("", ("*", "abandoned")),
+        ("maybe", ("*", "abandoned")),
+    ],
+)
+def test_resign_asks_first_and_only_yes_resigns(
+    answer: str, ends: tuple[str, str], tmp_path: Path
+) -> None:
+    save = tmp_path / "g.txt"
+    # Throw, play add 1, then resign and answer; whatever does not resign is followed by quit.
+    script = "\n".join(["", "1", "resign", answer, "quit"]) + "\n"
+    result = run(
+        "play", "coin-race", "--vs", "random", "--seed", "3", "--save", str(save), input=script
+    )
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Resign the game? (y/N)>" in out
+    record = load(save)
+    assert (record.result, record.termination) == ends
+    if ends[0] == "*":
+        assert "Not resigned; the game goes on." in out
+        assert "resigns" not in out
+
+
+def test_the_end_of_input_at_the_resign_question_leaves_the_game(tmp_path: Path) -> None:
+    save = tmp_path / "g.txt"
+    result = run(
+        "play",
+        "coin-race",
+        "--vs",
+        "random",
+        "--seed",
+        "3",
+        "--save",
+        str(save),
+        input="\n1\nresign\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Resign the game? (y/N)>" in result.output
+    record = load(save)
+    assert (record.result, record.termination) == ("*", "abandoned")
+    assert "Game stopped unfinished." in result.output

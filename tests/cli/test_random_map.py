@@ -16,7 +16,7 @@ def test_the_seed_picks_the_map_and_the_record_keeps_them(tmp_path: Path) -> Non
     for seed in ("42", None):
         save = tmp_path / f"{seed}.json"
         args = ["play", "coin-age", "--map", "random", "--vs", "random", "--save", str(save)]
-        result = run(*args, *(["--seed", seed] if seed else []), input="\nresign\n")
+        result = run(*args, *(["--seed", seed] if seed else []), input="\nresign\ny\n")
         assert result.exit_code == 0, result.output
         options = load(save).options
         assert (

@@ -189,7 +189,10 @@ class TerminalGame:
         elif command == "undo":
             self.undo()
         elif command == "resign":
-            self.resign()
+            if self.confirm_resign():
+                self.resign()
+            else:
+                say(_("Not resigned; the game goes on."))
         elif command in ("quit", "exit", "q"):
             match.abandon()
         elif match.state.is_chance_node():
@@ -226,6 +229,16 @@ class TerminalGame:
             return
         say(ngettext("Took back %(count)s move.", "Took back %(count)s moves.", taken, count=taken))
         self.drawn_at = -1
+
+    def confirm_resign(self) -> bool:
+        """Ask before giving the game up: only a yes resigns (y or yes, or the reader's own
+        words for them); anything else goes on. The end of input (EOFError) is left to the
+        loop, which stops the game unfinished, as it does at any prompt."""
+        answer = self.reader.read(_("Resign the game? (y/N)")).strip().lower()
+        # TRANSLATORS: the answers that mean yes to "Resign the game? (y/N)", comma-separated,
+        # in lower case; y and yes are always understood too.
+        yes = {word.strip().lower() for word in _("y, yes").split(",")} | {"y", "yes"}
+        return answer in yes - {""}
 
     def resign(self) -> None:
         state = self.match.state
