@@ -13,7 +13,7 @@ from pocketarena.core import possessive
 from pocketarena.records import load
 from tests.conftest import all_variants, variant_id
 
-from .helpers import assert_clean_error, keep_pressing, run, saved_path
+from .helpers import assert_clean_error, keep_pressing, play_vs_random, run, saved_path
 
 CASES = [("coin-race", {}), *all_variants()]
 
@@ -279,9 +279,7 @@ def test_resign_asks_first_and_only_yes_resigns(
     save = tmp_path / "g.txt"
     # Throw, play add 1, then resign and answer; whatever does not resign is followed by quit.
     script = "\n".join(["", "1", "resign", answer, "quit"]) + "\n"
-    result = run(
-        "play", "coin-race", "--vs", "random", "--seed", "3", "--save", str(save), input=script
-    )
+    result = play_vs_random("coin-race", save, 3, script)
     out = result.output
     assert result.exit_code == 0, out
     assert "Resign the game? (y/N)>" in out
@@ -294,17 +292,7 @@ def test_resign_asks_first_and_only_yes_resigns(
 
 def test_the_end_of_input_at_the_resign_question_leaves_the_game(tmp_path: Path) -> None:
     save = tmp_path / "g.txt"
-    result = run(
-        "play",
-        "coin-race",
-        "--vs",
-        "random",
-        "--seed",
-        "3",
-        "--save",
-        str(save),
-        input="\n1\nresign\n",
-    )
+    result = play_vs_random("coin-race", save, 3, "\n1\nresign\n")
     assert result.exit_code == 0, result.output
     assert "Resign the game? (y/N)>" in result.output
     record = load(save)
