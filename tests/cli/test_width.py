@@ -80,6 +80,20 @@ def test_boards_fit_80_columns(variant: tuple[str, dict[str, Any]]) -> None:
         assert only_prose_wrapped(words_per_line(narrow), wide), narrow
 
 
+@pytest.mark.parametrize("width", [40, 60, 80, 120])
+@pytest.mark.parametrize("variant", VARIANTS, ids=[variant_id(v) for v in VARIANTS])
+def test_boards_fit_the_terminal(variant: tuple[str, dict[str, Any]], width: int) -> None:
+    """Drawn for a terminal ``width`` columns wide (a compact form below 80), a board is
+    shown there as it is on an unbounded screen: nothing folded but sentences, no line cut."""
+    game = pa.load(variant[0], **variant[1])
+    for state in positions(game, seed=3):
+        last = state.history[-1] if state.history else None
+        board = drawing.board(state, last=last, width=width)
+        shown = rendered(board, width)
+        unbounded = rendered(board, 1000)
+        assert only_prose_wrapped(words_per_line(shown), words_per_line(unbounded)), shown
+
+
 @pytest.mark.parametrize("variant", VARIANTS, ids=[variant_id(v) for v in VARIANTS])
 def test_the_play_header_fits_80_columns(variant: tuple[str, dict[str, Any]]) -> None:
     """``play`` opens with the title and seed, then the options on lines of their own,

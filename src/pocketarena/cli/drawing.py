@@ -9,9 +9,15 @@ import pocketarena as pa
 from pocketarena import render
 
 
-def board(state: pa.State, last: pa.Action | None = None) -> Any:
-    """The game's rich board, or the raw position when the game ships no drawing."""
-    return render.rich_board(state, last=last)
+def board(state: pa.State, last: pa.Action | None = None, width: int | None = None) -> Any:
+    """The game's rich board, or the raw position when the game ships no drawing, drawn for
+    a terminal ``width`` columns wide (the console's by default): below 80 columns a game
+    draws its compact form."""
+    if width is None:
+        from .common import console
+
+        width = console.width
+    return render.rich_board(state, last=last, width=width)
 
 
 def describe(game: pa.Game, action: pa.Action, before: pa.State | None = None) -> str:

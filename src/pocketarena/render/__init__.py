@@ -3,7 +3,9 @@
 Each game draws itself in ``render.py`` in its folder (``games/flipwars/render.py``), which
 offers:
 
-- ``rich_board(state, last=None) -> rich renderable``: the terminal picture;
+- ``rich_board(state, last=None, width=80) -> rich renderable``: the terminal picture for a
+  terminal ``width`` columns wide, a compact form below 80 (``width`` may be left out of the
+  signature by a game whose picture fits 40 columns);
 - ``svg_board(state, last=None) -> str``: a standalone SVG; every clickable place carries a
   ``data-place`` attribute with its notation name (``b2``, ``stone-rock``) so the web client
   can map clicks to notation;
@@ -35,11 +37,14 @@ from pocketarena.core.errors import SAID
 from pocketarena.messages import speak
 
 
-def rich_board(state: State, last: Action | None = None) -> Any:
-    """The game's terminal picture, or the raw position when the game has no drawing."""
+def rich_board(state: State, last: Action | None = None, width: int = 80) -> Any:
+    """The game's terminal picture for a terminal ``width`` columns wide (its compact form
+    below 80), or the raw position when the game has no drawing."""
     module = for_game(state.game.ID, "render")
     if module is None:
         return Panel(Pretty(state.position()), title=f"{state.game.TITLE} (no board drawing yet)")
+    if "width" in inspect.signature(module.rich_board).parameters:
+        return module.rich_board(state, last=last, width=width)
     return module.rich_board(state, last=last)
 
 

@@ -40,6 +40,7 @@ from pocketarena.games.coin_age import (
     coin_text,
 )
 from pocketarena.messages import speak
+from pocketarena.render.terminal import fold, is_compact
 from pocketarena.render.words import ButtonWords
 
 # The notation's words on the web page's buttons (pocketarena.render.words).
@@ -297,19 +298,81 @@ def _compact_map(state: CoinAgeState, width: int = 60, height: int = 13) -> Text
     return text
 
 
-def rich_board(state: State, last: Action | None = None) -> RenderableType:
+def rich_board(state: State, last: Action | None = None, width: int = 80) -> RenderableType:
+    """The map, then each space with its region, stack and the spaces next to it (the map's
+    connections), the regions, the banks; below 80 columns a narrower map and one space per
+    two lines instead of the table, every line folded to ``width``."""
     st = _as_coin_age(state)
+    compact = is_compact(width)
     game = st.game
     game_map = game.map
     heads, tails = st.scores()
     header = Text.assemble(
         (f"Coin Age - {game_map.title}", "bold"),
-        f"   turn {st.turn}/{MAX_TURNS}   ",
+        ("\n" if compact else "   ") + f"turn {st.turn}/{MAX_TURNS}   ",
         (f" Heads {heads} ", SEAT_STYLE[0]),
         " ",
         (f" Tails {tails} ", SEAT_STYLE[1]),
     )
     marked = _marked_spaces(last)
+    table: RenderableType = _space_list(st, marked, width) if compact else _space_table(st, marked)
+    # Whole regions per line, so the terminal never splits one.
+    room = min(width, 80) - 2
+    regions = Text("regions, spaces held Heads-Tails:")
+    used = len(regions)
+    for region_name, size, h, t, doubles in region_summary(st):
+        item = f"{region_name} {h}-{t} of {size}" + (f" (x2 {doubles})" if doubles != "-" else "")
+        if used + 2 + len(item) > room:
+            regions.append("\n ")
+            used = 1
+        regions.append("  ")
+        regions.append(item, style="bold" if doubles != "-" else "")
+        used += 2 + len(item)
+    banks = Text()
+    for seat in (0, 1):
+        counts = " ".join(f"{COINS[k]}{st.banks[seat][k]}" for k in SLAP_ORDER)
+        banks.append("\n" if seat else "")
+        banks.append(f" {game.SEATS[seat]} bank ", style=SEAT_STYLE[seat])
+        banks.append(f" {counts}  ({sum(st.banks[seat])} coins, value {st.bank_value(seat)})")
+    drawn = _compact_map(st, width=min(60, width))
+    lines: list[RenderableType] = [header, drawn, table, regions, banks]
+    if last is not None:
+        lines.append(Text(f"last: {last.text}", style="bold red"))
+    lines.append(Text(status_line(st), style="bold"))
+    if compact:
+        lines = [fold(line, width) if isinstance(line, Text) else line for line in lines]
+    return Group(*lines)
+
+
+def _space_list(st: CoinAgeState, marked: tuple[str, ...], width: int) -> Text:
+    """The spaces for a narrow terminal: number, name and region, then the stack (top coin
+    first) and the spaces next to it, indented."""
+    game_map = st.game.map
+    out = Text()
+    for i, space in enumerate(game_map.spaces):
+        region = game_map.region_of(space.id)
+        stack = Text(" ").join(_coin_rich(c) for c in reversed(st.stacks[i])) or Text(
+            "empty", "dim"
+        )
+        neighbours = " ".join(str(game_map.index(t) + 1) for t in game_map.neighbours(space.id))
+        line = Text(f"{i + 1:>2} ")
+        line.append(space.id, style="bold underline" if space.id in marked else "bold")
+        if space.id in marked:
+            line.append(" <", style="bold red")
+        line.append(" ")
+        line.append(region.name, style=f"black on {region.colour}")
+        line.append("\n   ")
+        line.append_text(stack)
+        line.append(f" · next to {neighbours}")
+        out.append_text(fold(line, width))
+        if i < len(game_map.spaces) - 1:
+            out.append("\n")
+    return out
+
+
+def _space_table(st: CoinAgeState, marked: tuple[str, ...]) -> Table:
+    """Each space with its region, stack (top coin first) and the spaces next to it."""
+    game_map = st.game.map
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
     table.add_column("#", justify="right")
     table.add_column("space")
@@ -332,28 +395,7 @@ def rich_board(state: State, last: Action | None = None) -> RenderableType:
             stack,
             neighbours,
         )
-    # Whole regions per line, so an 80-column terminal never splits one.
-    regions = Text("regions, spaces held Heads-Tails:")
-    used = len(regions)
-    for region_name, size, h, t, doubles in region_summary(st):
-        item = f"{region_name} {h}-{t} of {size}" + (f" (x2 {doubles})" if doubles != "-" else "")
-        if used + 2 + len(item) > 78:
-            regions.append("\n ")
-            used = 1
-        regions.append("  ")
-        regions.append(item, style="bold" if doubles != "-" else "")
-        used += 2 + len(item)
-    banks = Text()
-    for seat in (0, 1):
-        counts = " ".join(f"{COINS[k]}{st.banks[seat][k]}" for k in SLAP_ORDER)
-        banks.append("\n" if seat else "")
-        banks.append(f" {game.SEATS[seat]} bank ", style=SEAT_STYLE[seat])
-        banks.append(f" {counts}  ({sum(st.banks[seat])} coins, value {st.bank_value(seat)})")
-    lines: list[RenderableType] = [header, _compact_map(st), table, regions, banks]
-    if last is not None:
-        lines.append(Text(f"last: {last.text}", style="bold red"))
-    lines.append(Text(status_line(st), style="bold"))
-    return Group(*lines)
+    return table
 
 
 def _marked_spaces(last: Action | None) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from rich.text import Text
 from pocketarena.core import TERMINAL, Action, Message, State, comma_list, message, seat_name
 from pocketarena.games.flipwars import KIND_BY_NAME, FlipWarsState
 from pocketarena.messages import speak
+from pocketarena.render.terminal import fold, is_compact
 from pocketarena.render.words import ButtonWords
 
 # The notation's words on the web page's buttons (pocketarena.render.words): who starts a
@@ -144,22 +145,25 @@ def _status(state: FlipWarsState) -> str:
     return "; ".join(x for x in (wins, score, doing) if x)
 
 
-def _supply_line(state: FlipWarsState, seat: int) -> str:
-    """What a seat has left to place, named as typed (``twin``, ``trex``), wrapped to fit an
-    80-column terminal."""
+def _supply_line(state: FlipWarsState, seat: int, width: int = 80) -> str:
+    """What a seat has left to place, named as typed (``twin``, ``trex``), wrapped to fit a
+    terminal ``width`` columns wide."""
     left = state.supply(seat)
     parts = [f"{k}×{n}" for k, n in left.items() if n]
     return textwrap.fill(
         " ".join(parts) if parts else "nothing left",
-        width=78,
+        width=min(width, 80) - 2,
         initial_indent=f"{state.game.SEATS[seat]}: ",
         subsequent_indent="  ",
     )
 
 
 # -- terminal -----------------------------------------------------------------------------------
-def rich_board(state: State, last: Action | None = None) -> Group:
-    """The board as a rich table: each tile in its colour with its short name and direction."""
+def rich_board(state: State, last: Action | None = None, width: int = 80) -> Group:
+    """The board as a rich table: each tile in its colour with its short name and direction;
+    below 80 columns the owner's letter is joined to the name (``RTNK``) and the lines under
+    the board are folded."""
+    compact = is_compact(width)
     fw = _fw(state)
     game = fw.game
     n = game.size
@@ -167,7 +171,7 @@ def rich_board(state: State, last: Action | None = None) -> Group:
     table = Table(show_header=True, show_lines=True, header_style="bold", padding=(0, 0))
     table.add_column("", justify="right", style="bold")
     for f in range(n):
-        table.add_column("abcdefgh"[f], justify="center", min_width=8)
+        table.add_column("abcdefgh"[f], justify="center", min_width=6 if compact else 8)
     for rank in range(n - 1, -1, -1):
         row: list[Text | str] = [f"{rank + 1} "]
         for f in range(n):
@@ -182,7 +186,8 @@ def rich_board(state: State, last: Action | None = None) -> Group:
                 mark = "*" if cell == placed else "↻" if cell in flipped else " "
                 # The owner's letter too: colour alone is lost with NO_COLOR or to colour-blind eyes.
                 text = Text(
-                    f"{OWNER[colour]} {SHORT[kind]}{_arrow(kind, degrees) or ' '}{mark}",
+                    f"{OWNER[colour]}{'' if compact else ' '}{SHORT[kind]}"
+                    f"{_arrow(kind, degrees) or ' '}{mark}",
                     style=STYLE[colour],
                 )
                 if cell == placed:
@@ -190,13 +195,13 @@ def rich_board(state: State, last: Action | None = None) -> Group:
             row.append(text)
         table.add_row(*row)
     lines = Text(_status(fw))
-    lines.append("\n" + _supply_line(fw, 0), style="#2f6fd6")
-    lines.append("\n" + _supply_line(fw, 1), style="#d64045")
+    lines.append("\n" + _supply_line(fw, 0, width), style="#2f6fd6")
+    lines.append("\n" + _supply_line(fw, 1, width), style="#d64045")
     legend = "B Blue's tile, R Red's" + (", ▓▓ the block" if fw.block >= 0 else "")
     lines.append(f"\n{legend}", style="dim")
     if placed >= 0 and last is not None:
         lines.append(f"\nLast: {last.text} (* placed, ↻ flipped)", style="dark_orange3")
-    return Group(table, lines)
+    return Group(table, fold(lines, width) if compact else lines)
 
 
 # -- SVG ----------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from pocketarena.core import TERMINAL, Action, Message, State, message, seat_nam
 from pocketarena.games.stack_a_cash import StackACashState
 from pocketarena.games.stack_a_cash.board import CELLS, SIZE_NAMES, SIZES, stack_of
 from pocketarena.messages import speak
+from pocketarena.render.terminal import fold, is_compact
 from pocketarena.render.words import ButtonWords
 
 # The notation's words on the web page's buttons (pocketarena.render.words).
@@ -63,12 +64,16 @@ def _supply_text(state: StackACashState) -> str:
     return "Supply: " + "  ".join(f"{SIZES[s]}×{left[s]}" for s in range(3))
 
 
-def rich_board(state: State, last: Action | None = None) -> Group:
-    """The board as a rich renderable: one column per file, top coin first in each cell."""
+def rich_board(state: State, last: Action | None = None, width: int = 80) -> Group:
+    """The board as a rich renderable: one column per file, top coin first in each cell;
+    below 80 columns without the cells' padding and with the lines under it folded."""
     sac = _sac(state)
     touched = _touched_cells(last)
     protected = sac.position()["protected"]
-    table = Table(show_header=True, show_lines=True, header_style="bold", padding=(0, 1))
+    compact = is_compact(width)
+    table = Table(
+        show_header=True, show_lines=True, header_style="bold", padding=(0, 0 if compact else 1)
+    )
     table.add_column("", justify="right", style="bold")
     for file in "abc":
         table.add_column(file, justify="center", min_width=9)
@@ -97,7 +102,7 @@ def rich_board(state: State, last: Action | None = None) -> Group:
         caption.append("\nlower case: the coins covered by the top one, top first", style="dim")
     if last is not None:
         caption.append(f"\nLast: {last.text}", style="dark_orange3")
-    return Group(table, caption)
+    return Group(table, fold(caption, width) if compact else caption)
 
 
 def _coin_svg(x: float, y: float, size: int, face: int, top: bool) -> str:

@@ -25,6 +25,7 @@ from pocketarena.games.wallet_battles import (
     location_names,
 )
 from pocketarena.messages import speak
+from pocketarena.render.terminal import fold, is_compact
 from pocketarena.render.words import ButtonWords
 
 # The notation's words on the web page's buttons (pocketarena.render.words).
@@ -222,11 +223,14 @@ def _draw_scenery(canvas: _Canvas, battle_map: BattleMap) -> None:
                 )
 
 
-def rich_board(state: State, last: Action | None = None) -> Any:
+def rich_board(state: State, last: Action | None = None, width: int = 80) -> Any:
     """The battlefield for the terminal: scenery, each location with its stack (top coin
-    first), holder and value; then both piles and the scores so far."""
+    first), holder and value; then both piles and the scores so far. Below 80 columns the
+    locations are listed, one a line, instead of drawn on the map, and nothing is boxed."""
     board = _board(state)
     game = board.game
+    if is_compact(width):
+        return _compact_board(board, last, width)
     canvas = _Canvas(MAP_ROWS, MAP_COLUMNS)
     _draw_scenery(canvas, game.battle_map)
     marked = _last_location(last)
@@ -241,6 +245,41 @@ def rich_board(state: State, last: Action | None = None) -> Any:
             row + 1, col, " " + line2.center(width - 2) + " ", style if holder >= 0 else "dim"
         )
 
+    lines: list[Any] = [Text(_status(board), style="bold"), canvas.text(), _piles(board)]
+    if last is not None:
+        lines.append(Text("Last: " + describe(last), style="italic"))
+    title = (
+        f"Wallet Battles · {game.battle_map.title} ({game.battle_map.date}) · stacks top coin first"
+    )
+    return Panel(Group(*lines), title=title, expand=False)
+
+
+def _compact_board(board: WalletBattlesState, last: Action | None, width: int) -> Group:
+    """The narrow terminal's form: each location on a line with its holder and stack."""
+    game = board.game
+    title = Text(f"Wallet Battles · {game.battle_map.title} ({game.battle_map.date})", style="bold")
+    lines: list[Any] = [fold(title, width), fold(Text(_status(board), style="bold"), width)]
+    places = Text()
+    for loc in range(len(game.location_ids)):
+        holder = board.holder[loc]
+        name, line2 = location_label(board, loc)
+        style = RICH_SIDE[holder] if holder >= 0 else "bold"
+        if game.location_ids[loc] == _last_location(last):
+            style += " reverse"
+        line = Text(name, style=style)
+        line.append(f": {line2}", style=style if holder >= 0 else "dim")
+        places.append_text(fold(line, width))
+        places.append("\n")
+    places.append("stacks top coin first", style="dim")
+    lines.append(places)
+    lines.append(_piles(board, short=True))
+    if last is not None:
+        lines.append(fold(Text("Last: " + describe(last), style="italic"), width))
+    return Group(*lines)
+
+
+def _piles(board: WalletBattlesState, short: bool = False) -> Table:
+    """Both sides' piles by coin, their totals, held locations and scores."""
     piles = Table(box=None, pad_edge=False, show_edge=False)
     piles.add_column("")
     for coin in COINS:
@@ -252,20 +291,15 @@ def rich_board(state: State, last: Action | None = None) -> Any:
     for seat in (0, 1):
         pile = board.pile(seat)
         to_move = " ◀" if board.current_player == seat else ""
+        side = SIDES[seat][0] if short else f"{SIDES[seat]} ({FACES[seat]})"
         piles.add_row(
-            Text(f"{SIDES[seat]} ({FACES[seat]}){to_move}", style=RICH_SIDE[seat]),
+            Text(f"{side}{to_move}", style=RICH_SIDE[seat]),
             *(str(pile[c]) for c in COINS),
             str(board.pile_total[seat]),
             str(board.held[seat]),
             f"{scores[seat]:g}",
         )
-    lines: list[Any] = [Text(_status(board), style="bold"), canvas.text(), piles]
-    if last is not None:
-        lines.append(Text("Last: " + describe(last), style="italic"))
-    title = (
-        f"Wallet Battles · {game.battle_map.title} ({game.battle_map.date}) · stacks top coin first"
-    )
-    return Panel(Group(*lines), title=title, expand=False)
+    return piles
 
 
 # -- SVG ----------------------------------------------------------------------------------
