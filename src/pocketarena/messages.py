@@ -149,6 +149,18 @@ ENGLISH |= dict(
             "stack-a-cash.says.move-flip-anyone",
             "moves the top coin from %(start)s to %(end)s and flips it",
         ),
+        # -- what a Stack-a-Cash board says beside the coins (the drawing, the terminal) ------
+        M_("stack-a-cash.board.to-move", "%(seat)s to move"),
+        M_("stack-a-cash.board.protected", "%(place)s protected (cannot be moved or flipped now)"),
+        M_("stack-a-cash.board.wins", "%(seat)s wins (%(lines)s)"),
+        M_("stack-a-cash.board.draw", "Draw: %(why)s"),
+        M_("stack-a-cash.board.draw-repetition", "Draw: the same position came up a third time"),
+        M_("stack-a-cash.board.draw-plies", "Draw: %(plies)s plies were played"),
+        M_("stack-a-cash.board.supply", "supply"),
+        M_("stack-a-cash.board.supply-left", "Supply: %(counts)s"),
+        M_("stack-a-cash.board.protected-mark", "protected"),
+        M_("stack-a-cash.board.covered", "lower case: the coins covered by the top one, top first"),
+        M_("stack-a-cash.board.last", "Last: %(move)s"),
         M_("coin-age.says.place", "%(seat)s places a %(coin)s on %(space)s"),
         M_("coin-age.says.place-anyone", "places a %(coin)s on %(space)s"),
         M_(

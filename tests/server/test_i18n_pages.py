@@ -341,3 +341,22 @@ def test_the_move_list_and_options_in_each_watchers_language(client: TestClient)
             "%(option)s: %(value)s"
         ) % {"option": "守られたコイン", "value": "前の手番で触れたコイン"}
     client.cookies.delete("lang")
+
+
+def test_a_stack_a_cash_board_speaks_the_readers_language(client: TestClient) -> None:
+    """The words drawn on a Stack-a-Cash board (whose turn, the protected coin, the supply)
+    are the reader's: German in German, and nothing bare in the pseudo-locale."""
+    gid = create(client, game="stack-a-cash", mode="local")["id"]
+    r = client.post(f"/api/games/{gid}/moves", json={"action": "place L b2", "version": 0})
+    assert r.status_code == 200, r.text
+    client.cookies.set("lang", "de")
+    board = client.get(f"/api/games/{gid}/board?ply=1").text
+    assert "Zahl ist am Zug" in board and "Vorrat" in board, board[-400:]
+    client.cookies.set("lang", "qps")
+    board = client.get(f"/api/games/{gid}/board?ply=1").text
+    drawn = re.findall(r"<text[^>]*>([^<]*)</text>", board)
+    words = [t for t in drawn if re.search(r"[A-Za-z]{2,}", t)]  # not a coin's letter, a file
+    assert len(words) >= 3, drawn
+    bare = [t for t in words if not worded(t, {"Stack-a-Cash"})]
+    client.cookies.delete("lang")
+    assert not bare, bare

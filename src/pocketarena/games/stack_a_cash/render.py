@@ -49,19 +49,38 @@ def _sac(state: State) -> StackACashState:
 
 
 def _status(state: StackACashState) -> str:
+    """The board's status line in the reader's language (its parts joined by " · ")."""
+    return " · ".join(speak(part) for part in _status_parts(state))
+
+
+def _status_parts(state: StackACashState) -> list[Message]:
     if state.current_player == TERMINAL:
         if state.winner_seat >= 0:
             lines = " ".join("-".join(line) for line in state.lines(state.winner_seat))
-            return f"{state.game.SEATS[state.winner_seat]} wins ({lines})"
-        return f"Draw: {state.draw}"
-    text = f"{state.game.SEATS[state.current_player]} to move"
+            seat = seat_name(state.game.SEATS[state.winner_seat])
+            return [message("stack-a-cash.board.wins", seat=seat, lines=lines)]
+        return [_draw(state.draw or "")]
+    seat = seat_name(state.game.SEATS[state.current_player])
+    parts = [message("stack-a-cash.board.to-move", seat=seat)]
     prot = state.position()["protected"]
-    return text + (f" · {prot} protected (cannot be moved or flipped now)" if prot else "")
+    if prot:
+        parts.append(message("stack-a-cash.board.protected", place=prot))
+    return parts
+
+
+def _draw(why: str) -> Message:
+    """Why the game was drawn (the rules say it in English: worded here by its kind)."""
+    if why.startswith("the same position"):
+        return message("stack-a-cash.board.draw-repetition")
+    if why.endswith("plies were played"):
+        return message("stack-a-cash.board.draw-plies", plies=why.split()[0])
+    return message("stack-a-cash.board.draw", why=why)
 
 
 def _supply_text(state: StackACashState) -> str:
     left = state.supply()
-    return "Supply: " + "  ".join(f"{SIZES[s]}×{left[s]}" for s in range(3))
+    counts = "  ".join(f"{SIZES[s]}×{left[s]}" for s in range(3))
+    return speak(message("stack-a-cash.board.supply-left", counts=counts))
 
 
 def rich_board(state: State, last: Action | None = None, width: int = 80) -> Group:
@@ -88,7 +107,8 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Gro
                 if depth == 0:
                     text.append(label, style=FACE_STYLE[face])
                     if cell == protected:
-                        text.append("\nprotected", style="italic")
+                        protected_word = speak(message("stack-a-cash.board.protected-mark"))
+                        text.append(f"\n{protected_word}", style="italic")
                 else:
                     text.append("\n" + label.lower(), style="dim")
             if not coins:
@@ -99,9 +119,11 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Gro
         table.add_row(*row)
     caption = Text(f"{_status(sac)}\n{_supply_text(sac)}")
     if any(len(stack_of(c)) > 1 for c in sac.cells):
-        caption.append("\nlower case: the coins covered by the top one, top first", style="dim")
+        covered = speak(message("stack-a-cash.board.covered"))
+        caption.append(f"\n{covered}", style="dim")
     if last is not None:
-        caption.append(f"\nLast: {last.text}", style="dark_orange3")
+        said = speak(message("stack-a-cash.board.last", move=last.text))
+        caption.append(f"\n{said}", style="dark_orange3")
     return Group(table, fold(caption, width) if compact else caption)
 
 
@@ -180,7 +202,8 @@ def svg_board(state: State, last: Action | None = None) -> str:
         )
     # The supply: what is left to place, largest first.
     left_in_supply = sac.supply()
-    out.append('<text x="30" y="394" font-size="12" fill="#7a6a4f">supply</text>')
+    supply = escape(speak(message("stack-a-cash.board.supply")))
+    out.append(f'<text x="30" y="394" font-size="12" fill="#7a6a4f">{supply}</text>')
     sx = 90.0
     for s in range(3):
         for k in range(left_in_supply[s]):
