@@ -298,3 +298,25 @@ def test_the_end_of_input_at_the_resign_question_leaves_the_game(tmp_path: Path)
     record = load(save)
     assert (record.result, record.termination) == ("*", "abandoned")
     assert "Game stopped unfinished." in result.output
+
+
+def test_tactical_flipwars_names_its_two_scores_and_its_tiles(tmp_path: Path) -> None:
+    """A series counts round wins, the board this round's tiles: each is named, and the tiles'
+    short names (TNK, RKT…) are spelled out under the board."""
+    out = play_vs_random("flipwars", tmp_path / "g.txt", 1, "quit\n", "--mode", "tactical").output
+    assert "Rounds won  Blue 0 · Red 0" in out
+    assert "Score  Blue" not in out
+    assert "tiles Blue 0 - Red 0" in out
+    assert "TNK tank" in out and "RKT rocket" in out
+    single = play_vs_random("flipwars", tmp_path / "h.txt", 1, "quit\n", "--mode", "standard")
+    assert "Score  Blue 0 · Red 0" in single.output  # one round: the score is the tiles
+
+
+def test_coin_age_lists_each_space_s_connections_under_the_map(tmp_path: Path) -> None:
+    out = play_vs_random("coin-age", tmp_path / "g.txt", 1, "quit\n").output
+    game = pa.load("coin-age")
+    assert "next to" in out
+    for i, space in enumerate(game.map.spaces):
+        numbers = " ".join(str(game.map.index(t) + 1) for t in game.map.neighbours(space.id))
+        row = next(line for line in out.splitlines() if line.split()[:2] == [str(i + 1), space.id])
+        assert row.rstrip().endswith(numbers), row

@@ -300,15 +300,18 @@ def seat_label(game: pa.Game, seat: int) -> str:
 
 
 def scores_line(state: pa.State) -> str:
+    """The score under a board, named for what it counts (a series' rounds won)."""
     a, b = state.scores()
     game = state.game
-    return _(
-        "Score  %(first)s %(a)s · %(second)s %(b)s",
-        first=seat_word(game, 0),
-        a=_num(a),
-        second=seat_word(game, 1),
-        b=_num(b),
-    )
+    words = {
+        "first": seat_word(game, 0),
+        "a": _num(a),
+        "second": seat_word(game, 1),
+        "b": _num(b),
+    }
+    if state.scores_name() == "rounds-won":
+        return _("Rounds won  %(first)s %(a)s · %(second)s %(b)s", **words)
+    return _("Score  %(first)s %(a)s · %(second)s %(b)s", **words)
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:

@@ -105,6 +105,11 @@ class State(ABC):
     def scores(self) -> tuple[float, float]:
         """Points each seat would score if the game ended now."""
 
+    def scores_name(self) -> str:
+        """What ``scores`` counts, as an id the screens word: ``score`` (points, the
+        default) or ``rounds-won`` (a series of rounds, such as FlipWars' tactical one)."""
+        return "score"
+
     @abstractmethod
     def position(self) -> dict[str, Any]:
         """The position as JSON-safe data (board, banks, whose turn…), for viewers and services."""

@@ -11,6 +11,7 @@ their names were drawn 5 px high.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from rich.console import Group
@@ -19,6 +20,7 @@ from rich.text import Text
 
 from pocketarena.core import TERMINAL, Action, Message, State, comma_list, message, seat_name
 from pocketarena.games.flipwars import KIND_BY_NAME, FlipWarsState
+from pocketarena.games.flipwars.tiles import TileKind
 from pocketarena.messages import speak
 from pocketarena.render.terminal import fold, is_compact
 from pocketarena.render.words import ButtonWords
@@ -120,7 +122,7 @@ def _last_marks(state: FlipWarsState, last: Action | None) -> tuple[int, set[int
 def _status(state: FlipWarsState) -> str:
     game = state.game
     blue, red = state.round_scores()
-    score = f"Blue {blue} - Red {red}"
+    score = f"tiles Blue {blue} - Red {red}"
     if game.series:
         wins = f"round {state.round}, round wins Blue {state.wins[0]} - Red {state.wins[1]}"
     else:
@@ -143,6 +145,21 @@ def _status(state: FlipWarsState) -> str:
     else:
         doing = f"{who} to place"
     return "; ".join(x for x in (wins, score, doing) if x)
+
+
+def _tile_legend(kinds: Iterable[TileKind], width: int) -> str:
+    """The tiles' short names spelled out (``TNK tank · RKT rocket``), lines broken between
+    tiles only."""
+    lines: list[str] = []
+    line = ""
+    for kind in kinds:
+        item = f"{SHORT[kind.name]} {kind.name}"
+        if line and len(line) + 3 + len(item) > width:
+            lines.append(line + " ·")
+            line = item
+        else:
+            line = f"{line} · {item}" if line else item
+    return "\n".join([*lines, line])
 
 
 def _supply_line(state: FlipWarsState, seat: int, width: int = 80) -> str:
@@ -199,6 +216,7 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Gro
     lines.append("\n" + _supply_line(fw, 1, width), style="#d64045")
     legend = "B Blue's tile, R Red's" + (", ▓▓ the block" if fw.block >= 0 else "")
     lines.append(f"\n{legend}", style="dim")
+    lines.append("\n" + _tile_legend(game.kinds, min(width, 80) - 2), style="dim")
     if placed >= 0 and last is not None:
         lines.append(f"\nLast: {last.text} (* placed, ↻ flipped)", style="dark_orange3")
     return Group(table, fold(lines, width) if compact else lines)

@@ -384,6 +384,9 @@ class FlipWarsState(State):
             return self.wins
         return self.round_scores()
 
+    def scores_name(self) -> str:
+        return "rounds-won" if self.game.series else "score"
+
     def supply(self, seat: int) -> dict[str, int]:
         """Tiles ``seat`` still has to place, by kind."""
         stock = self.stock[seat]
