@@ -295,3 +295,20 @@ def test_verify_json(tmp_path: Path) -> None:
     )
     data = json.loads(run("verify", str(save), "--json").output)
     assert data["ok"] is True and data["checks"] and all(c["ok"] for c in data["checks"])
+
+
+@pytest.mark.parametrize("kind", ["all-pairs", "round-robin"])
+def test_arena_json_prints_the_summary_it_saves(tmp_path: Path, kind: str) -> None:
+    """``arena --json``: standard output is the summary.json it saved, nothing else (the line
+    saying where it went is on standard error), as ``games``, ``verify`` and ``replay``."""
+    import json
+
+    extra = ["--games", "2"] if kind == "all-pairs" else []
+    result = run(
+        "arena", "stack-a-cash", "--bots", "random,greedy", "--kind", kind, *extra,
+        "--jobs", "1", "--no-plots", "--out", str(tmp_path), "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    saved = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert json.loads(result.stdout) == saved
+    assert f"Saved {tmp_path / 'summary.json'}" in result.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -39,6 +40,7 @@ from .common import (
     OptionOpt,
     ProtectOpt,
     console,
+    err_console,
     fail,
     interrupted,
     load_game,
@@ -77,6 +79,14 @@ SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for the throws and th
 OutOpt = Annotated[
     Path | None,
     typer.Option("--out", help="Folder for summary.json, the records and the plots."),
+]
+JsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        help="Print the summary it saves (summary.json) as JSON instead of the tables; the "
+        "line saying where it was saved goes to standard error.",
+    ),
 ]
 PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help="Draw PNG and SVG figures.")]
 RayOpt = Annotated[
@@ -126,12 +136,14 @@ def workers_for(jobs: int | None, ray: str | None, tasks: int) -> int:
 
 
 def run_or_fail(
-    tasks: list[GameTask], workers: int, ray: str | None, description: str
+    tasks: list[GameTask], workers: int, ray: str | None, description: str, quiet: bool = False
 ) -> list[GameResult]:
-    """``run_with_progress``, with an unreachable Ray cluster reported in one line."""
+    """``run_with_progress``, with an unreachable Ray cluster reported in one line; the bar
+    on standard error when standard output is for JSON (``quiet``)."""
+    screen = err_console if quiet else console
     try:
         return run_with_progress(
-            tasks, jobs=workers, description=description, console=console, ray=ray
+            tasks, jobs=workers, description=description, console=screen, ray=ray
         )
     except RayUnavailable as e:
         fail(str(e), 1)
@@ -146,7 +158,7 @@ def _interval(ci: list[float]) -> str:
     return f"{ci[0]:.2f}–{ci[1]:.2f}"
 
 
-def print_report(data: dict[str, object]) -> None:
+def print_report(data: dict[str, Any]) -> None:
     """The standings and the pairings as rich tables."""
     standings = Table(title=f"{data['game']}: standings ({data['games']} games)")
     for column in ("bot", "rating", "score", "95% CI", "W", "D", "L", "s/move"):
@@ -154,7 +166,7 @@ def print_report(data: dict[str, object]) -> None:
             standings.add_column(column, overflow="fold")
         else:
             standings.add_column(column, justify="right", no_wrap=True)
-    for row in data["standings"]:  # type: ignore[attr-defined]
+    for row in data["standings"]:
         rating = row["rating"]
         standings.add_row(
             escape(row["bot"]),
@@ -173,7 +185,7 @@ def print_report(data: dict[str, object]) -> None:
             pairings.add_column(column, overflow="fold")
         else:
             pairings.add_column(column, justify="right", no_wrap=True)
-    for row in data["pairings"]:  # type: ignore[attr-defined]
+    for row in data["pairings"]:
         pairings.add_row(
             escape(row["bots"][0]),
             escape(row["bots"][1]),
@@ -212,6 +224,20 @@ def print_rounds(data: dict[str, Any]) -> None:
     console.print(table)
 
 
+def show_summary(
+    path: Path, tables: Callable[[dict[str, Any]], None], saved: str, as_json: bool
+) -> None:
+    """The saved summary at ``path``: as tables and a line saying where it went, or (--json)
+    as JSON alone on standard output, that line on standard error."""
+    text = path.read_text(encoding="utf-8")
+    if as_json:
+        console.print_json(text)
+        err_console.print(saved, soft_wrap=True)
+        return
+    tables(json.loads(text))
+    console.print(saved)
+
+
 def play_in_rounds(
     game: Game,
     specs: list[str],
@@ -221,6 +247,7 @@ def play_in_rounds(
     where: str | None,
     seed: int,
     folder: Path,
+    as_json: bool = False,
 ) -> None:
     """``arena --kind swiss|round-robin``: pair, play and rank, round by round."""
     try:
@@ -241,7 +268,7 @@ def play_in_rounds(
 
     def play(tasks: list[GameTask]) -> list[GameResult]:
         number = len(report.rounds)
-        return run_or_fail(tasks, workers, where, f"{game.ID}: round {number} of {total}")
+        return run_or_fail(tasks, workers, where, f"{game.ID}: round {number} of {total}", as_json)
 
     stopped = False
     try:
@@ -253,8 +280,12 @@ def play_in_rounds(
         path = report.save(folder)
     except OSError as e:
         fail(f"could not write the results to {folder}: {e.strerror}", 1)
-    print_rounds(json.loads(path.read_text(encoding="utf-8")))
-    console.print(f"Saved {path} and {plural(len(report.record_files), 'record')}")
+    show_summary(
+        path,
+        print_rounds,
+        f"Saved {path} and {plural(len(report.record_files), 'record')}",
+        as_json,
+    )
     if stopped:
         interrupted(
             f"in round {len(report.rounds)} of {total}; the games that finished were saved "
@@ -278,6 +309,7 @@ def arena(
     option: OptionOpt = None,
     kind: KindOpt = "all-pairs",
     rounds: RoundsOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Play a tournament of --bots at GAME, at once or in rounds.
 
@@ -304,7 +336,7 @@ def arena(
         out if out is not None else default_out("arena", game.ID), "--out", folder=True
     )
     if kind != "all-pairs":
-        play_in_rounds(game, specs, kind, rounds, jobs, where, seed, folder)
+        play_in_rounds(game, specs, kind, rounds, jobs, where, seed, folder, as_json)
         return
     tasks = make_tasks(game, specs, games, seed)
     workers = workers_for(jobs, where, len(tasks))
@@ -312,7 +344,7 @@ def arena(
     start = time.perf_counter()
     stopped: Interrupted | None = None
     try:
-        results = run_or_fail(tasks, workers, where, f"{game.ID}: {len(specs)} bots")
+        results = run_or_fail(tasks, workers, where, f"{game.ID}: {len(specs)} bots", as_json)
     except Interrupted as stop:
         # Ctrl-C: the games that finished are kept, saved and reported.
         stopped, results = stop, stop.results
@@ -334,11 +366,10 @@ def arena(
         figures = plot(report, folder) if plots else []
     except OSError as e:
         fail(f"could not write the results to {folder}: {e.strerror}", 1)
-    print_report(json.loads(path.read_text(encoding="utf-8")))
-    console.print(
-        f"Saved {path} and {plural(len(results), 'record')}"
-        + (f", plots {', '.join(p.name for p in figures)}" if figures else "")
+    saved = f"Saved {path} and {plural(len(results), 'record')}" + (
+        f", plots {', '.join(p.name for p in figures)}" if figures else ""
     )
+    show_summary(path, print_report, saved, as_json)
     if stopped is not None:
         interrupted(
             f"{len(results)} of {stopped.total} games finished and were saved; the tables "
