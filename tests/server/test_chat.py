@@ -141,6 +141,10 @@ def test_chat_is_rate_limited_per_player_and_address(tmp_path: Path) -> None:
         assert codes[:5] == [201] * 5 and codes[5] == 429
         r = say(client, gid, "Your turn")
         assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+        client.cookies.set("lang", "de")  # the refusal in the reader's language
+        r = say(client, gid, "Your turn")
+        assert r.json()["detail"].startswith("zu viele Chatnachrichten; warte "), r.json()
+        client.cookies.delete("lang")
         assert say(friend, gid, "Thanks").status_code == 201  # a bucket per player
         assert len(friend.get(f"/api/games/{gid}/chat").json()["messages"]) == 6
     settings = make_settings(tmp_path / "b", chat_per_minute=600, address_chat_per_minute=6)

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 
+from pocketarena import i18n
 from pocketarena.i18n import N_, _
 
 from .core.ratelimit import Limiter, Rate
@@ -204,7 +205,10 @@ async def post(
         if wait > 0:
             raise GameError(
                 "rate_limited",
-                f"too many chat messages; wait {max(wait, 0.1):.1f} s",
+                _(
+                    "too many chat messages; wait %(seconds)s s",
+                    seconds=i18n.format_number(max(wait, 0.1), "0.0"),
+                ),
                 retry_after=max(1, round(wait + 0.49)),
             )
     seats = live.seats_of(player_id)
