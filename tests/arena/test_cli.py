@@ -306,3 +306,16 @@ def test_arena_keeps_the_finished_games_on_ctrl_c(
 def test_arena_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
     """The real thing: SIGINT to the program while two workers play; no worker traceback."""
     interrupt_arena(tmp_path / "run")
+
+
+def test_analyze_speaks_the_readers_language(tmp_path: Path) -> None:
+    """The analysis table, its scale and summaries and its refusals in the reader's language
+    (French here); the pseudo-locale leaves no bare English word in the summary lines."""
+    path, _ = blunder_record(tmp_path / "game.txt")
+    result = run("--lang", "fr", "analyze", str(path), "--bot", "mcts:1500")
+    assert result.exit_code == 0, result.output
+    words = " ".join(result.output.split())
+    assert "analyse par mcts:1500" in words and "gaffes (??) 1" in words, words
+    assert "Chaque valeur est le score attendu de Face" in words
+    refused = run("--lang", "fr", "analyze", str(path), "--bot", "greedy")
+    assert "erreur : le bot 'greedy' ne sait pas expliquer ses coups" in refused.output

@@ -31,37 +31,32 @@ from pocketarena.bots import make_bot
 from pocketarena.records import load
 from pocketarena.study import analyst_name
 
-from .common import FAILED, console, fail, interrupted, writable_or_fail
+from .common import (
+    FAILED,
+    N_,
+    _,
+    console,
+    fail,
+    interrupted,
+    seat_word,
+    writable_or_fail,
+)
 
 STYLE = {"??": "bold red", "?": "red", "?!": "yellow", "": ""}
 
-# Every word the command prints, in one place (to be wrapped for translation).
-COLUMNS = ("ply", "seat", "move", "", "before", "after", "gave away", "better", "its value")
-WORDS: dict[str, str] = {
-    "interrupted": "{done} of {total} decisions judged; nothing was saved.",
-    "title": "{game}: analysis by {analyst}",
-    "scale": (
-        "Every value is the expected score of {first} (1 a win, 1/2 a draw, 0 a loss); 'gave "
-        "away' is what the move cost the side that played it. ?! gave away {inaccuracy:.2f} or "
-        "more, ? {mistake:.2f}, ?? {blunder:.2f}."
-    ),
-    "exact": "Exact values from the solved game where it reaches.",
-    "seat_summary": (
-        "{name}: decisions {decisions} · inaccuracies (?!) {inaccuracies} · mistakes (?) "
-        "{mistakes} · blunders (??) {blunders} · average given away {average_loss:.3f}"
-    ),
-    "saved": "Saved the annotated record to {path}",
-    "not_analyst": (
-        "bot {spec!r} cannot explain its moves; analyse with mcts, expectimax or a level "
-        "(easy, medium, hard, perfect)"
-    ),
-    "thresholds": (
-        "--inaccuracy, --mistake and --blunder must satisfy 0 < inaccuracy <= mistake <= "
-        "blunder <= 1, got {inaccuracy}, {mistake} and {blunder}"
-    ),
-    "progress": "[bold]Analysing",
-    "write_failed": "could not write {path}: {why}",
-}
+# The table's columns (worded where they are shown).
+COLUMNS = (
+    N_("ply"),
+    N_("seat"),
+    N_("move"),
+    "",
+    N_("before"),
+    N_("after"),
+    N_("gave away"),
+    N_("better"),
+    N_("its value"),
+)
+RIGHT = ("ply", "before", "after", "gave away")
 
 
 def default_analyst(game: pa.Game) -> str:
@@ -122,7 +117,15 @@ def analyze_command(
     try:
         check_thresholds(inaccuracy, mistake, blunder)
     except ValueError:
-        fail(WORDS["thresholds"].format(inaccuracy=inaccuracy, mistake=mistake, blunder=blunder))
+        fail(
+            _(
+                "--inaccuracy, --mistake and --blunder must satisfy 0 < inaccuracy <= mistake <= "
+                "blunder <= 1, got %(inaccuracy)s, %(mistake)s and %(blunder)s",
+                inaccuracy=inaccuracy,
+                mistake=mistake,
+                blunder=blunder,
+            )
+        )
     if out is not None:
         writable_or_fail(out, "--out")  # before the analysis, not after minutes of it
     game = record.load_game()
@@ -133,12 +136,18 @@ def analyze_command(
     except ValueError as e:
         fail(str(e))
     if not hasattr(probe, "action_values"):
-        fail(WORDS["not_analyst"].format(spec=spec))
+        fail(
+            _(
+                "bot %(spec)r cannot explain its moves; analyse with mcts, expectimax or a level "
+                "(easy, medium, hard, perfect)",
+                spec=spec,
+            )
+        )
     total = decision_count(record)
     done: list[Judgement] = []
     try:
         with Progress(
-            TextColumn(WORDS["progress"]),
+            TextColumn("[bold]" + escape(_("Analysing"))),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
@@ -161,7 +170,13 @@ def analyze_command(
                 on_decision=judged,
             )
     except KeyboardInterrupt:
-        interrupted(WORDS["interrupted"].format(done=len(done), total=total))
+        interrupted(
+            _(
+                "%(done)s of %(total)s decisions judged; nothing was saved.",
+                done=len(done),
+                total=total,
+            )
+        )
     if as_json:
         console.print_json(json.dumps([j.to_json() for j in judgements]))
     else:
@@ -170,8 +185,8 @@ def analyze_command(
         try:
             written = annotated(record, judgements, spec).save(out)
         except OSError as e:
-            fail(WORDS["write_failed"].format(path=out, why=e.strerror), FAILED)
-        console.print(WORDS["saved"].format(path=escape(str(written))))
+            fail(_("could not write %(path)s: %(why)s", path=out, why=e.strerror), FAILED)
+        console.print(_("Saved the annotated record to %(path)s", path=escape(str(written))))
 
 
 def print_judgements(
@@ -181,16 +196,16 @@ def print_judgements(
     thresholds: tuple[float, float, float] = (INACCURACY, MISTAKE, BLUNDER),
 ) -> None:
     seats = list(game.SEATS)
-    table = Table(title=WORDS["title"].format(game=game.TITLE, analyst=analyst))
+    table = Table(title=_("%(game)s: analysis by %(analyst)s", game=game.TITLE, analyst=analyst))
     for column in COLUMNS:
         table.add_column(
-            column, justify="right" if column in ("ply", "before", "after", "gave away") else "left"
+            _(column) if column else "", justify="right" if column in RIGHT else "left"
         )
     for j in judgements:
         lost = j.loss > 0.005
         table.add_row(
             str(j.ply),
-            seats[j.seat],
+            seat_word(game, j.seat),
             escape(j.move),
             j.mark,
             f"{j.value_before:.2f}",
@@ -203,14 +218,31 @@ def print_judgements(
     console.print(table)
     inaccuracy, mistake, blunder = thresholds
     console.print(
-        WORDS["scale"].format(
-            first=seats[0], inaccuracy=inaccuracy, mistake=mistake, blunder=blunder
+        _(
+            "Every value is the expected score of %(first)s (1 a win, 1/2 a draw, 0 a loss); "
+            "'gave away' is what the move cost the side that played it. ?! gave away "
+            "%(inaccuracy)s or more, ? %(mistake)s, ?? %(blunder)s.",
+            first=seat_word(game, 0),
+            inaccuracy=f"{inaccuracy:.2f}",
+            mistake=f"{mistake:.2f}",
+            blunder=f"{blunder:.2f}",
         )
     )
     if judgements and any(j.exact for j in judgements):
-        console.print(WORDS["exact"])
-    for row in summary(judgements, seats):
-        console.print(WORDS["seat_summary"].format(**row))
+        console.print(_("Exact values from the solved game where it reaches."))
+    for seat, row in enumerate(summary(judgements, seats)):
+        console.print(
+            _(
+                "%(name)s: decisions %(decisions)s · inaccuracies (?!) %(inaccuracies)s · "
+                "mistakes (?) %(mistakes)s · blunders (??) %(blunders)s · average given away "
+                "%(average_loss)s",
+                **{
+                    **row,
+                    "name": seat_word(game, seat),
+                    "average_loss": f"{row['average_loss']:.3f}",
+                },
+            )
+        )
 
 
 def register(app: typer.Typer) -> None:
