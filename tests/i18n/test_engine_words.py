@@ -57,3 +57,24 @@ def test_move_sentences_are_worded_in_the_readers_language() -> None:
     with i18n.use_locale("fr"):
         said = render.describe(flip.ID, flip.parse_action("place grenade c3 r90"), first)
     assert said.startswith("Bleu pose la tuile grenade en c3, tournée de 90° dans le sens horaire")
+
+
+def test_a_wallet_battles_card_speaks_the_readers_language() -> None:
+    """The words drawn beside the map (the status line, each pile's title, points, size and
+    held locations) are the reader's: English words gone in the pseudo-locale, German ones there
+    in German."""
+    game = pa.load("wallet-battles")
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply_random(rng)
+    english = render.svg_board(state)
+    for words in ("Game over after", "Union (Heads)", " pts<", "pile ", " locations<"):
+        assert words in english, words
+    with i18n.use_locale(i18n.PSEUDO):
+        pseudo = render.svg_board(state)
+    for words in ("Game over after", "Union (Heads)", " pts<", "pile ", " locations<"):
+        assert words not in pseudo, words
+    with i18n.use_locale("de"):
+        german = render.svg_board(state)
+    assert "Partie vorbei nach 40 Würfen" in german and "Pkt.<" in german

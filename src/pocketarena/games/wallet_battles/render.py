@@ -81,37 +81,59 @@ def _last_location(last: Action | None) -> str | None:
 
 # Why a game ended, as the status line says it.
 ENDINGS = {
-    "pile": ", a pile empty",
-    "occupied": ", all locations held",
-    "used": ", all locations used",
-    "guard": ", the flip limit",
+    "pile": message("wallet-battles.board.end-pile"),
+    "occupied": message("wallet-battles.board.end-occupied"),
+    "used": message("wallet-battles.board.end-used"),
+    "guard": message("wallet-battles.board.end-guard"),
 }
 
 
 def _empty_text(state: WalletBattlesState, loc: int) -> str:
     """An empty location's note: by the ``used`` end, one that has held a coin says so (it no
     longer counts towards the end; the status line counts the never-used ones)."""
-    return "used, empty" if state.game.ends_when_used and state.used(loc) else "empty"
+    used = state.game.ends_when_used and state.used(loc)
+    return speak(
+        message("wallet-battles.board.used-empty" if used else "wallet-battles.board.empty")
+    )
 
 
 def _status(state: WalletBattlesState) -> str:
-    """One line: whose flip or act it is, or how the game ended."""
+    """One line: whose flip or act it is, or how the game ended (in the reader's language)."""
     cp = state.current_player
     if cp == TERMINAL:
         a, b = state.scores()
         w = state.winner()
-        result = "a draw" if w is None else f"the {SIDES[w]} wins"
-        why = ENDINGS.get(state.ending or "", "")
-        flips = f"{state.flips} flip{'' if state.flips == 1 else 's'}"
-        return f"Game over after {flips}{why}: {result}, {a:g} to {b:g}."
-    odd = f", {state.odd} odd in a row" if state.odd else ""
+        result = (
+            message("wallet-battles.board.draw")
+            if w is None
+            else message("wallet-battles.board.side-wins", side=seat_name(SIDES[w]))
+        )
+        ending = ENDINGS.get(state.ending or "")
+        return speak(
+            message(
+                "wallet-battles.board.over",
+                flips=message("wallet-battles.board.flips", count=state.flips),
+                why=speak(ending) if ending is not None else "",
+                result=result,
+                first=f"{a:g}",
+                second=f"{b:g}",
+            )
+        )
+    odd = speak(message("wallet-battles.board.odd", count=state.odd)) if state.odd else ""
     # By the used end, how far the map is from ending the game.
-    left = f" · {state.unused} never used" if state.game.ends_when_used else ""
+    left = (
+        speak(message("wallet-battles.board.never-used", count=state.unused))
+        if state.game.ends_when_used
+        else ""
+    )
     if cp == CHANCE:
-        return f"Flip {state.flips + 1}: both players flip{odd}{left}"
+        return speak(
+            message("wallet-battles.board.flip", number=state.flips + 1, odd=odd, left=left)
+        )
+    side = seat_name(SIDES[cp])
     if state.recalling:
-        return f"Recall: the {SIDES[cp]} returns one own top coin to the pile{left}"
-    return f"The {SIDES[cp]} acts: place, capture or pass{left}"
+        return speak(message("wallet-battles.board.recall", side=side, left=left))
+    return speak(message("wallet-battles.board.acts", side=side, left=left))
 
 
 def describe(action: Action) -> str:
@@ -451,7 +473,8 @@ def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
     if stack:
         n = len(stack)
         doubled = " ×2" if n >= 3 else ""
-        info = f"{SHORT[holder]} · {' '.join(reversed(stack))} · {board.location_value(loc)} pts{doubled}"
+        worth = speak(message("wallet-battles.board.points", points=board.location_value(loc)))
+        info = f"{SHORT[holder]} · {' '.join(reversed(stack))} · {worth}{doubled}"
     elif board.game.ends_when_used and board.used(loc):
         info = _empty_text(board, loc)
     else:
@@ -475,9 +498,10 @@ def _pile_panel(board: WalletBattlesState, seat: int, scores: tuple[float, float
         f'<rect x="{x0}" y="{PANEL_TOP}" width="{w}" height="92" rx="9" fill="{SVG_TINT[seat]}" '
         f'stroke="{colour}" stroke-width="{3.2 if acting else 1.2}"/>',
         f'<text x="{x0 + 10}" y="{PANEL_TOP + 17}" font-size="11.5" font-weight="700" fill="{colour}">'
-        f"{SIDES[seat]} ({FACES[seat]})</text>",
+        f"{escape(speak(message('wallet-battles.board.pile-title', side=seat_name(SIDES[seat]), face=seat_name(FACES[seat]))))}</text>",
         f'<text x="{x0 + w - 10}" y="{PANEL_TOP + 17}" text-anchor="end" font-size="11.5" '
-        f'font-weight="700" fill="{INK}">{scores[seat]:g} pts</text>',
+        f'font-weight="700" fill="{INK}">'
+        f"{escape(speak(message('wallet-battles.board.points', points=f'{scores[seat]:g}')))}</text>",
     ]
     pile = board.pile(seat)
     for i, coin in enumerate(COINS):
@@ -494,13 +518,21 @@ def _pile_panel(board: WalletBattlesState, seat: int, scores: tuple[float, float
         )
     parts.append(
         f'<text x="{x0 + 10}" y="{PANEL_TOP + 80}" font-size="9.5" fill="{INK}">'
-        f"pile {board.pile_total[seat]} · holds {board.held[seat]} location"
-        f"{'' if board.held[seat] == 1 else 's'}</text>"
+        + escape(
+            speak(
+                message(
+                    "wallet-battles.board.pile-holds",
+                    pile=board.pile_total[seat],
+                    count=board.held[seat],
+                )
+            )
+        )
+        + "</text>"
     )
     if acting:
         parts.append(
             f'<text x="{x0 + w - 10}" y="{PANEL_TOP + 80}" text-anchor="end" font-size="10" '
-            f'font-weight="700" fill="{colour}">{"recalls" if board.recalling else "to act"} ◀</text>'
+            f'font-weight="700" fill="{colour}">{escape(speak(message("wallet-battles.board.recalls" if board.recalling else "wallet-battles.board.to-act")))} ◀</text>'
         )
     parts.append("</g>")
     return "".join(parts)
