@@ -448,6 +448,19 @@ ENGLISH |= dict(
             "flipwars.none-left-2",
             "%(seat)s has no %(tile)s left to place (both are on the board); left: %(left)s",
         ),
+        # -- what a FlipWars board says beside the tiles (the drawing, the terminal) -----------
+        M_("flipwars.board.tiles", "tiles Blue %(blue)s - Red %(red)s"),
+        M_("flipwars.board.round-wins", "round %(round)s, round wins Blue %(blue)s - Red %(red)s"),
+        M_("flipwars.board.over", "%(before)s: %(result)s"),
+        M_("flipwars.board.drawn", "a draw"),
+        M_("flipwars.board.series-drawn", "a draw the series"),
+        M_("flipwars.board.wins", "%(seat)s wins"),
+        M_("flipwars.board.wins-series", "%(seat)s wins the series"),
+        M_("flipwars.board.choose-block", "%(seat)s chooses where the block goes"),
+        M_("flipwars.board.choose-first", "%(seat)s chooses who starts round %(round)s"),
+        M_("flipwars.board.place-flag", "%(seat)s to place the flag"),
+        M_("flipwars.board.place", "%(seat)s to place"),
+        M_("flipwars.board.nothing-left", "nothing left"),
         # -- Wallet Battles ----------------------------------------------------------------------
         # -- what a Wallet Battles card says beside the map (the drawing, the terminal) -------
         M_("wallet-battles.board.end-pile", ", a pile empty"),

@@ -78,3 +78,17 @@ def test_a_wallet_battles_card_speaks_the_readers_language() -> None:
     with i18n.use_locale("de"):
         german = render.svg_board(state)
     assert "Partie vorbei nach 40 Würfen" in german and "Pkt.<" in german
+
+
+def test_a_flipwars_board_speaks_the_readers_language() -> None:
+    """The status line drawn under a FlipWars board (the tiles, whose placement it is, how it
+    ended) is the reader's: gone in the pseudo-locale, German in German."""
+    game = pa.load("flipwars")
+    state = game.new_initial_state()
+    english = render.svg_board(state)
+    assert "tiles Blue 0 - Red 0" in english and "Blue to place" in english
+    with i18n.use_locale(i18n.PSEUDO):
+        pseudo = render.svg_board(state)
+    assert "tiles Blue" not in pseudo and "to place" not in pseudo
+    with i18n.use_locale("de"):
+        assert "Plättchen Blau 0 - Rot 0; Blau setzt" in render.svg_board(state)

@@ -120,31 +120,46 @@ def _last_marks(state: FlipWarsState, last: Action | None) -> tuple[int, set[int
 
 
 def _status(state: FlipWarsState) -> str:
+    """The status line in the reader's language: the round (in a series), the tiles, and
+    what is to be done or how it ended."""
     game = state.game
     blue, red = state.round_scores()
-    score = f"tiles Blue {blue} - Red {red}"
+    score = speak(message("flipwars.board.tiles", blue=blue, red=red))
     if game.series:
-        wins = f"round {state.round}, round wins Blue {state.wins[0]} - Red {state.wins[1]}"
+        wins = speak(
+            message(
+                "flipwars.board.round-wins",
+                round=state.round,
+                blue=state.wins[0],
+                red=state.wins[1],
+            )
+        )
     else:
         wins = ""
     player = state.current_player
     if player == TERMINAL:
         winner = state.winner()
-        result = "a draw" if winner is None else f"{game.SEATS[winner]} wins"
-        what = "the series" if game.series else "the game"
-        head = f"{score}: {result}" if not game.series else f"{wins}: {result} {what}"
-        return head
+        if winner is None:
+            result = message(
+                "flipwars.board.series-drawn" if game.series else "flipwars.board.drawn"
+            )
+        else:
+            key = "flipwars.board.wins-series" if game.series else "flipwars.board.wins"
+            result = message(key, seat=seat_name(game.SEATS[winner]))
+        return speak(
+            message("flipwars.board.over", before=wins if game.series else score, result=result)
+        )
     phase = state.position()["phase"]
-    who = game.SEATS[player]
+    who = seat_name(game.SEATS[player])
     if phase == "block":
-        doing = f"{who} chooses where the block goes"
+        doing = message("flipwars.board.choose-block", seat=who)
     elif phase == "first":
-        doing = f"{who} chooses who starts round {state.round}"
+        doing = message("flipwars.board.choose-first", seat=who, round=state.round)
     elif state.position()["must_place_flag"]:
-        doing = f"{who} to place the flag"
+        doing = message("flipwars.board.place-flag", seat=who)
     else:
-        doing = f"{who} to place"
-    return "; ".join(x for x in (wins, score, doing) if x)
+        doing = message("flipwars.board.place", seat=who)
+    return "; ".join(x for x in (wins, score, speak(doing)) if x)
 
 
 def _tile_legend(kinds: Iterable[TileKind], width: int) -> str:
@@ -168,7 +183,7 @@ def _supply_line(state: FlipWarsState, seat: int, width: int = 80) -> str:
     left = state.supply(seat)
     parts = [f"{k}×{n}" for k, n in left.items() if n]
     return textwrap.fill(
-        " ".join(parts) if parts else "nothing left",
+        " ".join(parts) if parts else speak(message("flipwars.board.nothing-left")),
         width=min(width, 80) - 2,
         initial_indent=f"{state.game.SEATS[seat]}: ",
         subsequent_indent="  ",
