@@ -161,6 +161,12 @@ ENGLISH |= dict(
         M_("stack-a-cash.board.protected-mark", "protected"),
         M_("stack-a-cash.board.covered", "lower case: the coins covered by the top one, top first"),
         M_("stack-a-cash.board.last", "Last: %(move)s"),
+        M_("stack-a-cash.board.coin", "%(seat)s %(size)s"),
+        M_("stack-a-cash.board.on-a", "%(top)s on a %(below)s"),
+        M_("stack-a-cash.board.empty", "empty"),
+        M_("stack-a-cash.board.cell", "%(cell)s, %(what)s"),
+        M_("stack-a-cash.board.cell-protected", "%(cell)s, %(what)s, protected"),
+        M_("stack-a-cash.board.in-supply", "%(size)s coin in the supply"),
         M_("coin-age.says.place", "%(seat)s places a %(coin)s on %(space)s"),
         M_("coin-age.says.place-anyone", "places a %(coin)s on %(space)s"),
         M_(

@@ -357,6 +357,9 @@ def test_a_stack_a_cash_board_speaks_the_readers_language(client: TestClient) ->
     drawn = re.findall(r"<text[^>]*>([^<]*)</text>", board)
     words = [t for t in drawn if re.search(r"[A-Za-z]{2,}", t)]  # not a coin's letter, a file
     assert len(words) >= 3, drawn
-    bare = [t for t in words if not worded(t, {"Stack-a-Cash"})]
+    # What a screen reader says of each cell and supply coin ("b2, Heads large, protected").
+    labels = re.findall(r'data-label="([^"]*)"', board)
+    assert len(labels) >= 9, labels
+    bare = [t for t in words + labels if not worded(t, {"Stack-a-Cash"})]
     client.cookies.delete("lang")
     assert not bare, bare

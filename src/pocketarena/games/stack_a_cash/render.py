@@ -77,6 +77,23 @@ def _draw(why: str) -> Message:
     return message("stack-a-cash.board.draw", why=why)
 
 
+def _size(s: int) -> Message:
+    return message(f"stack-a-cash.size.{SIZE_NAMES[s]}")
+
+
+def _cell_label(state: StackACashState, i: int, cell: str, protected: bool) -> Message:
+    """A cell as a screen reader says it: "b2, Heads large on a Tails medium, protected"."""
+    coins = [
+        message("stack-a-cash.board.coin", seat=seat_name(state.game.SEATS[face]), size=_size(s))
+        for s, face in reversed(stack_of(state.cells[i]))  # seat 0 plays Heads
+    ]
+    what: Message = message("stack-a-cash.board.empty") if not coins else coins[-1]
+    for below in reversed(coins[:-1]):
+        what = message("stack-a-cash.board.on-a", top=below, below=what)
+    key = "stack-a-cash.board.cell-protected" if protected else "stack-a-cash.board.cell"
+    return message(key, cell=cell, what=what)
+
+
 def _supply_text(state: StackACashState) -> str:
     left = state.supply()
     counts = "  ".join(f"{SIZES[s]}×{left[s]}" for s in range(3))
@@ -168,13 +185,9 @@ def svg_board(state: State, last: Action | None = None) -> str:
         x, y = left + f * size, top + (2 - r) * size
         cx, cy = x + size / 2, y + size / 2
         mark = cell in touched
-        words = " on a ".join(
-            f"{sac.game.SEATS[face]} {SIZE_NAMES[s]}"  # seat 0 plays Heads
-            for s, face in reversed(stack_of(sac.cells[i]))
-        )
+        label = escape(speak(_cell_label(sac, i, cell, cell == protected)), {'"': "&quot;"})
         out.append(
-            f'<g data-place="{cell}" class="cell{" last" if mark else ""}" '
-            f'data-label="{cell}, {words or "empty"}{", protected" if cell == protected else ""}">'
+            f'<g data-place="{cell}" class="cell{" last" if mark else ""}" data-label="{label}">'
         )
         out.append(
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="#efe6cf" '
@@ -204,6 +217,10 @@ def svg_board(state: State, last: Action | None = None) -> str:
     left_in_supply = sac.supply()
     supply = escape(speak(message("stack-a-cash.board.supply")))
     out.append(f'<text x="30" y="394" font-size="12" fill="#7a6a4f">{supply}</text>')
+    in_supply = [
+        escape(speak(message("stack-a-cash.board.in-supply", size=_size(s))), {'"': "&quot;"})
+        for s in range(3)
+    ]
     sx = 90.0
     for s in range(3):
         for k in range(left_in_supply[s]):
@@ -211,7 +228,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
             out.append(
                 f'<circle cx="{sx}" cy="390" r="{radius:.1f}" fill="#ffffff" stroke="#7a6a4f" '
                 f'stroke-width="1.5" data-size="{SIZES[s]}" data-supply="{k}" '
-                f'data-label="{SIZE_NAMES[s]} coin in the supply"/>'
+                f'data-label="{in_supply[s]}"/>'
             )
             out.append(
                 f'<text x="{sx}" y="{390 + 4}" text-anchor="middle" font-size="10" '
