@@ -22,11 +22,21 @@ pytestmark = pytest.mark.browser
 
 # Wider than the viewport by this much is a sideways scroll (a sub-pixel rounding is not).
 TOLERANCE_PX = 1
+# Elements past the right edge, leaving out what scrolls on purpose (.scroll-x, tables, pre) and
+# what an ancestor inside the page clips (the phone's one-line status under the study board
+# ends in an ellipsis: its notation span runs on, unseen, and scrolls nothing).
 OVERFLOW = """() => {
   const width = document.documentElement.clientWidth;
+  const clipped = (e) => {
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      const x = getComputedStyle(a).overflowX;
+      if ((x === 'hidden' || x === 'clip') && a.getBoundingClientRect().right <= width + 1) return true;
+    }
+    return false;
+  };
   const wide = [...document.querySelectorAll('body *')]
     .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > width + 1
-      && !e.closest('.scroll-x, table, pre'))
+      && !e.closest('.scroll-x, table, pre') && !clipped(e))
     .slice(0, 5)
     .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} right=${Math.round(e.getBoundingClientRect().right)}`);
   return { scroll: document.documentElement.scrollWidth, width, wide };
