@@ -85,16 +85,36 @@ def test_no_module_imports_itself_through_others(graph: grimp.ImportGraph) -> No
     assert cycles(edges) == []
 
 
-def test_the_server_names_no_type_through_a_circle_either() -> None:
+@pytest.fixture(scope="module")
+def typed_graph() -> grimp.ImportGraph:
+    """The import graph with the imports under ``if TYPE_CHECKING`` too."""
+    return grimp.build_graph("pocketarena", exclude_type_checking_imports=False, cache_dir=None)
+
+
+def typed_cycles(graph: grimp.ImportGraph, prefix: str) -> list[list[str]]:
+    inside = {m for m in graph.modules if m.startswith(prefix)}
+    return cycles({m: set(graph.find_modules_directly_imported_by(m)) & inside for m in inside})
+
+
+def test_the_server_names_no_type_through_a_circle_either(typed_graph: grimp.ImportGraph) -> None:
     """Within the server, imports under ``if TYPE_CHECKING`` count too (issue 22 item 7,
     issue 26 item 3): the hub, the lobby and the views once named one another's types in a
     circle. The live layer's modules type against ``live.games`` and ``live.transport``."""
-    full = grimp.build_graph("pocketarena", exclude_type_checking_imports=False, cache_dir=None)
-    server = {m for m in full.modules if m.startswith("pocketarena.server")}
-    edges = {m: set(full.find_modules_directly_imported_by(m)) & server for m in server}
-    assert cycles(edges) == []
+    assert typed_cycles(typed_graph, "pocketarena.server") == []
     # the hub sends to watchers through live.transport; the WebSocket is the routes' business
-    assert "pocketarena.server.live.connection" not in edges["pocketarena.server.live.hub"]
+    hub = set(typed_graph.find_modules_directly_imported_by("pocketarena.server.live.hub"))
+    assert "pocketarena.server.live.connection" not in hub
+
+
+def test_in_the_core_only_game_and_state_name_each_others_types(
+    typed_graph: grimp.ImportGraph,
+) -> None:
+    """Counting imports under ``if TYPE_CHECKING``, the core's one circle is a Game making
+    States and a State belonging to its Game (issue 26 item 3): chance reads a state through
+    its own ``ChanceNode`` protocol, so it names no State."""
+    assert typed_cycles(typed_graph, "pocketarena.core") == [
+        ["pocketarena.core.game", "pocketarena.core.state"]
+    ]
 
 
 def test_no_two_parts_of_the_package_import_each_other(graph: grimp.ImportGraph) -> None:

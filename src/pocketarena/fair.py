@@ -37,6 +37,7 @@ from pocketarena.core import (
     State,
     outcome_from_unit,
 )
+from pocketarena.core.chance import ChanceNode
 
 if TYPE_CHECKING:
     from pocketarena.records import Record
@@ -103,11 +104,11 @@ class FairChance:
         self._seed = new_seed() if seed is None else seed
         self.commitment = commitment(self._seed)  # also validates the seed
 
-    def outcome(self, state: State) -> Action:
+    def outcome(self, state: ChanceNode) -> Action:
         """The outcome at this chance node: move number = number of actions played so far."""
         if not state.is_chance_node():
             raise ValueError("FairChance.outcome needs a state at a chance node")
-        return fair_outcome(state.chance_outcomes(), self._seed, self.game_id, len(state.history))
+        return fair_outcome(state.chance_outcomes(), self._seed, self.game_id, state.ply)
 
     def reveal(self) -> str:
         """The secret seed. Call only once the game is over."""

@@ -10,12 +10,9 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from .action import Action
-
-if TYPE_CHECKING:
-    from .state import State
 
 SEED_BITS = 31  # fits every integer option and OpenSpiel's 32-bit parameters
 
@@ -49,11 +46,24 @@ def outcome_from_unit(outcomes: Sequence[tuple[Action, float]], unit: float) -> 
     return outcomes[-1][0]
 
 
+class ChanceNode(Protocol):
+    """What a chance source reads of a state (every ``State`` is one): whether it is at a chance
+    node, its outcomes, and how many actions led to it. (A protocol, so that this module needs
+    nothing of ``state``, which samples with it.)"""
+
+    @property
+    def ply(self) -> int: ...
+
+    def is_chance_node(self) -> bool: ...
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]: ...
+
+
 @runtime_checkable
 class ChanceSource(Protocol):
     """Where a chance node's outcome comes from. ``state`` is at a chance node."""
 
-    def outcome(self, state: State) -> Action: ...
+    def outcome(self, state: ChanceNode) -> Action: ...
 
 
 class SeededChance:
@@ -66,7 +76,7 @@ class SeededChance:
             raise TypeError(f"a seed is an integer or text, got {seed!r}")
         self.seed = seed
 
-    def outcome(self, state: State) -> Action:
+    def outcome(self, state: ChanceNode) -> Action:
         if not state.is_chance_node():
             raise ValueError(f"no coins to throw: {state!r} is not at a chance node")
         # A string seed goes through SHA-512 in random.Random, so it is stable across runs
