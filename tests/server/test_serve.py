@@ -84,3 +84,28 @@ def test_bad_limits_and_proxies_are_explained(tmp_path: Path) -> None:
         assert result.exit_code == 2, (bad, result.output)
         assert "--trusted-proxies" in result.output and "is not an IP address" in result.output
         assert "Traceback" not in result.output
+
+
+def test_a_key_file_made_by_two_processes_at_once_is_never_read_half_written(
+    tmp_path: Path,
+) -> None:
+    """Two server processes starting at once on a fresh data folder (``serve --workers 2``)
+    both make the secret and VAPID keys: the one that starts while the other is making its key
+    must get a whole key, the same one the other ends with. (The file was created empty first
+    and filled after: the second process read b'' and failed to start, about 1 start in 20
+    under load: test_cluster's two-worker test.)"""
+    import stat
+
+    from pocketarena.server.core.config import private_file
+
+    path = tmp_path / "keys" / "secret_key"
+    seen: list[bytes] = []
+
+    def first() -> bytes:
+        seen.append(private_file(path, lambda: b"second"))  # the other process, meanwhile
+        return b"first"
+
+    kept = private_file(path, first)
+    assert seen == [kept] and kept in (b"first", b"second")
+    assert path.read_bytes() == kept and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert [p.name for p in path.parent.iterdir()] == ["secret_key"]  # nothing left behind

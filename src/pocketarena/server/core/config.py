@@ -170,16 +170,22 @@ class Settings:
 
 def private_file(path: Path, make: Callable[[], bytes]) -> bytes:
     """The bytes of ``path``, written first by ``make()`` (readable by its owner only) if it
-    does not exist; two processes starting at once keep the first one's."""
+    does not exist; two processes starting at once keep the first one's. The file appears
+    whole or not at all (written aside, then linked in place), so a process starting while
+    another makes it never reads it half written."""
     if path.exists():
         return path.read_bytes()
     private_dir(path.parent)
+    aside = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(make())
+        os.link(aside, path)  # fails if another process's file is there already: keep that one
     except FileExistsError:
-        return path.read_bytes()
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(make())
+        pass
+    finally:
+        aside.unlink(missing_ok=True)
     return path.read_bytes()
 
 
