@@ -47,6 +47,25 @@ def test_rules_leave_the_programmers_section_out(game_id: str) -> None:
     assert "seat 0" not in out
 
 
+def test_rules_in_the_terminals_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``--lang fr`` or ``LANGUAGE=fr``: the French page; where a game has none, English."""
+    runner = CliRunner()
+    for args, env in (
+        (["--lang", "fr", "rules", "coin-age"], {"LANGUAGE": "de"}),
+        (["rules", "coin-age"], {"LANGUAGE": "fr:en", "LANG": "C.UTF-8"}),
+        (["rules", "coin-age"], {"LANGUAGE": "", "LC_ALL": "", "LANG": "fr_FR.UTF-8"}),
+    ):
+        out = " ".join(runner.invoke(app, args, env=env).output.split())
+        assert "Matériel" in out and "Le lancer" in out, (args, env)
+        assert "What you need" not in out and "For programmers" not in out
+        assert "place P stone-rock the penny covers the quarter" in out  # notation as is
+    (tmp_path / "rulebook").mkdir()
+    (tmp_path / "rulebook" / "coin-race.md").write_text("# Coin Race\n\nFirst to ten wins.\n")
+    monkeypatch.setattr(rulepages, "files", lambda package: tmp_path)
+    english = runner.invoke(app, ["--lang", "fr", "rules", "coin-race"])
+    assert english.exit_code == 0 and "First to ten wins." in english.output
+
+
 def test_rules_are_read_through_the_package_rulebook() -> None:
     rulebook = Path(str(rulepages.files("pocketarena") / "rulebook"))
     assert rulebook.resolve() == RULEBOOK.resolve()

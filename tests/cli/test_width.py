@@ -128,7 +128,7 @@ def test_the_wallet_battles_game_opens_within_80_columns(tmp_path: Path) -> None
     assert drawn.startswith("Options: map=") and drawn.endswith(", seed=5")
 
 
-@pytest.mark.parametrize("page", sorted((ROOT / "docs" / "rules").glob("*.md")), ids=str)
+@pytest.mark.parametrize("page", sorted((ROOT / "docs" / "rules").rglob("*.md")), ids=str)
 def test_rules_diagrams_fit_80_columns(page: Path) -> None:
     """``pocketarena rules`` draws code blocks with a margin: 78 columns are theirs."""
     text = page.read_text(encoding="utf-8")

@@ -52,7 +52,7 @@ def in_language(
 # Visible text of the page (each element's own text nodes together) and the words people hear
 # (aria-label, title, placeholder): what the pseudo-locale must show wrapped in ⟦…⟧. Left out:
 # boards, notation and code; text declared English (lang="en": the lessons' and puzzles' own
-# text, English only so far); and what is marked data-words="engine" (a refusal, a replay's
+# text, English only so far, and a rules page not yet translated into the reader's language); and what is marked data-words="engine" (a refusal, a replay's
 # caption with its notation), which the engine's catalog words, checked by its own tests.
 VISIBLE_TEXT = """() => {
   const ENGINE_OR_NOTATION = 'svg, code, script, style, #moves .mv, .an-move-text, .notation, '

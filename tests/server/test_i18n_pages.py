@@ -148,8 +148,8 @@ class TextNodes(HTMLParser):
         self.texts: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        # Text declared in another language (lang="en" on the rules text, which exists in
-        # English only) is not the page's own words.
+        # Text declared in another language (lang="en" on a rules page shown in English for
+        # want of a translation into the reader's language) is not the page's own words.
         if tag in self.SKIP or (tag != "html" and dict(attrs).get("lang") == "en"):
             self.skipping.append(tag)
         if not self.skipping:

@@ -1,4 +1,6 @@
-"""``pocketarena rules GAME``: the game's rules page, drawn in the terminal."""
+"""``pocketarena rules GAME``: the game's rules page, drawn in the terminal, in the terminal's
+language (``--lang``, else ``LANGUAGE``/``LANG``) where the page is translated, else in
+English."""
 
 from __future__ import annotations
 

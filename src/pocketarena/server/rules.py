@@ -1,4 +1,5 @@
-"""Rules pages: docs/rules/<game>.md rendered to HTML with markdown-it-py (CommonMark + tables)."""
+"""Rules pages: docs/rules/<game>.md (and its translations, docs/rules/<code>/<game>.md) rendered
+to HTML with markdown-it-py (CommonMark + tables)."""
 
 from __future__ import annotations
 
@@ -35,13 +36,19 @@ def _is_relative(url: str) -> bool:
     return bool(url) and not re.match(r"^[a-z][a-z0-9+.-]*:|^/|^#", url, re.I)
 
 
+def _in_rulebook(env: EnvType, path: str) -> str:
+    """A path relative to the page (a translation links ``../maps/x.svg``, as GitHub reads it)
+    as a path in the rulebook (``maps/x.svg``)."""
+    return posixpath.normpath(posixpath.join(env.get("folder", ""), path)).lstrip("./")
+
+
 def _image(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
     token = tokens[idx]
     src = str(token.attrGet("src") or "")
     if _is_relative(src):
-        token.attrSet("src", "/rules/files/" + posixpath.normpath(src).lstrip("./"))
+        token.attrSet("src", "/rules/files/" + _in_rulebook(env, src))
     token.attrSet("loading", "lazy")
     return self.image(tokens, idx, options, env)
 
@@ -55,8 +62,8 @@ def _link_open(
         path, _, anchor = href.partition("#")
         if path.endswith(".md"):
             href = "/rules/" + posixpath.basename(path)[:-3] + (f"#{anchor}" if anchor else "")
-        elif ASSET.fullmatch(posixpath.normpath(path)):
-            href = "/rules/files/" + posixpath.normpath(path)
+        elif ASSET.fullmatch(_in_rulebook(env, path)):
+            href = "/rules/files/" + _in_rulebook(env, path)
         token.attrSet("href", href)
     return self.renderToken(tokens, idx, options, env)
 
@@ -64,9 +71,10 @@ def _link_open(
 def _heading_open(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
-    # Anchors on headings, so sections can be linked (#scoring).
+    # Anchors on headings, so sections can be linked (#scoring, #les-cartes, #地図): letters
+    # and digits of any script kept, as GitHub keeps them.
     inline = tokens[idx + 1]
-    slug = re.sub(r"[^a-z0-9]+", "-", inline.content.lower()).strip("-")
+    slug = re.sub(r"[^\w]+|_", "-", inline.content.lower()).strip("-")
     if slug:
         tokens[idx].attrSet("id", slug)
     return self.renderToken(tokens, idx, options, env)
@@ -83,13 +91,17 @@ def markdown() -> MarkdownIt:
     return md
 
 
-def render(text: str) -> str:
-    """Markdown to HTML. Raw HTML in the source is escaped, not passed through. Code blocks
-    and tables may scroll sideways on a phone: they take the keyboard focus, so they can be
-    scrolled without a pointer."""
-    html = str(markdown().render(EDITOR_NOTE.sub("", text)))
-    return html.replace("<pre><code", '<pre tabindex="0"><code').replace(
-        "<table>", '<table tabindex="0">'
+def render(text: str, folder: str = "") -> str:
+    """Markdown to HTML; ``folder`` is where the page lies in the rulebook ("" or "fr"), which
+    its relative links start from. Raw HTML in the source is escaped, not passed through. Code
+    blocks and tables may scroll sideways on a phone: they take the keyboard focus, so they can
+    be scrolled without a pointer. Notation (code, inline or in blocks) stays left to right in
+    a right-to-left page."""
+    html = str(markdown().render(EDITOR_NOTE.sub("", text), {"folder": folder}))
+    return (
+        html.replace("<pre><code", '<pre tabindex="0" dir="ltr"><code')
+        .replace("<code>", '<code dir="ltr">')
+        .replace("<table>", '<table tabindex="0">')
     )
 
 

@@ -20,7 +20,7 @@ from pocketarena.core import RecordError
 from pocketarena.fair import VerifyReport, verify_record
 from pocketarena.i18n import N_, _, ngettext
 from pocketarena.records import MAX_RECORD_BYTES, loads
-from pocketarena.rulepages import rules_text
+from pocketarena.rulepages import rules_page as rules_in
 
 from ... import catalog, delivery, friends, notices, profiles, rules
 from ... import store as store_module
@@ -475,18 +475,22 @@ def diagrams(game_id: str) -> list[dict[str, str]]:
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
 async def rules_page(game: str, request: Request, ctx: ContextDep) -> HTMLResponse:
-    text = rules_text(game) if game in catalog.game_ids() else None
-    if text is None:
+    found = rules_in(game) if game in catalog.game_ids() else None
+    if found is None:
         return await error_page(request, 404, _("There are no rules for %(game)r.", game=game))
     info = catalog.game_info(game)
-    heading, body = rules.title_and_body(text)
+    heading, body = rules.title_and_body(found.text)
     return await page(
         request,
         ctx,
         "rules.html",
         info=info,
         heading=heading or info["title"],
-        html=rules.render(body),
+        html=rules.render(body, found.folder),
+        # The language the text is written in: the reader's, or English where it has no
+        # translation yet (then marked so: screen readers read it as English).
+        text_lang=i18n.html_lang(found.lang),
+        text_dir="rtl" if i18n.is_rtl(found.lang) else "ltr",
         diagrams=diagrams(game),
         title=_("Rules · %(game)s", game=info["title"]),
     )
