@@ -64,8 +64,11 @@ def build(text: str, folder: str) -> dict[str, list[object]]:
                 src = str(child.attrGet("src"))
                 found["pictures"].append(posixpath.normpath(posixpath.join(folder, src)))
     # Inline notation may move within a sentence, and a sentence may need it once more or
-    # once less: the same spans, not the same count.
-    found["inline code"] = sorted(set(map(str, found["inline code"])))
+    # once less: the same spans, not the same count. A span quoting the engine's answer to
+    # what was typed ("'r45' is not a rotation") is a message, worded as the engine's catalog
+    # words it in the page's language; notation never holds a quote.
+    spans = {str(span) for span in found["inline code"] if "'" not in str(span)}
+    found["inline code"] = sorted(spans)
     return found
 
 
