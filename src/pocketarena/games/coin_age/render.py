@@ -191,34 +191,49 @@ def _describe_slap(action: Action, state: CoinAgeState | None) -> Message:
     )
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _say(key: str, /, **params: object) -> str:
+    """A board message (``coin-age.board.*``) worded in the reader's language."""
+    return speak(message(f"coin-age.board.{key}", **params))
+
+
+def _seat(state: CoinAgeState, seat: int) -> Message:
+    return seat_name(state.game.SEATS[seat])
+
+
+# Why a game ended, as the rules say it (CoinAgeState.end_reason), by its message.
+END_REASONS = {"board full": "board-full", "bank empty": "bank-empty", "turn limit": "turn-limit"}
 
 
 def status_line(state: CoinAgeState) -> str:
     """Whose turn, the slap and what is left of it, or the result."""
-    seats = state.game.SEATS
-    who = seats[state.mover]
+    who = _seat(state, state.mover)
     if state.current_player == CHANCE:
         kinds = " ".join(COINS[k] for k in SLAP_ORDER if state.banks[state.mover][k])
-        return f"{who} to slap: throws {kinds}"
+        return _say("to-slap", seat=who, coins=kinds)
     if state.current_player == TERMINAL:
         heads, tails = state.scores()
         winner = state.winner()
         if winner is None:
-            result = f"a draw, {heads}-{tails}"
+            result = _say("draw", heads=heads, tails=tails)
+        elif heads == tails:
+            result = _say(
+                "wins-on-bank",
+                seat=_seat(state, winner),
+                high=heads,
+                low=tails,
+                mine=state.bank_value(winner),
+                theirs=state.bank_value(1 - winner),
+            )
         else:
-            result = f"{seats[winner]} wins {max(heads, tails)}-{min(heads, tails)}"
-            if heads == tails:
-                result += (
-                    f" on bank value ({state.bank_value(winner)} to {state.bank_value(1 - winner)})"
-                )
-        return f"game over ({state.end_reason()}): {result}"
+            high, low = max(heads, tails), min(heads, tails)
+            result = _say("wins", seat=_seat(state, winner), high=high, low=low)
+        why = _say("end." + END_REASONS[state.end_reason() or "turn limit"])
+        return _say("over", why=why, result=result)
     assert state.slap is not None
     left = [f"{k} {v}" for k, v in state.allowance().items() if v]
     unused = " ".join(COINS[k] for k in SLAP_ORDER if state.unused >> k & 1)
-    tail = f"; left: {', '.join(left)}" + (f" (coins {unused})" if unused else "")
-    return f"{who}: {state.slap.text}, {state.matches} match{'es' * (state.matches != 1)}{tail}"
+    tail = _say("left", left=", ".join(left)) + (_say("unused", coins=unused) if unused else "")
+    return _say("acting", seat=who, slap=state.slap.text, count=state.matches) + tail
 
 
 def _held(state: CoinAgeState, spaces: tuple[str, ...]) -> list[int]:
@@ -232,11 +247,12 @@ def _held(state: CoinAgeState, spaces: tuple[str, ...]) -> list[int]:
 
 
 def region_summary(state: CoinAgeState) -> list[tuple[str, int, int, int, str]]:
-    """Per region: name, size, spaces Heads holds, spaces Tails holds, and who doubles."""
+    """Per region: name, size, spaces Heads holds, spaces Tails holds, and who doubles (the
+    seat's name in the reader's language, "-" for nobody)."""
     out = []
     for region in state.game.map.regions:
         held = _held(state, region.spaces)
-        doubles = "Heads" if held[0] > held[1] else "Tails" if held[1] > held[0] else "-"
+        doubles = "-" if held[0] == held[1] else speak(_seat(state, 0 if held[0] > held[1] else 1))
         out.append((region.name, len(region.spaces), held[0], held[1], doubles))
     return out
 
@@ -256,10 +272,9 @@ def ruled_regions(state: CoinAgeState) -> dict[str, int]:
 
 def ruled_note(state: CoinAgeState) -> str:
     """The regions each player rules at the end, in words ("Silver Vale: ruled by Heads; ...")."""
-    seats = state.game.SEATS
     ruled = ruled_regions(state)
     return "; ".join(
-        f"{region.name}: ruled by {seats[ruled[region.id]]}"
+        _say("ruled", region=region.name, seat=_seat(state, ruled[region.id]))
         for region in state.game.map.regions
         if region.id in ruled
     )
@@ -309,19 +324,21 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Ren
     heads, tails = st.scores()
     header = Text.assemble(
         (f"Coin Age - {game_map.title}", "bold"),
-        ("\n" if compact else "   ") + f"turn {st.turn}/{MAX_TURNS}   ",
-        (f" Heads {heads} ", SEAT_STYLE[0]),
+        ("\n" if compact else "   ") + _say("turn-short", turn=st.turn, last=MAX_TURNS) + "   ",
+        (f" {_say('score', seat=_seat(st, 0), score=heads)} ", SEAT_STYLE[0]),
         " ",
-        (f" Tails {tails} ", SEAT_STYLE[1]),
+        (f" {_say('score', seat=_seat(st, 1), score=tails)} ", SEAT_STYLE[1]),
     )
     marked = _marked_spaces(last)
     table: RenderableType = _space_list(st, marked, width) if compact else _space_table(st, marked)
     # Whole regions per line, so the terminal never splits one.
     room = min(width, 80) - 2
-    regions = Text("regions, spaces held Heads-Tails:")
+    regions = Text(_say("regions", heads=_seat(st, 0), tails=_seat(st, 1)))
     used = len(regions)
     for region_name, size, h, t, doubles in region_summary(st):
-        item = f"{region_name} {h}-{t} of {size}" + (f" (x2 {doubles})" if doubles != "-" else "")
+        item = _say("region", region=region_name, heads=h, tails=t, size=size)
+        if doubles != "-":
+            item += _say("doubles", seat=doubles)
         if used + 2 + len(item) > room:
             regions.append("\n ")
             used = 1
@@ -332,12 +349,13 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Ren
     for seat in (0, 1):
         counts = " ".join(f"{COINS[k]}{st.banks[seat][k]}" for k in SLAP_ORDER)
         banks.append("\n" if seat else "")
-        banks.append(f" {game.SEATS[seat]} bank ", style=SEAT_STYLE[seat])
-        banks.append(f" {counts}  ({sum(st.banks[seat])} coins, value {st.bank_value(seat)})")
+        banks.append(f" {_say('bank', seat=_seat(st, seat))} ", style=SEAT_STYLE[seat])
+        worth = _say("coins-value", count=sum(st.banks[seat]), value=st.bank_value(seat))
+        banks.append(f" {counts}  ({worth})")
     drawn = _compact_map(st, width=min(60, width))
     lines: list[RenderableType] = [header, drawn, table, regions, banks]
     if last is not None:
-        lines.append(Text(f"last: {last.text}", style="bold red"))
+        lines.append(Text(_say("last", move=last.text), style="bold red"))
     lines.append(Text(status_line(st), style="bold"))
     if compact:
         lines = [fold(line, width) if isinstance(line, Text) else line for line in lines]
@@ -352,7 +370,7 @@ def _space_list(st: CoinAgeState, marked: tuple[str, ...], width: int) -> Text:
     for i, space in enumerate(game_map.spaces):
         region = game_map.region_of(space.id)
         stack = Text(" ").join(_coin_rich(c) for c in reversed(st.stacks[i])) or Text(
-            "empty", "dim"
+            _say("empty"), "dim"
         )
         neighbours = " ".join(str(game_map.index(t) + 1) for t in game_map.neighbours(space.id))
         line = Text(f"{i + 1:>2} ")
@@ -363,7 +381,7 @@ def _space_list(st: CoinAgeState, marked: tuple[str, ...], width: int) -> Text:
         line.append(region.name, style=f"black on {region.colour}")
         line.append("\n   ")
         line.append_text(stack)
-        line.append(f" · next to {neighbours}")
+        line.append(" · " + _say("next-to", spaces=neighbours))
         out.append_text(fold(line, width))
         if i < len(game_map.spaces) - 1:
             out.append("\n")
@@ -375,14 +393,14 @@ def _space_table(st: CoinAgeState, marked: tuple[str, ...]) -> Table:
     game_map = st.game.map
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
     table.add_column("#", justify="right")
-    table.add_column("space")
-    table.add_column("region")
-    table.add_column("stack, top first")
-    table.add_column("next to")
+    table.add_column(_say("column.space"))
+    table.add_column(_say("column.region"))
+    table.add_column(_say("column.stack"))
+    table.add_column(_say("column.next-to"))
     for i, space in enumerate(game_map.spaces):
         region = game_map.region_of(space.id)
         stack = Text(" ").join(_coin_rich(c) for c in reversed(st.stacks[i])) or Text(
-            "empty", "dim"
+            _say("empty"), "dim"
         )
         neighbours = " ".join(str(game_map.index(t) + 1) for t in game_map.neighbours(space.id))
         name = Text(space.id, style="bold underline" if space.id in marked else "")
@@ -472,16 +490,23 @@ def _svg_space(game_map: CoinAgeMap, state: CoinAgeState | None, i: int, marked:
     stack = state.stacks[i] if state is not None else ()
     top = stack[-1] if stack else -1
     fill = SEAT_TINT[top >> 2] if top >= 0 else "#fffdf6"
-    listing = " ".join(coin_text(c) for c in reversed(stack)) or "empty"
-    control = f", held by {('Heads', 'Tails')[top >> 2]}" if top >= 0 else ""
-    words = " on a ".join(
-        f"{('Heads', 'Tails')[c >> 2]} {COIN_NAMES[COINS[c & 3]]}" for c in reversed(stack)
-    )
-    label = f"{space.name} ({region.name}), {words or 'empty'}"
+    listing = " ".join(coin_text(c) for c in reversed(stack)) or _say("empty")
+    seats = ("Heads", "Tails")
+    # "Heads dime on a Tails nickel on a ...": the top coin first.
+    words = ""
+    for c in reversed(stack):
+        named = _say("coin", seat=seat_name(seats[c >> 2]), coin=_coin(COINS[c & 3]))
+        words = _say("on-a", top=words, below=named) if words else named
+    label = _say("space", space=space.name, region=region.name, what=words or _say("empty"))
+    if top >= 0:
+        said = _say("held", space=space.name, region=region.name, seat=seat_name(seats[top >> 2]))
+    else:
+        said = _say("unheld", space=space.name, region=region.name)
+    title = _say("title-stack", space=said, stack=listing)
     parts = [
         f'<g class="space" data-place="{space.id}" data-name="{_attr(space.name)}" '
         f'data-label="{_attr(label)}">',
-        f"<title>{escape(space.name)} ({escape(region.name)}){control}: {listing}</title>",
+        f"<title>{escape(title)}</title>",
         # A touch target larger than the drawn space (44 px on a phone), invisible.
         f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{HIT_R}" fill="transparent"/>',
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE_R}" fill="{fill}" stroke="{region.colour}" stroke-width="5"/>',
@@ -557,11 +582,11 @@ def _legend(game_map: CoinAgeMap, state: CoinAgeState | None) -> tuple[list[str]
         label = f"{region.name} ({len(region.spaces)})"
         if summary is not None:
             _, _, h, t, doubles = summary[n]
-            label += f" {h}-{t}" + (f" x2 {doubles}" if doubles != "-" else "")
+            label += f" {h}-{t}" + (" " + _say("x2", seat=doubles) if doubles != "-" else "")
         seat = ruled.get(region.id)
         if seat is not None and state is not None:
             # At the end: the region's ruler in words, beside a token in their colour.
-            label = f"{region.name}: ruled by {state.game.SEATS[seat]} ({h}-{t}, x2)"
+            label = _say("ruled-x2", region=region.name, seat=_seat(state, seat), heads=h, tails=t)
         width = 30 + 6.6 * len(label) + (18 if seat is not None else 0)
         if x + width > WIDTH - 20 and x > 24:
             x, row = 24.0, row + 1
@@ -598,7 +623,7 @@ def svg_map(game_map: CoinAgeMap) -> str:
     top = 60 + 16 * len(flavour)
     shift = top - (MAP_TOP - 52)
     body, bottom = _svg_map_body(game_map, None, None)
-    parts = _svg_open(bottom + shift + 12, f"Coin Age map: {game_map.title}")
+    parts = _svg_open(bottom + shift + 12, _say("map-title", map=game_map.title))
     parts.append(
         f'<text x="24" y="32" font-size="22" font-weight="bold" fill="#2b2113">{escape(game_map.title)}</text>'
     )
@@ -613,7 +638,7 @@ def svg_map(game_map: CoinAgeMap) -> str:
 
 
 def _svg_bank(state: CoinAgeState, seat: int, y: float, last: Action | None) -> list[str]:
-    name = state.game.SEATS[seat]
+    name = escape(speak(_seat(state, seat)))
     bank = state.banks[seat]
     parts = [
         f'<g class="bank" data-seat="{seat}"><rect x="16" y="{y - 20}" width="76" height="32" rx="8" fill="{SEAT_FILL[seat]}"/>'
@@ -628,15 +653,18 @@ def _svg_bank(state: CoinAgeState, seat: int, y: float, last: Action | None) -> 
                     x,
                     y - 4,
                     0.9,
-                    extra=f' data-coin="{COINS[k]}" data-label="{name}\'s {COIN_NAMES[COINS[k]]}"',
+                    extra=f' data-coin="{COINS[k]}" data-label="{_attr(_say("bank-coin", seat=_seat(state, seat), coin=_coin(COINS[k])))}"',
                 )
             )
             x += 2 * COIN_RADIUS[k] * 0.9 + 3
         x += 8
     paid = last is not None and last.verb == "pay" and seat == 1 - state.mover
+    worth = _say("coins-value", count=sum(bank), value=state.bank_value(seat))
+    if paid and last:
+        worth += _say("paid", coin=last.args[0])
     parts.append(
         f'<text x="{WIDTH - 20}" y="{y + 1}" font-size="12" text-anchor="end" fill="#2b2113">'
-        f"{sum(bank)} coins, value {state.bank_value(seat)}{' (paid ' + last.args[0] + ')' if paid and last else ''}</text></g>"
+        f"{escape(worth)}</text></g>"
     )
     return parts
 
@@ -645,7 +673,10 @@ def _svg_slap(state: CoinAgeState, y: float) -> list[str]:
     if state.slap is None:
         return []
     side = "H" if state.mover == 0 else "T"
-    parts = [f'<g class="slap"><text x="24" y="{y + 4}" font-size="12" fill="#2b2113">slap:</text>']
+    said = escape(_say("slap"))
+    parts = [
+        f'<g class="slap"><text x="24" y="{y + 4}" font-size="12" fill="#2b2113">{said}</text>'
+    ]
     x = 80.0
     for word in state.slap.text.split()[1:]:
         coin, face = word.split(":")
@@ -666,18 +697,18 @@ def svg_board(state: State, last: Action | None = None) -> str:
     game_map = st.game.map
     body, bottom = _svg_map_body(game_map, st, last)
     bottom += 6
-    title = f"Coin Age on {game_map.title}, turn {st.turn}"
+    title = _say("title", map=game_map.title, turn=st.turn)
     note = ruled_note(st)
     parts = _svg_open(bottom + 170, f"{title}. {note}" if note else title)
     parts.append(
         f'<text x="24" y="34" font-size="22" font-weight="bold" fill="#2b2113">Coin Age · {escape(game_map.title)}</text>'
-        f'<text x="24" y="56" font-size="12" fill="#4a3b22">turn {st.turn} of {MAX_TURNS}</text>'
+        f'<text x="24" y="56" font-size="12" fill="#4a3b22">{escape(_say("turn", turn=st.turn, last=MAX_TURNS))}</text>'
     )
     for seat, score, x in zip((0, 1), st.scores(), (WIDTH - 206, WIDTH - 106), strict=True):
         parts.append(
             f'<g class="score" data-seat="{seat}"><rect x="{x}" y="12" width="92" height="34" rx="8" fill="{SEAT_FILL[seat]}"/>'
             f'<text x="{x + 46}" y="35" font-size="16" font-weight="bold" text-anchor="middle" fill="{SEAT_INK[seat]}">'
-            f"{st.game.SEATS[seat]} {score}</text></g>"
+            f"{escape(_say('score', seat=_seat(st, seat), score=score))}</text></g>"
         )
     parts.extend(body)
     parts.extend(_svg_bank(st, 0, bottom + 34, last))

@@ -94,12 +94,17 @@ def _arrow(kind: str, degrees: int) -> str:
     return "←↑→↓"[q]
 
 
-def _direction(dx: int, dy: int) -> str:
-    steps = max(abs(dx), abs(dy))
-    vertical = "up" if dy > 0 else "down" if dy < 0 else ""
-    horizontal = "right" if dx > 0 else "left" if dx < 0 else ""
-    word = "-".join(w for w in (vertical, horizontal) if w)
-    return word if steps == 1 else f"{steps} {word}"
+def _say(key: str, /, **params: object) -> str:
+    """A board message (``flipwars.board.*``) worded in the reader's language."""
+    return speak(message(f"flipwars.board.{key}", **params))
+
+
+def _seat(state: FlipWarsState, seat: int) -> Message:
+    return seat_name(state.game.SEATS[seat])
+
+
+# The modes' names as the board's title shows them (a mode without one shows its own name).
+MODE_NAMES = {"standard", "enclosed", "flag", "tactical"}
 
 
 def _last_marks(state: FlipWarsState, last: Action | None) -> tuple[int, set[int]]:
@@ -185,7 +190,7 @@ def _supply_line(state: FlipWarsState, seat: int, width: int = 80) -> str:
     return textwrap.fill(
         " ".join(parts) if parts else speak(message("flipwars.board.nothing-left")),
         width=min(width, 80) - 2,
-        initial_indent=f"{state.game.SEATS[seat]}: ",
+        initial_indent=_say("supply-of", seat=_seat(state, seat)) + " ",
         subsequent_indent="  ",
     )
 
@@ -229,11 +234,13 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Gro
     lines = Text(_status(fw))
     lines.append("\n" + _supply_line(fw, 0, width), style="#2f6fd6")
     lines.append("\n" + _supply_line(fw, 1, width), style="#d64045")
-    legend = "B Blue's tile, R Red's" + (", ▓▓ the block" if fw.block >= 0 else "")
+    legend = _say("owners", blue=_seat(fw, 0), red=_seat(fw, 1))
+    if fw.block >= 0:
+        legend += _say("owners-block")
     lines.append(f"\n{legend}", style="dim")
     lines.append("\n" + _tile_legend(game.kinds, min(width, 80) - 2), style="dim")
     if placed >= 0 and last is not None:
-        lines.append(f"\nLast: {last.text} (* placed, ↻ flipped)", style="dark_orange3")
+        lines.append("\n" + _say("last", move=last.text), style="dark_orange3")
     return Group(table, fold(lines, width) if compact else lines)
 
 
@@ -289,11 +296,13 @@ def _on_cell(fw: FlipWarsState, cell: int) -> str:
     """What a cell holds, in words: "empty", "the block", "Red T-rex turned 90°"."""
     tile = fw.tile_at(cell)
     if cell == fw.block:
-        return "the block"
+        return _say("the-block")
     if tile is None:
-        return "empty"
-    turned = f" turned {tile[1]}°" if tile[1] else ""
-    return f"{fw.game.SEATS[tile[2]]} {DISPLAY.get(tile[0], tile[0])}{turned}"
+        return _say("empty")
+    name = DISPLAY.get(tile[0], tile[0])
+    if tile[1]:
+        return _say("tile-turned", seat=_seat(fw, tile[2]), tile=name, degrees=tile[1])
+    return _say("tile", seat=_seat(fw, tile[2]), tile=name)
 
 
 def _status_lines(status: str, width: float, height: float) -> list[str]:
@@ -317,25 +326,34 @@ def _supply_svg(fw: FlipWarsState, left: float, top: float, width: float) -> tup
     ``<g data-tile="grenade" data-name="grenade">`` with Blue's count in its left corner and
     Red's in its right; a kind neither can place any more is faded. Its SVG and its height."""
     game = fw.game
-    seats = game.SEATS
     left_of = [fw.supply(seat) for seat in (0, 1)]
     per_row = -(-len(game.kinds) // 2)
     step = width / per_row
     tile_w, tile_h = step - 8, SUPPLY_TILE_H
     out = [
         f'<text x="{left}" y="{top + 15}" font-size="15" font-weight="bold" '
-        f'fill="{EDGE[0]}">◀ {seats[0]}\'s</text>'
+        f'fill="{EDGE[0]}">◀ {escape(_say("whose", seat=_seat(fw, 0)))}</text>'
         f'<text x="{left + width / 2}" y="{top + 15}" text-anchor="middle" font-size="15" '
-        'fill="#3d352a">tiles left</text>'
+        f'fill="#3d352a">{escape(_say("tiles-left"))}</text>'
         f'<text x="{left + width}" y="{top + 15}" text-anchor="end" font-size="15" '
-        f'font-weight="bold" fill="{EDGE[1]}">{seats[1]}\'s ▶</text>'
+        f'font-weight="bold" fill="{EDGE[1]}">{escape(_say("whose", seat=_seat(fw, 1)))} ▶</text>'
     ]
     for i, kind in enumerate(k.name for k in game.kinds):
         x = left + (i % per_row) * step + 4
         y = top + SUPPLY_HEAD + (i // per_row) * (tile_h + 8)
         counts = [left_of[seat][kind] for seat in (0, 1)]
         name = DISPLAY.get(kind, kind)
-        label = f"{name}: {seats[0]} {counts[0]} left, {seats[1]} {counts[1]} left"
+        label = escape(
+            _say(
+                "supply-label",
+                tile=name,
+                blue=_seat(fw, 0),
+                blue_left=counts[0],
+                red=_seat(fw, 1),
+                red_left=counts[1],
+            ),
+            {'"': "&quot;"},
+        )
         out.append(
             f'<g data-tile="{kind}" data-name="{name}" data-left="{counts[0]} {counts[1]}" '
             f'data-label="{label}" opacity="{"1" if any(counts) else "0.35"}">'
@@ -371,6 +389,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
     supply, supply_h = _supply_svg(fw, 12, top + board + 36, width - 24)
     height = top + board + 36 + supply_h + 44
     status = _status(fw)
+    mode = _say("mode." + game.mode.name) if game.mode.name in MODE_NAMES else game.mode.name
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         'font-family="Helvetica, Arial, sans-serif" role="img" '
@@ -378,7 +397,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
         f'<rect x="2" y="2" width="{width - 4}" height="{height - 4}" rx="22" fill="#f4efe4" '
         'stroke="#6d6250" stroke-width="3"/>',
         f'<text x="{width / 2}" y="36" text-anchor="middle" font-size="22" font-weight="bold" '
-        f'fill="#3d352a">FlipWars · {escape(game.mode.name)}</text>',
+        f'fill="#3d352a">FlipWars · {escape(mode)}</text>',
         f'<rect x="{left - 6}" y="{top - 6}" width="{board + 12}" height="{board + 12}" rx="10" '
         'fill="#6d6250"/>',
     ]
@@ -405,7 +424,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
                 f'<path d="M{x + 20} {y + 80} L{x + 80} {y + 20} M{x + 20} {y + 50} L{x + 50} {y + 20} '
                 f'M{x + 50} {y + 80} L{x + 80} {y + 50}" stroke="#6b6b6b" stroke-width="6"/>'
                 f'<text x="{x + 50}" y="{y + 94}" text-anchor="middle" font-size="10" '
-                'fill="#f4efe4">block</text>'
+                f'fill="#f4efe4">{escape(_say("block"))}</text>'
             )
         elif tile is not None:
             colours = (FILL[tile[2]], EDGE[tile[2]])
@@ -417,7 +436,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
             )
         elif cell in flipped:
             out.append(
-                f'<path d="M{x + CELL - 30} {y + 6} h22 v22 z" fill="{GOLD}"><title>flipped</title></path>'
+                f'<path d="M{x + CELL - 30} {y + 6} h22 v22 z" fill="{GOLD}"><title>{escape(_say("flipped"))}</title></path>'
             )
         out.append("</g>")
     for f in range(n):

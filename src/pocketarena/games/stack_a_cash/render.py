@@ -197,8 +197,9 @@ def svg_board(state: State, last: Action | None = None) -> str:
         for depth, (s, face) in enumerate(coins):
             out.append(_coin_svg(cx, cy, s, face, top=depth == len(coins) - 1))
         if cell == protected:
+            lock = escape(speak(message("stack-a-cash.board.protected-mark")))
             out.append(
-                f'<g class="lock"><title>protected</title><rect x="{x + 78}" y="{y + 8}" width="14" height="11" '
+                f'<g class="lock"><title>{lock}</title><rect x="{x + 78}" y="{y + 8}" width="14" height="11" '
                 f'rx="2" fill="#4a3f2c"/><path d="M{x + 81} {y + 8} v-4 a4 4 0 0 1 8 0 v4" '
                 'fill="none" stroke="#4a3f2c" stroke-width="2"/></g>'
             )

@@ -5,9 +5,13 @@ last move marked. Used by the terminal (``rich_board``), the web pages and the d
 
 from __future__ import annotations
 
+import re
+from datetime import date
 from html import escape
 from typing import Any
 
+from babel import dates
+from rich.cells import cell_len
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -24,6 +28,7 @@ from pocketarena.games.wallet_battles import (
     flip_seat,
     location_names,
 )
+from pocketarena.i18n import babel_locale, current
 from pocketarena.messages import speak
 from pocketarena.render.terminal import fold, is_compact
 from pocketarena.render.words import ButtonWords
@@ -162,6 +167,29 @@ def describe_message(action: Action) -> Message:
     return message(SAID, text=action.text)
 
 
+def _say(key: str, /, **params: object) -> str:
+    """A board message (``wallet-battles.board.*``) worded in the reader's language."""
+    return speak(message(f"wallet-battles.board.{key}", **params))
+
+
+MONTHS = "January February March April May June July August September October November December"
+
+
+def battle_date(battle_map: BattleMap) -> str:
+    """The battle's day or days (the map says them in English: "July 1-3, 1863") as the
+    reader writes dates, through CLDR; English as the map says it."""
+    said = re.fullmatch(r"([A-Z][a-z]+) (\d+)(?:-(\d+))?, (\d{4})", battle_map.date)
+    if current() == "en" or said is None or said[1] not in MONTHS.split():
+        return battle_map.date
+    month, year = MONTHS.split().index(said[1]) + 1, int(said[4])
+    first = date(year, month, int(said[2]))
+    locale = babel_locale(current())
+    if said[3] is None:
+        return dates.format_date(first, "long", locale=locale)
+    last = date(year, month, int(said[3]))
+    return dates.format_interval(first, last, "yMMMMd", locale=locale)
+
+
 # -- terminal -------------------------------------------------------------------------
 MAP_COLUMNS = 72
 MAP_ROWS = 21
@@ -269,17 +297,24 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Any
 
     lines: list[Any] = [Text(_status(board), style="bold"), canvas.text(), _piles(board)]
     if last is not None:
-        lines.append(Text("Last: " + describe(last), style="italic"))
-    title = (
-        f"Wallet Battles · {game.battle_map.title} ({game.battle_map.date}) · stacks top coin first"
-    )
+        lines.append(Text(_say("last", move=describe(last)), style="italic"))
+    day = battle_date(game.battle_map)
+    title = f"Wallet Battles · {game.battle_map.title} ({day})"
+    note = _say("stacks-top-first")
+    # The note goes under the map when the title would not fit the box with it (rich cuts
+    # a long title short).
+    if cell_len(f"{title} · {note}") <= MAP_COLUMNS:
+        title = f"{title} · {note}"
+    else:
+        lines.insert(2, Text(note, style="dim"))
     return Panel(Group(*lines), title=title, expand=False)
 
 
 def _compact_board(board: WalletBattlesState, last: Action | None, width: int) -> Group:
     """The narrow terminal's form: each location on a line with its holder and stack."""
     game = board.game
-    title = Text(f"Wallet Battles · {game.battle_map.title} ({game.battle_map.date})", style="bold")
+    day = battle_date(game.battle_map)
+    title = Text(f"Wallet Battles · {game.battle_map.title} ({day})", style="bold")
     lines: list[Any] = [fold(title, width), fold(Text(_status(board), style="bold"), width)]
     places = Text()
     for loc in range(len(game.location_ids)):
@@ -292,12 +327,17 @@ def _compact_board(board: WalletBattlesState, last: Action | None, width: int) -
         line.append(f": {line2}", style=style if holder >= 0 else "dim")
         places.append_text(fold(line, width))
         places.append("\n")
-    places.append("stacks top coin first", style="dim")
+    places.append(_say("stacks-top-first"), style="dim")
     lines.append(places)
     lines.append(_piles(board, short=True))
     if last is not None:
-        lines.append(fold(Text("Last: " + describe(last), style="italic"), width))
+        lines.append(fold(Text(_say("last", move=describe(last)), style="italic"), width))
     return Group(*lines)
+
+
+def _pile_title(seat: int) -> str:
+    """A side's name with its coin face: "Union (Heads)"."""
+    return _say("pile-title", side=seat_name(SIDES[seat]), face=seat_name(FACES[seat]))
 
 
 def _piles(board: WalletBattlesState, short: bool = False) -> Table:
@@ -306,14 +346,14 @@ def _piles(board: WalletBattlesState, short: bool = False) -> Table:
     piles.add_column("")
     for coin in COINS:
         piles.add_column(coin, justify="right")
-    piles.add_column("pile", justify="right")
-    piles.add_column("held", justify="right")
-    piles.add_column("score", justify="right", style="bold")
+    piles.add_column(_say("column.pile"), justify="right")
+    piles.add_column(_say("column.held"), justify="right")
+    piles.add_column(_say("column.score"), justify="right", style="bold")
     scores = board.scores()
     for seat in (0, 1):
         pile = board.pile(seat)
         to_move = " ◀" if board.current_player == seat else ""
-        side = SIDES[seat][0] if short else f"{SIDES[seat]} ({FACES[seat]})"
+        side = SIDES[seat][0] if short else _pile_title(seat)
         piles.add_row(
             Text(f"{side}{to_move}", style=RICH_SIDE[seat]),
             *(str(pile[c]) for c in COINS),
@@ -410,9 +450,11 @@ def scored_note(board: WalletBattlesState) -> str:
     parts = []
     for side in (0, 1):
         mine = [f"{names[loc].name} {points}" for loc, s, points in found if s == side]
-        parts.append(
-            f"the {SIDES[side]} scored " + (", ".join(mine) if mine else "nothing on the map")
-        )
+        who = seat_name(SIDES[side])
+        if mine:
+            parts.append(_say("scored", side=who, places=", ".join(mine)))
+        else:
+            parts.append(_say("scored-nothing", side=who))
     return "; ".join(parts)
 
 
@@ -421,11 +463,15 @@ def _location(board: WalletBattlesState, loc: int, last: bool) -> str:
     cx, cy = _xy(place.x, place.y)
     holder = board.holder[loc]
     stack = [COINS[c] for c in board.stacks[loc]]
-    held = f", held by the {SIDES[holder]}: {' on '.join(reversed(stack))}" if stack else ", empty"
+    if stack:
+        coins = _say("on").join(reversed(stack))
+        held = _say("held-by", side=seat_name(SIDES[holder]), coins=coins)
+    else:
+        held = _say("label-empty")
     # At the end, a stack that scored is ringed in its side's colour and says so.
     scored = board.current_player == TERMINAL and holder >= 0 and bool(stack)
     if scored:
-        held += f", scored {board.location_value(loc)} for the {SIDES[holder]}"
+        held += _say("scored-for", points=board.location_value(loc), side=seat_name(SIDES[holder]))
     mark = f' scored" data-scorer="{holder}' if scored else ""
     parts = [
         f'<g class="location{mark}" data-place="{place.id}" data-name="{escape(place.name)}" '
@@ -498,7 +544,7 @@ def _pile_panel(board: WalletBattlesState, seat: int, scores: tuple[float, float
         f'<rect x="{x0}" y="{PANEL_TOP}" width="{w}" height="92" rx="9" fill="{SVG_TINT[seat]}" '
         f'stroke="{colour}" stroke-width="{3.2 if acting else 1.2}"/>',
         f'<text x="{x0 + 10}" y="{PANEL_TOP + 17}" font-size="11.5" font-weight="700" fill="{colour}">'
-        f"{escape(speak(message('wallet-battles.board.pile-title', side=seat_name(SIDES[seat]), face=seat_name(FACES[seat]))))}</text>",
+        f"{escape(_pile_title(seat))}</text>",
         f'<text x="{x0 + w - 10}" y="{PANEL_TOP + 17}" text-anchor="end" font-size="11.5" '
         f'font-weight="700" fill="{INK}">'
         f"{escape(speak(message('wallet-battles.board.points', points=f'{scores[seat]:g}')))}</text>",
@@ -510,7 +556,7 @@ def _pile_panel(board: WalletBattlesState, seat: int, scores: tuple[float, float
         opacity = "" if pile[coin] else ' opacity="0.35"'
         parts.append(
             f'<g data-coin="{coin}" data-seat="{seat}" '
-            f'data-label="{SIDES[seat]} {coin}, {pile[coin]} in the pile"{opacity}>'
+            f'data-label="{escape(_say("in-pile", side=seat_name(SIDES[seat]), coin=coin, count=pile[coin]))}"{opacity}>'
         )
         parts.append(_coin(cx, cy, coin, letter=True))
         parts.append(
@@ -546,7 +592,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
     status = _status(board)
     if last is not None and last.verb == "flip":
         status = f"{last.text} → {status}"
-    label = f"Wallet Battles on {game.battle_map.title}"
+    label = _say("title", map=game.battle_map.title)
     note = scored_note(board)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
@@ -557,7 +603,7 @@ def svg_board(state: State, last: Action | None = None) -> str:
         f'<rect x="10" y="{MAP_TOP - 6}" width="{WIDTH - 20}" height="{MAP_HEIGHT + 6}" rx="10" '
         'fill="#efe3c4" stroke="#cbb88f" stroke-width="1"/>',
         f'<text x="{WIDTH / 2}" y="22" text-anchor="middle" font-size="15" font-weight="700" '
-        f'fill="{INK}">{escape(game.battle_map.title)} · {escape(game.battle_map.date)}</text>',
+        f'fill="{INK}">{escape(game.battle_map.title)} · {escape(battle_date(game.battle_map))}</text>',
         f'<text x="{WIDTH / 2}" y="37" text-anchor="middle" font-size="9.5" fill="{INK}" '
         f'class="status">{escape(status)}</text>',
     ]
