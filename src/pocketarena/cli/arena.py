@@ -34,11 +34,15 @@ from pocketarena.core import Game
 from pocketarena.records import now_utc
 
 from .common import (
+    N_,
     GameArg,
     MapOpt,
     ModeOpt,
     OptionOpt,
     ProtectOpt,
+    _,
+    at_least_one,
+    cannot_write,
     console,
     err_console,
     fail,
@@ -111,8 +115,7 @@ RayAddressOpt = Annotated[
 def jobs_or_fail(jobs: int | None) -> int:
     if jobs is None:
         return default_jobs()
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, got {jobs}")
+    at_least_one("--jobs", jobs)
     return jobs
 
 
@@ -120,7 +123,7 @@ def ray_or_fail(ray: bool, address: str | None) -> str | None:
     """Where the games run: None for the local pool, else the Ray address (``local``: a Ray
     instance started here). Refuses early, before any game, when Ray is not installed."""
     if address is not None and not address.strip():
-        fail("--ray-address needs an address, e.g. 10.0.0.5:6379 or auto")
+        fail(_("--ray-address needs an address, e.g. 10.0.0.5:6379 or auto"))
     if not ray and address is None:
         return None
     if importlib.util.find_spec("ray") is None:
@@ -279,7 +282,7 @@ def play_in_rounds(
     try:
         path = report.save(folder)
     except OSError as e:
-        fail(f"could not write the results to {folder}: {e.strerror}", 1)
+        cannot_write(folder, e)
     show_summary(
         path,
         print_rounds,
@@ -288,8 +291,12 @@ def play_in_rounds(
     )
     if stopped:
         interrupted(
-            f"in round {len(report.rounds)} of {total}; the games that finished were saved "
-            "and the table covers those."
+            N_(
+                "in round %(round)s of %(total)s; the games that finished were saved and the "
+                "table covers those."
+            ),
+            round=len(report.rounds),
+            total=total,
         )
 
 
@@ -318,14 +325,14 @@ def arena(
     game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
     kind = kind.strip().lower()
     if kind not in ("all-pairs", *ROUND_KINDS):
-        fail(f"unknown --kind {kind!r}; kinds: all-pairs, {', '.join(ROUND_KINDS)}")
+        kinds = ", ".join(("all-pairs", *ROUND_KINDS))
+        fail(_("unknown --kind %(kind)r; kinds: %(kinds)s", kind=kind, kinds=kinds))
     if kind != "all-pairs" and games is not None:
-        fail(f"a {kind} plays one game a pairing; drop --games")
+        fail(_("a %(kind)s plays one game a pairing; drop --games", kind=kind))
     if kind == "all-pairs" and rounds is not None:
-        fail("--rounds is for --kind swiss")
+        fail(_("--rounds is for --kind swiss"))
     games = 20 if games is None else games
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}")
+    at_least_one("--games", games)
     jobs_or_fail(jobs)
     where = ray_or_fail(ray, ray_address)
     try:
@@ -349,7 +356,7 @@ def arena(
         # Ctrl-C: the games that finished are kept, saved and reported.
         stopped, results = stop, stop.results
         if not results:
-            interrupted(f"0 of {stop.total} games finished; nothing was saved.")
+            interrupted(N_("0 of %(total)s games finished; nothing was saved."), total=stop.total)
     report = ArenaReport(
         game=game.ID,
         options=dict(game.options),
@@ -365,15 +372,19 @@ def arena(
         path = report.save(folder)
         figures = plot(report, folder) if plots else []
     except OSError as e:
-        fail(f"could not write the results to {folder}: {e.strerror}", 1)
+        cannot_write(folder, e)
     saved = f"Saved {path} and {plural(len(results), 'record')}" + (
         f", plots {', '.join(p.name for p in figures)}" if figures else ""
     )
     show_summary(path, print_report, saved, as_json)
     if stopped is not None:
         interrupted(
-            f"{len(results)} of {stopped.total} games finished and were saved; the tables "
-            "and plots cover those."
+            N_(
+                "%(done)s of %(total)s games finished and were saved; the tables and plots "
+                "cover those."
+            ),
+            done=len(results),
+            total=stopped.total,
         )
 
 

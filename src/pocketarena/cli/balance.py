@@ -39,11 +39,14 @@ from .arena import (
     workers_for,
 )
 from .common import (
+    N_,
     GameArg,
     MapOpt,
     ModeOpt,
     OptionOpt,
     ProtectOpt,
+    at_least_one,
+    cannot_write,
     console,
     fail,
     game_id_or_fail,
@@ -183,8 +186,7 @@ def balance(
     for name, value in (("mode", mode), ("map", map), ("protect", protect)):
         if value is not None:
             narrowed[name] = value
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}")
+    at_least_one("--games", games)
     jobs_or_fail(jobs)
     where = ray_or_fail(ray, ray_address)
     try:
@@ -207,8 +209,12 @@ def balance(
         results = run_or_fail(tasks, workers, where, f"{key}: {len(option_sets)} variants")
     except Interrupted as stop:
         interrupted(
-            f"{len(stop.results)} of {stop.total} games finished; nothing was saved (a balance "
-            "report needs every game of every variant)."
+            N_(
+                "%(done)s of %(total)s games finished; nothing was saved (a balance report "
+                "needs every game of every variant)."
+            ),
+            done=len(stop.results),
+            total=stop.total,
         )
     report = BalanceReport.from_results(
         key,
@@ -226,7 +232,7 @@ def balance(
         path = report.save(folder, records=records)
         figures = report.plot(folder) if plots else []
     except OSError as e:
-        fail(f"could not write the results to {folder}: {e.strerror}", 1)
+        cannot_write(folder, e)
     print_balance(report.to_json())
     console.print(
         f"Saved {path}" + (f" and plots {', '.join(p.name for p in figures)}" if figures else "")

@@ -85,9 +85,10 @@ def error_line(message: str) -> None:
     err_console.print(f"[bold red]{prefix}[/] {escape(message)}", markup=True, soft_wrap=True)
 
 
-def interrupted(kept: str) -> NoReturn:
-    """Ctrl-C, the same everywhere: one line saying what was kept, exit 130."""
-    line = _("Interrupted: %(kept)s", kept=_(kept))
+def interrupted(kept: str, /, **params: Any) -> NoReturn:
+    """Ctrl-C, the same everywhere: one line saying what was kept, exit 130. ``kept`` is a
+    message marked with ``N_``, worded here with its ``params``."""
+    line = _("Interrupted: %(kept)s", kept=_(kept, **params))
     err_console.print(escape(line), markup=True, soft_wrap=True)
     raise typer.Exit(INTERRUPTED)
 
@@ -104,6 +105,20 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
     """Print one clear line to stderr and stop the command with ``code``."""
     error_line(message)
     raise typer.Exit(code)
+
+
+def cannot_write(folder: Path, error: OSError) -> NoReturn:
+    """Results that could not be written: one line naming the folder and why, exit 1."""
+    fail(
+        _("could not write the results to %(folder)s: %(why)s", folder=folder, why=error.strerror),
+        1,
+    )
+
+
+def at_least_one(flag: str, value: int) -> None:
+    """Stop on a count below 1 (``--games 0``)."""
+    if value < 1:
+        fail(_("%(flag)s must be at least 1, got %(value)s", flag=flag, value=value))
 
 
 GameArg = Annotated[

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .common import FAILED, err_console, fail
+from .common import FAILED, _, err_console, fail
 
 
 def haproxy_config(
@@ -63,8 +63,8 @@ def wait_healthy(
     bases = [u.rstrip("/") for u in url]
     for base in bases:
         if not base.startswith(("http://", "https://")):
-            fail(f"{base!r} is not an http:// or https:// address")
-    waiting = {base: "not asked yet" for base in bases}
+            fail(_("%(url)r is not an http:// or https:// address", url=base))
+    waiting = {base: _("not asked yet") for base in bases}
     deadline = time.monotonic() + timeout
     said = time.monotonic()
     while True:
@@ -74,20 +74,23 @@ def wait_healthy(
                 if r.status_code == 200:
                     del waiting[base]
                 else:
-                    waiting[base] = f"answers {r.status_code}"
+                    waiting[base] = _("answers %(status)s", status=r.status_code)
             except httpx.HTTPError as e:
                 waiting[base] = f"{type(e).__name__}"
         if not waiting:
-            err_console.print(f"healthy: {', '.join(bases)}", soft_wrap=True)
+            err_console.print(_("healthy: %(urls)s", urls=", ".join(bases)), soft_wrap=True)
             return
         now = time.monotonic()
         if now >= deadline:
             left = "; ".join(f"{b} {why}" for b, why in waiting.items())
-            fail(f"not healthy after {timeout:g} s: {left}", FAILED)
+            fail(
+                _("not healthy after %(seconds)s s: %(left)s", seconds=f"{timeout:g}", left=left),
+                FAILED,
+            )
         if now - said >= 10:
             said = now
             left = ", ".join(waiting)
-            err_console.print(f"waiting for {left} …", soft_wrap=True, markup=False)
+            err_console.print(_("waiting for %(urls)s …", urls=left), soft_wrap=True, markup=False)
         time.sleep(min(0.5, max(0.0, deadline - now)))
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import console, fail
+from .common import _, console, fail
 
 if TYPE_CHECKING:
     from pocketarena.server.core.config import Settings
@@ -91,15 +91,20 @@ def _settings(database_url: str | None, redis_url: str | None, **more: Any) -> S
     except DatabaseConfigError as e:
         fail(str(e))
     except Exception as e:  # reached, but unusable (a wrong name, no rights, a bad schema)
-        fail(f"cannot open the database {shown!r}: {type(e).__name__}: {str(e).splitlines()[0]}")
+        fail(_("cannot open the database %(url)r: %(why)s", url=shown, why=_why(e)))
     if settings.redis_url:
         url = settings.redis_url
         shown = re.sub(r"//[^@/]*@", "//", url)
         try:
             wait_for(f"Redis at {shown}", lambda: _ping_redis(url), say)
         except Exception as e:  # reached, but refusing us (a password), or not a Redis URL
-            fail(f"cannot use Redis at {shown!r}: {type(e).__name__}: {str(e).splitlines()[0]}")
+            fail(_("cannot use Redis at %(url)r: %(why)s", url=shown, why=_why(e)))
     return settings
+
+
+def _why(error: Exception) -> str:
+    """What a driver said, on one line: ``OperationalError: connection refused``."""
+    return f"{type(error).__name__}: {(str(error).splitlines() or [''])[0]}"
 
 
 def _ping_redis(url: str) -> None:
@@ -146,9 +151,12 @@ def _serve(
     settings = _settings(database_url, redis_url, trusted_proxies=trusted_proxies)
     if workers > 1 and not settings.redis_url:
         fail(
-            f"--workers {workers} needs --redis-url (or POCKETARENA_REDIS_URL): processes "
-            "serving the same games share their changes through Redis; without it run one "
-            "process (--workers 1)"
+            _(
+                "--workers %(workers)s needs --redis-url (or POCKETARENA_REDIS_URL): processes "
+                "serving the same games share their changes through Redis; without it run one "
+                "process (--workers 1)",
+                workers=workers,
+            )
         )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     cluster = f", cluster over Redis {settings.redis_url}" if settings.redis_url else ""
@@ -223,7 +231,7 @@ def worker(
     Start as many as you like, on any machine that reaches the database and Redis."""
     settings = _settings(database_url, redis_url)
     if not settings.redis_url:
-        fail("a worker takes its jobs from Redis: give --redis-url (or POCKETARENA_REDIS_URL)")
+        fail(_("a worker takes its jobs from Redis: give --redis-url (or POCKETARENA_REDIS_URL)"))
     if bots is not None:
         settings.bot_workers = bots
     settings.bot_jobs = True

@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from pocketarena.core import normalize_game_id
 
-from .common import err_console, fail, say
+from .common import _, err_console, fail, say
 
 SOLVABLE = ("stack-a-cash",)
 
@@ -46,12 +46,25 @@ def solve_command(
     Every reachable position is solved, and the opening's value printed."""
     key = normalize_game_id(game)
     if key not in SOLVABLE:
-        fail(f"{game!r} cannot be solved here; solvable games: {', '.join(SOLVABLE)}")
+        fail(
+            _(
+                "%(game)r cannot be solved here; solvable games: %(games)s",
+                game=game,
+                games=", ".join(SOLVABLE),
+            )
+        )
     choice = protect.strip().lower()
     from pocketarena.solve.stack_a_cash import PROTECT_OPTIONS, progress_bar, save, solve
 
     if choice not in PROTECT_OPTIONS:
-        fail(f"--protect {protect!r} is not valid; choose one of: {', '.join(PROTECT_OPTIONS)}")
+        choices = ", ".join(PROTECT_OPTIONS)
+        fail(
+            _(
+                "--protect %(protect)r is not valid; choose one of: %(choices)s",
+                protect=protect,
+                choices=choices,
+            )
+        )
     start = time.perf_counter()
     if rebuild:
         from pocketarena.solve.stack_a_cash import build, cache_dir

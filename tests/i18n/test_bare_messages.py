@@ -1,0 +1,84 @@
+"""No refusal is written as a bare English literal: the message argument of every call that
+shows a person an error (the terminal's ``fail``, ``error_line`` and ``interrupted``, the
+server's ``GameError``, ``HTTPException`` and ``BadParameter``) goes through a catalog, as
+``_("…", name=value)``, a name marked with ``N_``, or text a catalog already worded. Found by
+reading the source (an AST walk), so a refusal nobody triggers in a test is caught too."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "pocketarena"
+
+# The callables that show their message to a person: which positional argument is the
+# message, and by which keyword it may be given.
+SHOWN = {
+    "fail": (0, "message"),
+    "error_line": (0, "message"),
+    "interrupted": (0, "kept"),
+    "BadParameter": (0, "message"),
+    "GameError": (1, "message"),
+    "HTTPException": (1, "detail"),
+    "StarletteHTTPException": (1, "detail"),
+}
+
+
+def _name(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _bare(node: ast.expr) -> bool:
+    """A literal with words in it: ``"no such game"``, ``f"--games must be {n}"``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return any(c.isalpha() for c in node.value)
+    if isinstance(node, ast.JoinedStr):
+        return any(_bare(part) for part in node.values if isinstance(part, ast.Constant))
+    if isinstance(node, ast.BinOp):  # "…" + x, "…" % x
+        return _bare(node.left) or _bare(node.right)
+    return False
+
+
+def bare_messages(root: Path = SOURCE) -> list[str]:
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(call, ast.Call) or _name(call) not in SHOWN:
+                continue
+            index, keyword = SHOWN[_name(call) or ""]
+            shown = call.args[index : index + 1]
+            shown += [k.value for k in call.keywords if k.arg == keyword]
+            for node in shown:
+                if _bare(node):
+                    where = path.relative_to(root.parent)
+                    found.append(f"{where}:{call.lineno}: {ast.unparse(node)[:80]}")
+    return found
+
+
+def test_the_walk_finds_a_bare_literal(tmp_path: Path) -> None:
+    """The walk itself: each kind of bare message is found, a worded one is not."""
+    (tmp_path / "cli.py").write_text(
+        "fail('no such file')\n"
+        "fail(f'--games must be at least 1, got {games}')\n"
+        "raise GameError('bad_request', 'a bad request')\n"
+        "raise HTTPException(status_code=404, detail='gone')\n"
+        "interrupted('nothing ' + kept)\n"
+        "fail(_('no such file'))\n"
+        "fail(str(e))\n"
+        "raise GameError('bad_request', _('a bad request'))\n"
+        "fail(NOTHING_KEPT)\n"
+        "fail(f'{path}: {e}')\n",
+        encoding="utf-8",
+    )
+    found = bare_messages(tmp_path)
+    assert [line.split(":")[1] for line in found] == ["1", "2", "3", "4", "5"], found
+
+
+def test_every_refusal_goes_through_a_catalog() -> None:
+    found = bare_messages()
+    assert not found, f"{len(found)} bare messages:\n" + "\n".join(found)
