@@ -717,6 +717,218 @@ ENGLISH |= dict(
         M_("explore.round.enclosed", "an enclosed round"),
         M_("explore.round.flag", "a flag round"),
         M_("explore.round.tactical", "a tactical round"),
+        # -- the lessons (pocketarena.lessons): each step's title, rule and task, the hint after
+        # a legal move that is not what the step asks, and the words after the right move ----
+        M_("study.type-a-move", "type a move in notation, as the moves are listed"),
+        M_(
+            "lesson.not-asked",
+            "%(move)s can be played, but it is not what this step asks: %(hint)s",
+        ),
+        M_(
+            "lesson.not-most",
+            "%(move)s can be played, but it is not what this step asks: %(hint)s (it leaves you %(got)s; the best move leaves %(best)s)",
+        ),
+        M_("lesson.coin-age.slap.title", "The slap"),
+        M_(
+            "lesson.coin-age.slap.text",
+            "Every turn starts with a slap: you throw one coin of each kind in your bank and count the matches, the coins showing your side. Heads threw quarter and nickel heads up: two matches, so Heads may place up to two coins, and only the coins that matched. Place your quarter on an empty space.",
+        ),
+        M_(
+            "lesson.coin-age.slap.hint",
+            "with two matches you place coins; place the quarter that matched (the penny and the dime landed tails up and stay in the bank this turn).",
+        ),
+        M_(
+            "lesson.coin-age.slap.done",
+            "Placed. Two or three matches allow two places, four allow a third by paying a coin, one match a place and a move, none a capture and a move.",
+        ),
+        M_("lesson.coin-age.stacking.title", "Stacking by rank"),
+        M_(
+            "lesson.coin-age.stacking.text",
+            "A coin may go on an empty space or on a coin of strictly higher rank, anyone's: a dime on anything but a dime, a quarter only on an empty space. Tails matched the quarter and the penny. Cover Heads' quarter on Stone Rock with your penny: the top coin holds the space.",
+        ),
+        M_("lesson.coin-age.stacking.hint", "put the penny on the quarter at Stone Rock."),
+        M_(
+            "lesson.coin-age.stacking.done",
+            "Covered: Stone Rock is Tails' now, and the quarter under the penny scores nothing while it is covered.",
+        ),
+        M_("lesson.coin-age.capture.title", "No match: capture"),
+        M_(
+            "lesson.coin-age.capture.text",
+            "Heads threw no match: no place, but a capture and a move. A capture takes the top coin of any stack into your bank; it is yours from then on. Take Tails' penny off Stone Rock, so your quarter holds the space again.",
+        ),
+        M_("lesson.coin-age.capture.hint", "capture the penny on Stone Rock."),
+        M_(
+            "lesson.coin-age.capture.done",
+            "Captured: the penny is in your bank now and your quarter is on top again.",
+        ),
+        M_("lesson.coin-age.regions.title", "Regions double"),
+        M_(
+            "lesson.coin-age.regions.text",
+            "Spaces score their top coin's rank; in each region a player holding strictly more spaces than the other doubles their points there, and every coin in a bank scores 1. The Silver Vale has two spaces: your dime holds Silver City, Tails' quarter Gentle Wood, a tie that doubles nobody. You matched the penny: make the move that scores most.",
+        ),
+        M_("lesson.coin-age.regions.hint", "look for the move that wins a region's majority."),
+        M_(
+            "lesson.coin-age.regions.done",
+            "Both Silver Vale spaces are yours: the region doubles for you and Tails loses the quarter's 4. The game ends at once when a coin fills the last empty space or an action empties the mover's bank; then the totals decide.",
+        ),
+        M_("lesson.stack-a-cash.line.title", "Three in a row"),
+        M_(
+            "lesson.stack-a-cash.line.text",
+            "Three coins showing your side on the top layer, in a row, column or diagonal, win. Nobody owns a coin: what shows on top counts. Heads to move: win.",
+        ),
+        M_("lesson.stack-a-cash.line.hint", "Heads has a1 and b1: finish the row."),
+        M_("lesson.stack-a-cash.line.done", "A line: Heads wins."),
+        M_("lesson.stack-a-cash.protection.title", "Protection"),
+        M_(
+            "lesson.stack-a-cash.protection.text",
+            "The coin your opponent placed, moved or flipped last turn is protected: you cannot flip or move it (try flip c1), but you may cover it with a smaller coin. Win.",
+        ),
+        M_(
+            "lesson.stack-a-cash.protection.hint",
+            "the medium coin on c1 is protected; a small coin may still cover it.",
+        ),
+        M_("lesson.stack-a-cash.protection.done", "Covered with your side up: Heads wins the row."),
+        M_("lesson.stack-a-cash.opponent-lines.title", "Lines made for the opponent"),
+        M_(
+            "lesson.stack-a-cash.opponent-lines.text",
+            "After every action the opponent's lines are checked first: a move that shows a line for the other side loses, even if it makes yours too. Tails to move: do not flip or uncover a Heads line; win instead.",
+        ),
+        M_(
+            "lesson.stack-a-cash.opponent-lines.hint",
+            "that move shows a line for the other side, or does not win.",
+        ),
+        M_(
+            "lesson.stack-a-cash.opponent-lines.done",
+            "A line of your own and none for Heads: Tails wins.",
+        ),
+        M_("lesson.stack-a-cash.repetition.title", "Repetition"),
+        M_(
+            "lesson.stack-a-cash.repetition.text",
+            "The same position (board, side to move and protected coin) a third time is a draw; flips and moves could go on for ever, and this ends them. Heads and Tails have been flipping a2 and b3 in turn. Tails to move: repeat the position a third time.",
+        ),
+        M_(
+            "lesson.stack-a-cash.repetition.hint",
+            "the draw comes from playing the same flip once more.",
+        ),
+        M_("lesson.stack-a-cash.repetition.done", "The third time: the game is drawn."),
+        M_("lesson.flipwars.attack.title", "Attack patterns"),
+        M_(
+            "lesson.flipwars.attack.text",
+            "Every tile attacks the cells its dots show; placing it flips every tile there to the other colour. Red to move: flip the blue tile with the placement that gains most.",
+        ),
+        M_("lesson.flipwars.attack.hint", "choose a tile whose pattern reaches blue tiles."),
+        M_(
+            "lesson.flipwars.attack.done",
+            "Flipped: attacked tiles change colour, whoever owned them.",
+        ),
+        M_("lesson.flipwars.rotation.title", "Rotation"),
+        M_(
+            "lesson.flipwars.rotation.text",
+            "A tile may be turned before it is placed (r0 as printed, r90, r180, r270 clockwise), and its pattern turns with it. Blue to move: find the placement, turned as it must be, that gains most.",
+        ),
+        M_(
+            "lesson.flipwars.rotation.hint",
+            "turn the tile so that its pattern points at the red tiles.",
+        ),
+        M_(
+            "lesson.flipwars.rotation.done",
+            "Right: turned a quarter, the tank's line reaches the most.",
+        ),
+        M_("lesson.flipwars.own-tiles.title", "Flipping your own tiles"),
+        M_(
+            "lesson.flipwars.own-tiles.text",
+            "An attack flips every tile it reaches, your own too. Blue to move: gain the most, counting the blue tiles a placement would turn red.",
+        ),
+        M_(
+            "lesson.flipwars.own-tiles.hint",
+            "that placement turns some of your own tiles, or misses red ones.",
+        ),
+        M_(
+            "lesson.flipwars.own-tiles.done", "Right: most tiles, counting those flipped both ways."
+        ),
+        M_("lesson.flipwars.enclosed.title", "Enclosed Battle"),
+        M_(
+            "lesson.flipwars.enclosed.text",
+            "Each mode changes the field. Enclosed Battle plays on a 4x4 board with one of each tile per player, all of them placed. Blue to move: gain the most.",
+        ),
+        M_("lesson.flipwars.more-red", "a placement that reaches more red tiles gains more."),
+        M_("lesson.flipwars.enclosed.done", "Right: on the small board every cell counts."),
+        M_("lesson.flipwars.flag.title", "Capture the Flag"),
+        M_(
+            "lesson.flipwars.flag.text",
+            "Capture the Flag adds a flag to each side, placed first; it attacks nothing and counts 2 for whoever's colour it shows. Blue to move: gain the most.",
+        ),
+        M_("lesson.flipwars.flag.hint", "a flag turned to your colour counts 2."),
+        M_("lesson.flipwars.flag.done", "Right: flags are the tiles worth taking."),
+        M_("lesson.flipwars.tactical.title", "Tactical War"),
+        M_(
+            "lesson.flipwars.tactical.text",
+            "Tactical War blocks a cell (c3 in the first round): no tile fills it, nothing flips it, attacks pass over it. As a series, first to three rounds, the loser of a round moves the block and chooses who starts the next. Blue to move: gain the most.",
+        ),
+        M_(
+            "lesson.flipwars.tactical.done",
+            "Right. That is every mode: the most tiles when the board is full wins.",
+        ),
+        M_("lesson.wallet-battles.flips.title", "Flips"),
+        M_(
+            "lesson.wallet-battles.flips.text",
+            "Each round both players flip a coin: two heads and the Union acts, two tails and the Confederacy acts, one of each and nobody does. The flips came HH: place a coin from your pile on an empty location.",
+        ),
+        M_(
+            "lesson.wallet-battles.flips.hint",
+            "after HH the Union places a coin here (or captures, or passes, but no enemy coin is on the map yet).",
+        ),
+        M_(
+            "lesson.wallet-battles.flips.done",
+            "Placed: the location is the Union's while its coins are there.",
+        ),
+        M_("lesson.wallet-battles.capture.title", "Capture"),
+        M_(
+            "lesson.wallet-battles.capture.text",
+            "The act may instead capture: take the top coin of an enemy stack into your pile, to place later as your own. The flips came TT: capture the Union's quarter.",
+        ),
+        M_("lesson.wallet-battles.capture.hint", "capture the coin on Cemetery Hill."),
+        M_(
+            "lesson.wallet-battles.capture.done",
+            "Captured: the quarter is in the Confederacy's pile now.",
+        ),
+        M_("lesson.wallet-battles.recall.title", "The recall"),
+        M_(
+            "lesson.wallet-battles.recall.text",
+            "The third odd flip in a row forces a recall: each side with coins on the map, Union first, returns one of its own top coins to its pile. Recall your quarter.",
+        ),
+        M_(
+            "lesson.wallet-battles.recall.hint",
+            "the recall returns one of your own top coins.",
+        ),
+        M_(
+            "lesson.wallet-battles.recall.done",
+            "Recalled, and the count of odd flips starts again from zero.",
+        ),
+        M_("lesson.wallet-battles.scoring.title", "Stacks and scoring"),
+        M_(
+            "lesson.wallet-battles.scoring.text",
+            "You may place a coin on your own stack whose top coin is strictly larger. A location you hold scores 2 plus its coins, doubled from three coins up; a coin in your pile scores 1. Make the move that scores most.",
+        ),
+        M_("lesson.wallet-battles.scoring.hint", "a third coin on your own stack doubles it."),
+        M_("lesson.wallet-battles.scoring.done", "Three coins: the stack is worth 8 now."),
+        # -- the puzzles (pocketarena.puzzles): what a puzzle asks, and the solver's verdict ----
+        nM_(
+            "puzzle.goal.round",
+            "%(seat)s to move (%(count)s cell is empty): find the only placement that wins the round by %(margin)s.",
+            "%(seat)s to move (%(count)s cells are empty): find the only placement that wins the round by %(margin)s.",
+        ),
+        M_("puzzle.goal.at-once", "%(seat)s to move: find the only move that wins at once."),
+        M_(
+            "puzzle.goal.wins-in",
+            "%(seat)s to move: find the only move that wins (in %(plies)s).",
+        ),
+        M_("puzzle.right", "Right: %(move)s is a %(result)s for %(seat)s."),
+        M_(
+            "puzzle.wrong",
+            "Not this one: %(move)s is only a %(result)s for %(seat)s. The winning move was %(answer)s (%(best)s).",
+        ),
+        M_("puzzle.solver-answers", "%(said)s The solver answers %(reply)s."),
     ]
 )
 

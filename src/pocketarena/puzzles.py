@@ -29,8 +29,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pocketarena.core import GAMES, TERMINAL, IllegalActionError, RecordError, State, load_shared
+from pocketarena.core import GAMES, TERMINAL, ActionError, RecordError, State, load_shared
+from pocketarena.core.errors import Message, message
+from pocketarena.core.words import seat_name
 from pocketarena.explore import EXPLORABLE, ExplorerError, MoveValue, explorable, explore
+from pocketarena.messages import speak
 from pocketarena.records import Record
 
 __all__ = [
@@ -63,7 +66,12 @@ FLIPWARS_EMPTY = (3, 4, 5)  # empty cells a FlipWars puzzle may have (before the
 
 
 class PuzzleError(ValueError):
-    """A puzzle or an answer that cannot be used (the message says why)."""
+    """A puzzle or an answer that cannot be used (the message says why; ``said``, when there
+    is one, is the reason as a message to word in the reader's language)."""
+
+    def __init__(self, text: str, said: Message | None = None) -> None:
+        super().__init__(text)
+        self.said = said
 
 
 @dataclass(frozen=True)
@@ -86,19 +94,16 @@ class Puzzle:
     # "result"}; None for the solver-generated set.
     source: dict[str, Any] | None = None
 
-    def goal(self) -> str:
-        """What the player is asked, in words."""
+    def goal(self) -> Message:
+        """What the player is asked, as a message to word in the reader's language."""
         state = position(self)
-        seat = state.game.SEATS[state.current_player]
+        seat = seat_name(state.game.SEATS[state.current_player])
         if self.margin is not None:
-            cells = "cell is" if self.plies == 1 else "cells are"
-            return (
-                f"{seat} to move ({self.plies} {cells} empty): find the only placement that "
-                f"wins the round by {self.margin}."
-            )
+            return message("puzzle.goal.round", seat=seat, count=self.plies, margin=self.margin)
         if self.plies == 1:
-            return f"{seat} to move: find the only move that wins at once."
-        return f"{seat} to move: find the only move that wins (in {self.plies} plies)."
+            return message("puzzle.goal.at-once", seat=seat)
+        plies = message("study.plies", count=self.plies or 0)
+        return message("puzzle.goal.wins-in", seat=seat, plies=plies)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -116,17 +121,18 @@ class Judgement:
     value: MoveValue  # the solver's value of the move played
     best: MoveValue  # the puzzle's best move, with its value
     reply: str | None  # the solver's best reply after the move played (None: the end)
-    message: str
+    message: Message
 
     def to_json(self) -> dict[str, Any]:
+        """The judgement, worded in the language of the moment (English when none is set)."""
         return {
             "correct": self.correct,
             "move": self.move,
-            "result": self.value.describe(),
+            "result": speak(self.value.describe_message()),
             "best": self.best.move,
-            "best_result": self.best.describe(),
+            "best_result": speak(self.best.describe_message()),
             "reply": self.reply,
-            "message": self.message,
+            "message": speak(self.message),
         }
 
 
@@ -148,10 +154,13 @@ def check(puzzle: Puzzle, move: str) -> Judgement:
     PuzzleError for text that is no legal move here (the engine says why)."""
     state = position(puzzle)
     if not isinstance(move, str) or not move.strip():
-        raise PuzzleError("type a move in notation, as the moves are listed")
+        said = message("study.type-a-move")
+        raise PuzzleError(str(said), said)
     try:
         after = state.child(move)
-    except (IllegalActionError, ValueError) as e:
+    except ActionError as e:  # the engine's reason, as its message
+        raise PuzzleError(str(e), e.message) from None
+    except ValueError as e:
         raise PuzzleError(str(e)) from None
     action = after.history[-1]
     values = {m.move: m for m in explore(state)}
@@ -159,17 +168,23 @@ def check(puzzle: Puzzle, move: str) -> Judgement:
     played = values[action.text]
     correct = _same(played, best)
     reply = _reply(after)
-    seat = state.game.SEATS[state.current_player]
+    seat = seat_name(state.game.SEATS[state.current_player])
+    result = played.describe_message()
     if correct:
-        message = f"Right: {action.text} is a {played.describe()} for {seat}."
+        said = message("puzzle.right", move=action.text, result=result, seat=seat)
     else:
-        message = (
-            f"Not this one: {action.text} is only a {played.describe()} for {seat}. "
-            f"The winning move was {puzzle.answer} ({best.describe()})."
+        best_result = best.describe_message()
+        said = message(
+            "puzzle.wrong",
+            move=action.text,
+            result=result,
+            seat=seat,
+            answer=puzzle.answer,
+            best=best_result,
         )
     if reply is not None:
-        message += f" The solver answers {reply}."
-    return Judgement(correct, action.text, played, best, reply, message)
+        said = message("puzzle.solver-answers", said=said, reply=reply)
+    return Judgement(correct, action.text, played, best, reply, said)
 
 
 def _reply(child: State) -> str | None:

@@ -14,7 +14,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
-from pocketarena import i18n
+from pocketarena import i18n, puzzles
+from pocketarena.lessons import LESSONS
+from pocketarena.messages import render
 from pocketarena.server import catalog
 
 from .axe import axe_violations, describe
@@ -51,9 +53,10 @@ def in_language(
 
 # Visible text of the page (each element's own text nodes together) and the words people hear
 # (aria-label, title, placeholder): what the pseudo-locale must show wrapped in ⟦…⟧. Left out:
-# boards, notation and code; text declared English (lang="en": the lessons' and puzzles' own
-# text, English only so far, and a rules page not yet translated into the reader's language); and what is marked data-words="engine" (a refusal, a replay's
-# caption with its notation), which the engine's catalog words, checked by its own tests.
+# boards, notation and code; text declared English (lang="en": a rules page not yet
+# translated into the reader's language); and what is marked data-words="engine" (a refusal,
+# a replay's caption with its notation), which the engine's catalog words, checked by its own
+# tests.
 VISIBLE_TEXT = """() => {
   const ENGINE_OR_NOTATION = 'svg, code, script, style, #moves .mv, .an-move-text, .notation, '
     + '[data-words="engine"], [lang="en"], [hidden], option, time';
@@ -81,7 +84,8 @@ VISIBLE_TEXT = """() => {
   }
   return out;
 }"""
-ALLOWED = re.compile(r"^[\s\d·•—–\-+±?!.,:;/()|«»◀▶←→↑↻°✓✗…%#●]*$")
+# (− is the minus of a rating change, "−16".)
+ALLOWED = re.compile(r"^[\s\d·•—–−\-+±?!.,:;/()|«»◀▶←→↑↻°✓✗…%#●]*$")
 # Notation inside a worded text: a coin's letter (L, M, S), a square (b2).
 NOTATION = re.compile(r"(?<![\w])([A-Z]|[a-e][1-5])(?![\w])")
 
@@ -123,6 +127,16 @@ def test_pseudo_locale_game_page_shows_no_word_outside_the_catalog(
         page.goto(server + path)
         page.wait_for_load_state("networkidle")
         found += [f"{path}: {t}" for t in outside_catalog(page.evaluate(VISIBLE_TEXT), names)]
+    # What a lesson and a puzzle say after a move: the hint, the praise, the solver's verdict.
+    page.goto(server + "/learn/stack-a-cash")
+    page.click("#ln-steps li:nth-child(2) button")
+    page.click('#lesson[data-step="1"] #ln-choices button[data-move="place S a2"]')
+    page.wait_for_selector("#ln-feedback:not([hidden])")
+    found += [f"lesson: {t}" for t in outside_catalog(page.evaluate(VISIBLE_TEXT), names)]
+    page.goto(server + "/puzzles")
+    page.click("#puzzles[data-puzzle] #pz-choices button[data-move] >> nth=0")
+    page.wait_for_selector("#pz-feedback:not([hidden])")
+    found += [f"puzzle: {t}" for t in outside_catalog(page.evaluate(VISIBLE_TEXT), names)]
     assert not found, "\n".join(found)
     assert not errors, errors
     ctx.close()
@@ -198,3 +212,73 @@ def tokyo(iso: str | None, pattern: str) -> str:
     """A moment the page was sent (ISO 8601, UTC) as a clock in Tokyo shows it."""
     assert iso
     return datetime.fromisoformat(iso).astimezone(ZoneInfo("Asia/Tokyo")).strftime(pattern)
+
+
+# The words a Japanese or an Arabic reader sees of a lesson step and a puzzle, and the English
+# they replaced ("Protection", "Heads to move: find the only move…").
+LESSON_WORDS = {
+    "ja": {"title": "保護", "wrong": "求められている手ではありません", "puzzle": "手番"},
+    "ar": {"title": "الحماية", "wrong": "ليست ما تطلبه هذه الخطوة", "puzzle": "دور"},
+}
+ENGLISH = re.compile(r"\b(the|to|step|asks|protected|cover|coin|wins?|find|only|Right)\b")
+
+
+@pytest.mark.parametrize("code", list(LESSON_WORDS))
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_lesson_and_a_puzzle_in_japanese_and_in_arabic(
+    server: str, browser: Browser, code: str, size: str
+) -> None:
+    """A lesson's step (its title and rule, whose turn, a wrong move's hint, the right move's
+    praise) and a puzzle (its goal, the solver's verdict) in the reader's language, laid out
+    in its direction, with no English left and no sideways scroll."""
+    words = LESSON_WORDS[code]
+    engine = i18n.translations(code, "engine")
+    ctx = in_language(browser, code, size)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server}/learn/stack-a-cash")
+    page.click("#ln-steps li:nth-child(2) button")
+    page.wait_for_selector('#lesson[data-step="1"] #ln-choices button[data-move]')
+    lang, direction = page.evaluate(
+        "() => [document.documentElement.lang, document.documentElement.dir]"
+    )
+    assert (lang, direction) == (i18n.html_lang(code), "rtl" if code == "ar" else "ltr")
+    step = LESSONS["stack-a-cash"][1]
+    assert page.inner_text("#ln-step-title") == words["title"]
+    assert page.inner_text("#ln-text") == render(step.text, engine)
+    # No part of the step is declared English any more: it reads in the page's language.
+    assert page.evaluate("() => document.querySelectorAll('#lesson [lang]').length") == 0
+    shown = [page.inner_text(s) for s in ("#ln-step-title", "#ln-text", "#ln-status")]
+    page.click('#ln-choices button[data-move="place S a2"]')  # legal, not a win
+    page.wait_for_selector("#ln-feedback:not([hidden])")
+    wrong = page.inner_text("#ln-feedback")
+    assert words["wrong"] in wrong and render(step.hint, engine) in wrong, wrong
+    page.click("#ln-retry")
+    page.fill("#ln-move", "place S c1")
+    page.press("#ln-move", "Enter")
+    page.wait_for_selector('#ln-feedback[data-result="right"]')
+    assert page.inner_text("#ln-feedback") == render(step.done, engine)
+    shown += [wrong, page.inner_text("#ln-feedback"), page.inner_text("#ln-steps")]
+    assert page.evaluate(WIDE) <= 0, f"{code} {size}: the lesson scrolls sideways"
+
+    page.goto(f"{server}/puzzles?game=stack-a-cash")
+    page.wait_for_selector("#puzzles[data-puzzle] #pz-choices button[data-move]")
+    pid = page.get_attribute("#puzzles", "data-puzzle")
+    assert pid
+    p = puzzles.by_id()[pid]
+    goal = page.inner_text("#pz-goal")
+    assert goal == render(p.goal(), engine) and words["puzzle"] in goal, goal
+    page.fill("#pz-move", p.answer)
+    page.press("#pz-move", "Enter")
+    page.wait_for_selector("#pz-feedback:not([hidden])")
+    said = page.inner_text("#pz-feedback")
+    assert said == render(puzzles.check(p, p.answer).message, engine), said
+    shown += [goal, said]
+    assert page.evaluate(WIDE) <= 0, f"{code} {size}: the puzzle scrolls sideways"
+    english = [text for text in shown if ENGLISH.search(text)]
+    assert not english, english
+    assert not errors, errors
+    ctx.close()
+
+
+WIDE = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"

@@ -38,12 +38,12 @@ def finish(page: Page, base: str, game_id: str) -> None:
     steps = LESSONS[game_id]
     for n, step in enumerate(steps):
         page.wait_for_selector(f'#lesson[data-step="{n}"] #ln-choices button[data-move]')
-        assert page.inner_text("#ln-step-title") == step.title
+        assert page.inner_text("#ln-step-title") == str(step.title)
         right, wrong = moves_for(game_id, n)
         if n == 1 and wrong is not None:
             page.click(f'#ln-choices button[data-move="{wrong}"]')
             result, text = verdict(page)
-            assert result == "wrong" and step.hint in text
+            assert result == "wrong" and str(step.hint) in text
             page.click("#ln-retry")
             page.wait_for_selector("#ln-feedback", state="hidden")
         if n % 2:
@@ -52,7 +52,7 @@ def finish(page: Page, base: str, game_id: str) -> None:
         else:
             page.click(f'#ln-choices button[data-move="{right}"]')
         result, text = verdict(page)
-        assert (result, text) == ("right", step.done)
+        assert (result, text) == ("right", str(step.done))
         if n < len(steps) - 1:
             page.click("#ln-next")
     page.wait_for_selector("#ln-done:not([hidden])")

@@ -4,11 +4,15 @@ the engine's words); the pages exist for each game and are linked from home and 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fastapi.testclient import TestClient
 
 import pocketarena as pa
+from pocketarena import i18n
 from pocketarena.lessons import LESSONS, LessonError, accepted, check, position
+from pocketarena.messages import render
 
 STEPS = [(g, n) for g, steps in LESSONS.items() for n in range(len(steps))]
 
@@ -31,7 +35,7 @@ def test_each_step_has_a_right_and_a_wrong_move(game_id: str, n: int) -> None:
     wrong = [m for m in moves if m not in right]
     if wrong:  # the recall step has one legal move only
         result = check(step, wrong[0], game_id)
-        assert not result.correct and step.hint in result.message
+        assert not result.correct and result.message.params["hint"] == step.hint
 
 
 def test_goals_are_judged_by_the_engine() -> None:
@@ -52,12 +56,14 @@ def test_goals_are_judged_by_the_engine() -> None:
         check(LESSONS["coin-age"][1], "place Q treewood", "coin-age")
     # FlipWars "most": the wrong move says by how much.
     fw = check(LESSONS["flipwars"][0], "place tank a1 r0", "flipwars")
-    assert not fw.correct and "the best move leaves +2" in fw.message
+    assert not fw.correct and "the best move leaves +2" in str(fw.message)
 
 
 def test_the_api_judges_moves_and_refuses_bad_ones(client: TestClient) -> None:
     lesson = client.get("/api/lessons/wallet-battles").json()
-    assert [s["title"] for s in lesson["steps"]] == [s.title for s in LESSONS["wallet-battles"]]
+    assert [s["title"] for s in lesson["steps"]] == [
+        str(s.title) for s in LESSONS["wallet-battles"]
+    ]
     assert lesson["steps"][1]["status"] == "Confederacy to move"
     assert lesson["steps"][1]["svg"].startswith("<svg")
     r = client.post("/api/lessons/wallet-battles/1", json={"move": "capture cemetery-hill"})
@@ -87,3 +93,69 @@ def test_pages_and_links(client: TestClient) -> None:
     assert index.status_code == 200 and all(f"/learn/{g}" in index.text for g in LESSONS)
     missing = client.get("/learn/chess")
     assert missing.status_code == 404 and "no lesson" in missing.text
+
+
+@pytest.mark.parametrize(
+    ("code", "title", "status", "wrong", "refused"),
+    [
+        ("ja", "保護", "表の手番", "求められている手ではありません", "守られています"),
+        ("ar", "الحماية", "دور الصورة", "ليست ما تطلبه هذه الخطوة", "محمية"),
+    ],
+)
+def test_a_lesson_speaks_the_readers_language(
+    client: TestClient, code: str, title: str, status: str, wrong: str, refused: str
+) -> None:
+    """The step's words, whose turn, and the feedback (a wrong move's hint, a 'most' step's
+    margins, the praise, the engine's refusal) in the reader's language, not English."""
+    words = i18n.translations(code, "engine")
+    client.cookies.set("lang", code)
+    step = LESSONS["stack-a-cash"][1]
+    lesson = client.get("/api/lessons/stack-a-cash").json()
+    shown = lesson["steps"][1]
+    assert (shown["title"], shown["status"]) == (title, status)
+    assert shown["text"] == render(step.text, words) != str(step.text)
+    r = client.post("/api/lessons/stack-a-cash/1", json={"move": "place S a2"}).json()
+    assert not r["correct"] and wrong in r["message"] and render(step.hint, words) in r["message"]
+    r = client.post("/api/lessons/stack-a-cash/1", json={"move": "place S c1"}).json()
+    assert r["correct"] and r["message"] == render(step.done, words)
+    r = client.post("/api/lessons/stack-a-cash/1", json={"move": "flip c1"})
+    assert r.status_code == 400 and refused in r.json()["detail"]
+    assert "protected" not in r.json()["detail"]
+    most = client.post("/api/lessons/flipwars/0", json={"move": "place tank a1 r0"}).json()
+    assert "+2" in most["message"] and "best move" not in most["message"]
+    client.cookies.delete("lang")
+
+
+def test_nothing_a_lesson_says_is_outside_the_catalog(client: TestClient) -> None:
+    """In the pseudo-locale every word of every step, status and verdict is wrapped ⟦…⟧."""
+    client.cookies.set("lang", "qps")
+    said: list[str] = []
+    for game_id, steps in LESSONS.items():
+        lesson = client.get(f"/api/lessons/{game_id}").json()
+        said += [s[k] for s in lesson["steps"] for k in ("title", "text", "status")]
+        for n in range(len(steps)):
+            right, wrong = right_and_wrong(game_id, n)
+            for move in (right, wrong) if wrong else (right,):
+                r = client.post(f"/api/lessons/{game_id}/{n}", json={"move": move}).json()
+                said += [r["message"], r["status"]]
+    r = client.post("/api/lessons/coin-age/0", json={"move": "fly"})
+    said.append(r.json()["detail"])
+    client.cookies.delete("lang")
+    bare = [text for text in said if unwrapped(text).strip(" .")]
+    assert not bare, bare
+
+
+def unwrapped(text: str) -> str:
+    """What is left of ``text`` outside the pseudo-locale's ⟦…⟧, innermost first."""
+    before = None
+    while text != before:
+        before, text = text, re.sub(r"⟦[^⟦⟧]*⟧", "", text)
+    return text
+
+
+def right_and_wrong(game_id: str, n: int) -> tuple[str, str | None]:
+    step = LESSONS[game_id][n]
+    state = position(game_id, step)
+    moves = [a.text for a in state.legal_actions()]
+    right = [m for m in moves if accepted(state, step, state.child(m))]
+    return right[0], next((m for m in moves if m not in right), None)

@@ -3,8 +3,10 @@ the puzzle rating stored per player (a guest too), bad input refused without a c
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from pocketarena import puzzles
@@ -39,7 +41,7 @@ def test_right_then_wrong_answers_move_the_streak_and_rating(db_settings: Settin
             "best_streak": 0,
         }
         answer = puzzles.by_id()[view["id"]].answer
-        assert answer in view["legal"] and view["goal"] == puzzles.by_id()[view["id"]].goal()
+        assert answer in view["legal"] and view["goal"] == str(puzzles.by_id()[view["id"]].goal())
         r = client.post(f"/api/puzzles/{view['id']}/answer", json={"move": answer})
         assert r.status_code == 200, r.text
         right = r.json()
@@ -132,3 +134,35 @@ def test_a_new_puzzle_rating_is_provisional_and_a_first_miss_costs_little(
         assert answer["me"]["provisional"] is (i + 1 < PROVISIONAL_PUZZLES), (i, answer["me"])
     assert -FIRST_MOVE_MAX <= changes[0] < 0, changes
     assert all(c < 0 for c in changes) and abs(changes[-1]) < abs(changes[0])
+
+
+@pytest.mark.parametrize(
+    ("code", "goal", "right", "wrong"),
+    [
+        ("ja", "の手番", "正解：", "違います："),
+        ("ar", "دور ", "صحيح: ", "ليست هذه: "),
+        ("qps", "⟦", "⟦", "⟦"),
+    ],
+)
+def test_a_puzzle_speaks_the_readers_language(
+    client: TestClient, code: str, goal: str, right: str, wrong: str
+) -> None:
+    """The goal and the solver's verdicts in the reader's language (every word of them
+    through the catalog: in the pseudo-locale nothing is left outside ⟦…⟧ but notation)."""
+    client.cookies.set("lang", code)
+    said: list[str] = []
+    for game in ("stack-a-cash", "flipwars"):
+        view = next_puzzle(client, game=game)["puzzle"]
+        assert goal in view["goal"], view["goal"]
+        answer = puzzles.by_id()[view["id"]].answer
+        r = client.post(f"/api/puzzles/{view['id']}/answer", json={"move": answer}).json()
+        assert r["message"].startswith(right), r["message"]
+        move = wrong_move(view["id"])
+        w = client.post(f"/api/puzzles/{view['id']}/answer", json={"move": move}).json()
+        assert w["message"].startswith(wrong), w["message"]
+        said += [view["goal"], r["message"], w["message"], w["result"], w["best_result"]]
+    refused = client.post(f"/api/puzzles/{view['id']}/answer", json={"move": "   "})
+    said.append(refused.json()["detail"])
+    client.cookies.delete("lang")
+    english = [t for t in said if re.search(r"\b(to move|find|only|Right|Not this|win|loss)\b", t)]
+    assert not english, english

@@ -61,7 +61,7 @@ def test_the_answer_is_right_and_another_move_wrong_with_the_solvers_reply() -> 
     p = shipped("stack-a-cash")[0]
     right = check(p, p.answer.upper())  # notation in any case
     assert right.correct and right.move == p.answer and right.value.value == 1
-    assert right.message.startswith("Right:")
+    assert str(right.message).startswith("Right:")
     if p.plies and p.plies > 1:
         assert right.reply is not None
         after = position(p).child(p.answer).child(right.reply)
@@ -69,7 +69,7 @@ def test_the_answer_is_right_and_another_move_wrong_with_the_solvers_reply() -> 
     wrong_move = next(a.text for a in position(p).legal_actions() if a.text != p.answer)
     wrong = check(p, wrong_move)
     assert not wrong.correct and wrong.value.value < 1
-    assert p.answer in wrong.message and "Not this one" in wrong.message
+    assert p.answer in str(wrong.message) and "Not this one" in str(wrong.message)
 
 
 def test_another_winning_move_counts_when_it_keeps_the_value() -> None:

@@ -76,7 +76,7 @@ def test_a_thrown_away_win_in_stack_a_cash_becomes_a_puzzle() -> None:
     assert [m.move for m in explore(position(p)) if m.value == 1] == ["place S a1"]
     assert check(p, "place S a1").correct
     wrong = check(p, "place L c1")
-    assert not wrong.correct and "place S a1" in wrong.message
+    assert not wrong.correct and "place S a1" in str(wrong.message)
 
 
 def test_flipwars_blunders_within_the_endgame_solvers_reach() -> None:

@@ -11,9 +11,10 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
-from pocketarena import lessons
-from pocketarena.core import TERMINAL
+from pocketarena import lessons, study
+from pocketarena.core import State
 from pocketarena.i18n import _
+from pocketarena.messages import speak
 
 from ... import catalog
 from ...schemas import ErrorOut
@@ -46,13 +47,9 @@ def _step(game_id: str, index: int) -> lessons.Step:
     return steps[index]
 
 
-def _status(state: Any) -> str:
-    if state.current_player == TERMINAL:
-        winner = state.winner()
-        return "Drawn" if winner is None else f"{state.game.SEATS[winner]} wins"
-    if state.current_player < 0:
-        return "A throw decides next"
-    return f"{state.game.SEATS[state.current_player]} to move"
+def _status(state: State) -> str:
+    """Whose turn it is, or how the game ended, in the reader's language."""
+    return study.result_text(state) if state.is_terminal() else study.to_move_text(state)
 
 
 def _lesson(game_id: str) -> dict[str, Any]:
@@ -63,8 +60,8 @@ def _lesson(game_id: str) -> dict[str, Any]:
         out.append(
             {
                 "index": n,
-                "title": step.title,
-                "text": step.text,
+                "title": speak(step.title),
+                "text": speak(step.text),
                 "status": _status(state),
                 "legal": [a.text for a in state.legal_actions()],
                 "svg": catalog.svg_board(state, last=last),
@@ -79,12 +76,13 @@ def _judge(game_id: str, index: int, move: str) -> dict[str, Any]:
         result = lessons.check(step, move, game_id)
     except lessons.LessonError as e:
         raise HTTPException(
-            status_code=400, detail=_("%(move)r cannot be played: %(why)s", move=move, why=e)
+            status_code=400,
+            detail=_("%(move)r cannot be played: %(why)s", move=move, why=speak(e.said)),
         ) from None
     return {
         "correct": result.correct,
         "move": result.move,
-        "message": result.message,
+        "message": speak(result.message),
         "status": _status(result.after),
         "svg": catalog.svg_board(result.after, last=result.after.history[-1]),
     }

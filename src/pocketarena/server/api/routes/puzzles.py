@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from pocketarena import puzzles
 from pocketarena.explore import ExplorerError
 from pocketarena.i18n import _
+from pocketarena.messages import speak
 
 from ... import blunder_puzzles, catalog
 from ... import puzzle_ratings as ratings
@@ -50,7 +51,7 @@ def _view(puzzle: puzzles.Puzzle) -> dict[str, Any]:
         "title": state.game.TITLE,
         "options": dict(puzzle.options),
         "moves": list(puzzle.moves),
-        "goal": puzzle.goal(),
+        "goal": speak(puzzle.goal()),
         "rating": puzzle.rating,
         "source": puzzle.source,  # where a blunder puzzle came from; None for the shipped set
         "to_move": state.current_player,
@@ -64,8 +65,9 @@ def _judge(puzzle: puzzles.Puzzle, move: str) -> dict[str, Any]:
     try:
         judgement = puzzles.check(puzzle, move)
     except (puzzles.PuzzleError, ExplorerError) as e:
+        why = str(e) if e.said is None else speak(e.said)
         raise HTTPException(
-            status_code=400, detail=_("%(move)r cannot be played here: %(why)s", move=move, why=e)
+            status_code=400, detail=_("%(move)r cannot be played here: %(why)s", move=move, why=why)
         ) from None
     state = puzzles.position(puzzle)
     state.apply(judgement.move)
