@@ -35,7 +35,8 @@ from typing import Any
 
 from .bots.base import Bot
 from .bots.evaluation import Analyst
-from .core import State
+from .core import Message, State, message, seat_name
+from .messages import render
 from .records import Record
 
 INACCURACY = 0.06  # expected score given away for "?!"
@@ -61,7 +62,9 @@ __all__ = [
     "graph",
     "judge",
     "mark_for",
+    "outcome_message",
     "outcome_of",
+    "outcome_words",
     "summary",
 ]
 
@@ -382,22 +385,21 @@ def summary(judgements: list[Judgement], seats: list[str]) -> list[dict[str, Any
     return out
 
 
-# The English of ``outcome_of``'s message ids (records and the terminal; the web words its own).
-OUTCOMES = {
-    "wins_in": "{winner} wins in {plies}",
-    "wins_round_by": "{winner} wins the round by {margin}",
-    "draw": "a draw",
-    "round_level": "the round ends level",
-    "expected": "expected {value:.2f} for {first}",
-}
+def outcome_message(j: Judgement, seats: list[str] | tuple[str, ...]) -> Message:
+    """What the better move leads to, as a message (``analysis.outcome.<kind>``) to word in
+    the reader's language: "Heads wins in 15", "expected 0.62 for Blue"."""
+    kind, params = outcome_of(j)
+    said: dict[str, Any] = {k: v for k, v in params.items() if k not in ("seat", "value")}
+    if "seat" in params:
+        said["winner"] = seat_name(seats[params["seat"]])
+    if kind == "expected":
+        said |= {"value": f"{params['value']:.2f}", "first": seat_name(seats[0])}
+    return message(f"analysis.outcome.{kind}", **said)
 
 
 def outcome_words(j: Judgement, seats: list[str] | tuple[str, ...]) -> str:
-    """What the better move leads to, in English: "Heads wins in 15", "expected 0.62 for
-    Blue"."""
-    kind, params = outcome_of(j)
-    winner = seats[params["seat"]] if "seat" in params else ""
-    return OUTCOMES[kind].format(winner=winner, first=seats[0], **params)
+    """``outcome_message`` in English, as records keep it."""
+    return render(outcome_message(j, seats))
 
 
 def comment(j: Judgement, seats: list[str] | tuple[str, ...]) -> str:

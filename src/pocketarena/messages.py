@@ -929,6 +929,12 @@ ENGLISH |= dict(
             "Not this one: %(move)s is only a %(result)s for %(seat)s. The winning move was %(answer)s (%(best)s).",
         ),
         M_("puzzle.solver-answers", "%(said)s The solver answers %(reply)s."),
+        # -- what a better move leads to (pocketarena.analysis.outcome_message) -------------
+        M_("analysis.outcome.wins_in", "%(winner)s wins in %(plies)s"),
+        M_("analysis.outcome.wins_round_by", "%(winner)s wins the round by %(margin)s"),
+        M_("analysis.outcome.draw", "a draw"),
+        M_("analysis.outcome.round_level", "the round ends level"),
+        M_("analysis.outcome.expected", "expected %(value)s for %(first)s"),
     ]
 )
 

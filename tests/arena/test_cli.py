@@ -317,5 +317,7 @@ def test_analyze_speaks_the_readers_language(tmp_path: Path) -> None:
     words = " ".join(result.output.split())
     assert "analyse par mcts:1500" in words and "gaffes (??) 1" in words, words
     assert "Chaque valeur est le score attendu de Face" in words
+    # The better move's outcome (the 'better' column) too: exact, Stack-a-Cash being solved.
+    assert "gagne en" in words and " wins in " not in words, words
     refused = run("--lang", "fr", "analyze", str(path), "--bot", "greedy")
     assert "erreur : le bot 'greedy' ne sait pas expliquer ses coups" in refused.output

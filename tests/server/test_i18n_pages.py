@@ -363,3 +363,28 @@ def test_a_stack_a_cash_board_speaks_the_readers_language(client: TestClient) ->
     bare = [t for t in words + labels if not worded(t, {"Stack-a-Cash"})]
     client.cookies.delete("lang")
     assert not bare, bare
+
+
+def test_a_refused_request_body_is_explained_in_the_readers_language(client: TestClient) -> None:
+    """A 422 from the API's schemas keeps its shape (``detail``: ``loc``, ``msg``, ``type``)
+    with each reason in the reader's language, and ``message`` names every field; in the
+    pseudo-locale no word of it is bare English."""
+    body = {"game": "stack-a-cash", "mode": "online", "seat": 2, "clock": {"initial_s": 1}}
+    client.cookies.set("lang", "fr")
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 422, r.text
+    answer = r.json()
+    assert answer["code"] == "invalid"
+    by_field = {tuple(d["loc"]): d for d in answer["detail"]}
+    assert by_field[("body", "seat")]["msg"] == "doit être l'un de : 0, 1", answer
+    assert by_field[("body", "seat")]["type"] == "literal_error"
+    assert "seat : doit être l'un de : 0, 1" in answer["message"]
+    assert "clock.initial_s : doit valoir au moins" in answer["message"], answer["message"]
+    assert "mode : doit être l'un de" in answer["message"], answer["message"]
+    client.cookies.set("lang", "qps")
+    missing = client.post("/api/games", json={"mode": "local", "extra": 1, "seat": "x"}).json()
+    client.cookies.delete("lang")
+    said = [d["msg"] for d in missing["detail"]] + [missing["message"]]
+    fields = {"game", "extra", "seat", "mode"}
+    bare = [t for t in said if not worded(t, fields | {"local", "bot"})]
+    assert not bare, bare

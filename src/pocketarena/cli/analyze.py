@@ -24,10 +24,11 @@ from pocketarena.analysis import (
     annotated,
     check_thresholds,
     decision_count,
-    outcome_words,
+    outcome_message,
     summary,
 )
 from pocketarena.bots import make_bot
+from pocketarena.messages import speak
 from pocketarena.records import load
 from pocketarena.study import analyst_name
 
@@ -212,7 +213,7 @@ def print_judgements(
             f"{j.value_after:.2f}",
             f"{j.loss:.2f}" if lost else "",
             escape(j.best) if lost else "",
-            escape(outcome_words(j, seats)) if lost else "",
+            escape(speak(outcome_message(j, seats))) if lost else "",
             style=STYLE[j.mark],
         )
     console.print(table)

@@ -26,7 +26,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 import pocketarena as pa
 from pocketarena import i18n
 
-from . import chat
+from . import chat, validation
 from .api.routes import (
     analysis,
     auth,
@@ -303,15 +303,19 @@ def add_error_handlers(app: FastAPI) -> None:
         if is_page(request):
             return await error_page(request, 422)
         # Where and what, never the input itself: it may not even be encodable.
+        # pydantic's English reasons are worded in the reader's language (server/validation.py).
         errors = [
             {
                 "loc": [_printable(part) for part in e.get("loc", ())],
-                "msg": _printable(e.get("msg", "invalid")),
+                "msg": _printable(validation.worded(e)),
                 "type": _printable(e.get("type", "invalid")),
             }
             for e in exc.errors()
         ]
-        return SafeJSONResponse({"detail": errors, "code": "invalid"}, status_code=422)
+        said = _printable(validation.message(exc.errors()))
+        return SafeJSONResponse(
+            {"detail": errors, "message": said, "code": "invalid"}, status_code=422
+        )
 
     @app.exception_handler(OSError)
     async def os_error(request: Request, exc: OSError) -> Response:
