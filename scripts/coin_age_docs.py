@@ -1,15 +1,18 @@
-"""Regenerate the Coin Age map drawings and the maps section of docs/rules/coin-age.md.
+"""Regenerate the Coin Age map drawings and the maps section of docs/rules/coin-age.md (and the
+map listings of its translations, docs/rules/<code>/coin-age.md).
 
     PYTHONPATH=src python scripts/coin_age_docs.py          # write the files
     PYTHONPATH=src python scripts/coin_age_docs.py --check  # exit 1 if any is out of date
 
 The drawings come from the renderer (``svg_map``) and the section from the map data, so the
-rules page always shows the maps the engine plays.
+rules page always shows the maps the engine plays. A translation words the section's prose
+itself; its listings (the code block under each map's picture) are notation, rewritten here.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -27,17 +30,9 @@ def drawing_path(name: str) -> Path:
     return ROOT / "docs" / "rules" / "maps" / f"coin-age-{name}.svg"
 
 
-def map_section(game_map: CoinAgeMap) -> str:
-    sizes = "-".join(str(len(r.spaces)) for r in game_map.regions)
-    lines = [
-        f"### {game_map.title} (`map={game_map.id}`, regions {sizes})",
-        "",
-        f"*{game_map.flavour}*" + (f" {game_map.note}" if game_map.note else ""),
-        "",
-        f"![The {game_map.title} map](maps/coin-age-{game_map.id}.svg)",
-        "",
-        "```",
-    ]
+def listing(game_map: CoinAgeMap) -> list[str]:
+    """The map's regions and spaces, each with its neighbours, as a code block."""
+    lines = ["```"]
     width = max(len(s) for s in game_map.space_ids)
     for region in game_map.regions:
         lines.append(f"{region.name} ({len(region.spaces)})")
@@ -53,8 +48,36 @@ def map_section(game_map: CoinAgeMap) -> str:
                 break_on_hyphens=False,
                 break_long_words=False,
             )
-    lines += ["```", ""]
+    return [*lines, "```"]
+
+
+def map_section(game_map: CoinAgeMap) -> str:
+    sizes = "-".join(str(len(r.spaces)) for r in game_map.regions)
+    lines = [
+        f"### {game_map.title} (`map={game_map.id}`, regions {sizes})",
+        "",
+        f"*{game_map.flavour}*" + (f" {game_map.note}" if game_map.note else ""),
+        "",
+        f"![The {game_map.title} map](maps/coin-age-{game_map.id}.svg)",
+        "",
+        *listing(game_map),
+        "",
+    ]
     return "\n".join(lines)
+
+
+# In a translation: a map's picture, then the code block that lists the map.
+TRANSLATED_LISTING = re.compile(
+    r"(\]\(\.\./maps/coin-age-(?P<map>[a-z0-9-]+)\.svg\)\n\n)```\n.*?\n```\n", re.S
+)
+
+
+def translation(path: Path) -> str:
+    """A translation of the page with its map listings as the map files say."""
+    return TRANSLATED_LISTING.sub(
+        lambda m: m.group(1) + "\n".join(listing(load_map(m.group("map")))) + "\n",
+        path.read_text(encoding="utf-8"),
+    )
 
 
 def expected_files() -> dict[Path, str]:
@@ -66,6 +89,8 @@ def expected_files() -> dict[Path, str]:
     _, tail = rest.split(END, 1)
     body = "\n".join(map_section(load_map(name)) for name in MAP_NAMES)
     files[RULES] = f"{head}{START}\n\n{body}{END}{tail}"
+    for path in sorted(RULES.parent.glob(f"*/{RULES.name}")):
+        files[path] = translation(path)
     return files
 
 
