@@ -4,13 +4,15 @@ terminal picture with the map, adjacency and scores, and sentences for every act
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 from rich.console import Console
 
 import pocketarena as pa
-from pocketarena.games.coin_age import MAP_NAMES, CoinAgeState, render
+from pocketarena.games.coin_age import MAP_NAMES, CoinAgeState, coin_text, render
+from pocketarena.games.coin_age.render import _compact_map
 from pocketarena.render import describe, rich_board, svg_board
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -205,3 +207,23 @@ def test_no_region_is_marked_while_the_game_goes_on() -> None:
     assert not state.is_terminal()
     svg = svg_board(state, last)
     assert "ruled" not in svg and render.ruled_regions(state) == {}
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+@pytest.mark.parametrize("map_name", MAP_NAMES)
+def test_the_terminal_map_keeps_every_label_whole_and_apart(map_name: str, width: int) -> None:
+    """The compact map puts each space's label ([10D:T]) where the card has it, but never on
+    or against another one: a blank between any two on a row (Five Fiefs at 40 columns drew
+    '[10D:T][2D:T]')."""
+    game = pa.load("coin-age", map=map_name)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_random(rng)
+        assert isinstance(state, CoinAgeState)
+        drawn = _compact_map(state, width=min(width, 60)).plain
+        labels = re.findall(r"\[[^\[\]]*\]", drawn)
+        tops = [coin_text(t) if t >= 0 else "" for t in state.tops]
+        assert sorted(labels) == sorted(f"[{i + 1}{top}]" for i, top in enumerate(tops)), drawn
+        assert "][" not in drawn, drawn
+        assert all(len(line) <= width for line in drawn.splitlines())

@@ -296,6 +296,7 @@ def _compact_map(state: CoinAgeState, width: int = 60, height: int = 13) -> Text
         label = f"{i + 1}" + (coin_text(top) if top >= 0 else "")
         row = round(space.y / 100 * (height - 1))
         col = min(round(space.x / 100 * (width - 7)), width - len(label) - 2)
+        row, col = _free_spot(grid, row, col, len(label) + 2)
         style = f"bold black on {colour}"
         cells = [(ch, style) for ch in f"[{label}]"]
         if top >= 0:
@@ -311,6 +312,25 @@ def _compact_map(state: CoinAgeState, width: int = 60, height: int = 13) -> Text
         if r < height - 1:
             text.append("\n")
     return text
+
+
+def _free_spot(grid: list[list[tuple[str, str]]], row: int, col: int, size: int) -> tuple[int, int]:
+    """The nearest place to (row, col) where a label ``size`` wide has a blank on either side:
+    the same row first, a little left or right, then the rows next to it (on a narrow map two
+    spaces of the card may round to the same cells)."""
+    width = len(grid[0])
+
+    def free(r: int, c: int) -> bool:
+        if not (0 <= r < len(grid) and 0 <= c <= width - size):
+            return False
+        return all(grid[r][x][0] == " " for x in range(max(0, c - 1), min(width, c + size + 1)))
+
+    for shift_row in (0, 1, -1, 2, -2):
+        for shift in range(width):
+            for c in (col + shift, col - shift):
+                if free(row + shift_row, c):
+                    return row + shift_row, c
+    return row, col  # a map too full to keep labels apart: drawn where the card has them
 
 
 def rich_board(state: State, last: Action | None = None, width: int = 80) -> RenderableType:
