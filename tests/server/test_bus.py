@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from pocketarena.server.live.connection import Connection
 from pocketarena.server.live.hub import Hub
 from pocketarena.server.live.jobs import BotQueue
 from pocketarena.server.live.session import GameError
+from pocketarena.server.models import utcnow
 from pocketarena.server.store import Store
 
 
@@ -42,6 +44,44 @@ def prefix(redis_url: str) -> Iterator[str]:
 
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
+
+
+def cluster_settings(tmp_path: Path, redis_url: str, prefix: str, **more: Any) -> Settings:
+    """Settings of hubs sharing one database (SQLite in ``tmp_path`` unless ``more`` names
+    another) and one Redis (keys under ``prefix``), as the processes of a cluster do."""
+    fields: dict[str, Any] = {
+        "data_dir": tmp_path,
+        "database_url": f"sqlite:///{tmp_path / 'arena.sqlite3'}",
+        "redis_url": redis_url,
+        "redis_prefix": prefix,
+        "bot_executor": "thread",
+        "bot_workers": 1,
+        **more,
+    }
+    return Settings(**fields)
+
+
+async def start_hubs(
+    settings: Settings,
+    engine: Any,
+    count: int = 2,
+    now: Callable[[], datetime] = utcnow,
+    attach: Callable[[Hub], None] | None = None,
+) -> list[Hub]:
+    """``count`` hubs over ``engine`` and the settings' Redis, started, as that many processes
+    would be (``attach``: called on each before it starts, as ``create_app`` attaches chat)."""
+    from pocketarena.server.main import cluster_parts
+
+    hubs = []
+    for _ in range(count):
+        bus, jobs, _limiter = cluster_parts(settings)
+        store = Store(engine, session_factory(engine))
+        hub = Hub(store, settings, BotRunner("thread", 1, 5.0), bus, jobs, now=now)
+        if attach is not None:
+            attach(hub)
+        await hub.start()
+        hubs.append(hub)
+    return hubs
 
 
 async def settle(until: Any, timeout: float = 5.0) -> None:
@@ -191,28 +231,12 @@ class Watcher(Connection):
 def test_two_hubs_share_a_game_as_two_processes_would(
     tmp_path: Path, redis_url: str, prefix: str
 ) -> None:
-    settings = Settings(
-        data_dir=tmp_path,
-        database_url=f"sqlite:///{tmp_path / 'arena.sqlite3'}",
-        redis_url=redis_url,
-        redis_prefix=prefix,
-        bot_executor="thread",
-        bot_workers=1,
-        bot_min_delay_ms=0,
-    )
+    settings = cluster_settings(tmp_path, redis_url, prefix, bot_min_delay_ms=0)
     engine = make_engine(settings)
     run_migrations(engine)
 
     async def main() -> None:
-        from pocketarena.server.main import cluster_parts
-
-        hubs = []
-        for _ in range(2):
-            bus, jobs, _limiter = cluster_parts(settings)
-            store = Store(engine, session_factory(engine))
-            hub = Hub(store, settings, BotRunner("thread", 1, 5.0), bus, jobs)
-            await hub.start()
-            hubs.append(hub)
+        hubs = await start_hubs(settings, engine)
         one, two = hubs
         try:
             created = await one.seating.create("alice", "stack-a-cash", {}, "friend", seat=0)

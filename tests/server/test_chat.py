@@ -11,15 +11,13 @@ from fastapi.testclient import TestClient
 
 from pocketarena.server import chat
 from pocketarena.server.core.config import Settings
-from pocketarena.server.core.db import make_engine, run_migrations, session_factory
-from pocketarena.server.live.bots import BotRunner
-from pocketarena.server.live.hub import Hub
-from pocketarena.server.main import cluster_parts, create_app
-from pocketarena.server.store import Store
+from pocketarena.server.core.db import make_engine, run_migrations
+from pocketarena.server.core.ratelimit import MemoryLimiter
+from pocketarena.server.main import create_app
 
 from . import test_bus
 from .conftest import Socket, make_settings, second_client
-from .test_bus import Watcher, settle
+from .test_bus import Watcher, cluster_settings, settle, start_hubs
 from .test_ws import friend_game
 
 prefix = test_bus.prefix  # the fixture: a Redis key prefix of this test's own
@@ -181,31 +179,12 @@ def test_chat_reaches_the_watchers_of_another_process(
 ) -> None:
     """Two hubs sharing a database and a Redis, as two processes would: a message posted on
     one reaches the players watching on the other, once, and not its spectators."""
-    settings = Settings(
-        data_dir=tmp_path,
-        database_url=f"sqlite:///{tmp_path / 'arena.sqlite3'}",
-        redis_url=redis_url,
-        redis_prefix=prefix,
-        bot_executor="thread",
-        bot_workers=1,
-    )
+    settings = cluster_settings(tmp_path, redis_url, prefix)
     engine = make_engine(settings)
     run_migrations(engine)
 
     async def main() -> None:
-        hubs: list[Hub] = []
-        for _ in range(2):
-            bus, jobs, limiter = cluster_parts(settings)
-            hub = Hub(
-                Store(engine, session_factory(engine)),
-                settings,
-                BotRunner("thread", 1, 5.0),
-                bus,
-                jobs,
-            )
-            chat.attach(hub)
-            await hub.start()
-            hubs.append(hub)
+        hubs = await start_hubs(settings, engine, attach=chat.attach)
         one, two = hubs
         try:
             for pid in ("alice", "bob", "carol"):
@@ -218,7 +197,7 @@ def test_chat_reaches_the_watchers_of_another_process(
             await one.watchers.watch(alice, created.id, svg=False)
             limits = chat.rates(60, 60)
             body = chat.ChatIn(room="players", text="Good luck")
-            sent = await chat.post(one, limits, limiter, "addr", "alice", created.id, body)
+            sent = await chat.post(one, limits, MemoryLimiter(), "addr", "alice", created.id, body)
 
             def chats(w: Watcher) -> list[dict[str, Any]]:
                 return [m for m in w.states() if m["type"] == "chat"]

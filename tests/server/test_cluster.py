@@ -79,6 +79,8 @@ class Cluster:
         self.ports = {f"s{i}": port_below_ephemeral() for i in (1, 2, 3)}
         self.balancer_port = port_below_ephemeral()
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        # What runs a server, before its --port (a test may run one of its own making).
+        self.serve = [sys.executable, "-m", "pocketarena", "serve"]
         self.logs = tmp / "logs"
         self.logs.mkdir()
 
@@ -88,12 +90,12 @@ class Cluster:
 
     def start(self, name: str) -> None:
         if name == "worker":
-            args = ["worker"]
+            command = [sys.executable, "-m", "pocketarena", "worker"]
         else:
-            args = ["serve", "--port", str(self.ports[name]), "--log-level", "warning"]
+            command = [*self.serve, "--port", str(self.ports[name]), "--log-level", "warning"]
         with open(self.logs / f"{name}.log", "ab") as log:
             self.procs[name] = subprocess.Popen(
-                [sys.executable, "-m", "pocketarena", *args],
+                command,
                 env=self.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -160,10 +162,14 @@ def cluster(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[Clust
 
 @contextlib.contextmanager
 def running_cluster(
-    tmp_path: Path, postgres_url: str, redis_url: str, **env: str
+    tmp_path: Path,
+    postgres_url: str,
+    redis_url: str,
+    serve: list[str] | None = None,
+    **env: str,
 ) -> Iterator[Cluster]:
-    """A cluster started (``env``: more settings of every process), stopped and cleaned up
-    afterwards."""
+    """A cluster started (``env``: more settings of every process; ``serve``: what runs a
+    server instead of ``pocketarena serve``), stopped and cleaned up afterwards."""
     from sqlalchemy import create_engine, text
 
     from pocketarena.server.core.config import Settings
@@ -173,6 +179,8 @@ def running_cluster(
     schema = f"cluster_{uuid.uuid4().hex[:10]}"
     c = Cluster(tmp_path, postgres_url, schema, redis_url)
     c.env.update(env)
+    if serve is not None:
+        c.serve = serve
     # Migrations run once, before any process starts (as docs/deploy.md says).
     engine = make_engine(
         Settings(database_url=postgres_url, database_schema=schema, data_dir=tmp_path / "data")

@@ -4,6 +4,9 @@ list. The server's date is injected, so a week of play takes no time at all."""
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -13,16 +16,19 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pocketarena.server.core.config import Settings
-from pocketarena.server.core.db import make_engine, run_migrations, session_factory
+from pocketarena.server.core.db import make_engine, run_migrations
 from pocketarena.server.live import session, sweeps
-from pocketarena.server.live.bots import BotRunner
 from pocketarena.server.live.hub import Hub
-from pocketarena.server.main import cluster_parts, create_app
-from pocketarena.server.store import Store
+from pocketarena.server.main import create_app
 
 from .conftest import create, make_settings, player_id, second_client
 from .tables import table
-from .test_bus import prefix  # noqa: F401  (a fixture: this test's Redis keys)
+from .test_bus import (
+    cluster_settings,
+    prefix,  # noqa: F401  (a fixture: this test's Redis keys)
+    start_hubs,
+)
+from .test_cluster import GAME, Player, legal_move, running_cluster
 
 START = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)  # a Monday morning
 
@@ -38,6 +44,25 @@ class Calendar:
 
     def advance(self, days: float = 0, hours: float = 0, minutes: float = 0) -> None:
         self.at += timedelta(days=days, hours=hours, minutes=minutes)
+
+
+class SharedCalendar(Calendar):
+    """The date of server processes that read it from ``path`` (``calendar_server.py``),
+    written there whenever the test moves it on."""
+
+    def __init__(self, path: Path, at: datetime = START) -> None:
+        self.path = path
+        super().__init__(at)
+        self._write()
+
+    def advance(self, days: float = 0, hours: float = 0, minutes: float = 0) -> None:
+        super().advance(days, hours, minutes)
+        self._write()
+
+    def _write(self) -> None:
+        aside = self.path.with_suffix(".new")  # written aside, then moved: never read half
+        aside.write_text(self.at.isoformat())
+        os.replace(aside, self.path)
 
 
 # -- the state machine ----------------------------------------------------------------------------
@@ -246,33 +271,15 @@ def test_two_processes_sweeping_end_a_game_once(
     redis_url: str,
     prefix: str,  # noqa: F811
 ) -> None:
-    settings = Settings(
-        data_dir=tmp_path,
-        database_url=postgres_url,
-        database_schema=pg_schema,
-        redis_url=redis_url,
-        redis_prefix=prefix,
-        bot_executor="thread",
-        bot_workers=1,
+    settings = cluster_settings(
+        tmp_path, redis_url, prefix, database_url=postgres_url, database_schema=pg_schema
     )
     engine = make_engine(settings)
     run_migrations(engine)
     calendar = Calendar()
 
     async def main() -> None:
-        hubs: list[Hub] = []
-        for _ in range(2):
-            bus, jobs, _limiter = cluster_parts(settings)
-            hub = Hub(
-                Store(engine, session_factory(engine)),
-                settings,
-                BotRunner("thread", 1, 5.0),
-                bus,
-                jobs,
-                now=calendar,
-            )
-            await hub.start()
-            hubs.append(hub)
+        hubs = await start_hubs(settings, engine, now=calendar)
         one, two = hubs
         try:
             for pid in ("ann", "bob"):
@@ -305,3 +312,89 @@ def test_two_processes_sweeping_end_a_game_once(
 
     asyncio.run(main())
     engine.dispose()
+
+
+# -- a real cluster: the process holding the game is killed, the others end it on time ---------
+CALENDAR_SERVER = Path(__file__).with_name("calendar_server.py")
+TURN_SWEEP_S = 10.0  # how often each server sweeps the due turns (main.TURN_SWEEP_EVERY beats)
+
+
+@pytest.mark.slow
+def test_a_turn_ends_on_time_once_after_the_process_holding_it_is_killed(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    """Three server processes over one PostgreSQL and Redis, their date injected (a file the
+    test moves on). Ann and Bob, accounts, play a rated game at two days a move on s1, both
+    watching it there; s1 is killed (``kill -9``) while Bob is to move; on a later day his
+    deadline passes, and s2 and s3, which never held the game, end it on time: one result, one
+    rating change each, one "game over" in each bell, however often they sweep."""
+    calendar = SharedCalendar(tmp_path / "date")
+    serve = [sys.executable, str(CALENDAR_SERVER)]
+    with running_cluster(
+        tmp_path, postgres_url, redis_url, serve, POCKETARENA_TEST_DATE_FILE=str(calendar.path)
+    ) as cluster:
+        ann, bob = Player(cluster, "ann"), Player(cluster, "bob")
+        try:
+            _kill_the_keeper(calendar, cluster, ann, bob)
+        except BaseException:
+            cluster.print_logs()
+            raise
+        finally:
+            ann.close()
+            bob.close()
+
+
+def _kill_the_keeper(calendar: Calendar, cluster: Any, ann: Player, bob: Player) -> None:
+    for p in (ann, bob):
+        p.post("/api/auth/register", {"username": p.name, "password": "turns-test-pass"}, "s1")
+    made = ann.post(
+        "/api/games",
+        {**GAME, "mode": "friend", "seat": 0, "rated": True, "days_per_move": 2},
+        "s1",
+    )
+    gid = made["id"]
+    invite = made["invite_url"].split("invite=")[1]
+    bob.post(f"/api/games/{gid}/join", {"invite": invite}, "s1")
+    ann.connect("s1", gid)  # both watch it on s1: s1 holds the game
+    bob.connect("s1", gid)
+    seats = {0: ann, 1: bob}
+    game = ann.view(gid, "s1")
+    for day in range(3):  # a move a day, at different hours
+        calendar.advance(days=1, hours=-day)
+        mover = seats[game["to_move"]]
+        game = mover.post(
+            f"/api/games/{gid}/moves",
+            {"action": legal_move(game), "version": game["version"]},
+            "s1",
+        )
+        assert game["status"] == "active", game
+    late = game["to_move"]
+    assert seats[late] is bob
+    deadline = datetime.fromisoformat(game["deadline"])
+    assert deadline == calendar.at + timedelta(days=2)
+    cluster.kill("s1")
+    assert bob.view(gid, "s2")["status"] == "active"
+    calendar.advance(days=2, minutes=1)  # two days on, a minute past Bob's deadline
+    ending = time.monotonic() + 3 * TURN_SWEEP_S
+    while (final := bob.view(gid, "s2"))["status"] == "active":
+        assert time.monotonic() < ending, "the deadline passed and the game went on"
+        time.sleep(0.2)
+    assert final["status"] == "finished" and final["termination"] == "time forfeit"
+    assert final["winner"] == 0 and final["deadline"] is None
+    # Both survivors sweep again (and again): nothing more happens to the game.
+    time.sleep(TURN_SWEEP_S + 1)
+    again = ann.view(gid, "s3")
+    assert (
+        again["version"] == final["version"] and again["rating_changes"] == final["rating_changes"]
+    )
+    assert len(final["rating_changes"]) == 2
+    for p in (ann, bob):
+        me = p.http.get(f"{cluster.url('s3')}/api/me").json()
+        history = p.http.get(f"{cluster.url('s2')}/api/players/{me['id']}/ratings/history").json()
+        assert len(history[GAME["game"]]) == 1, history  # one rated game, counted once
+        bell = p.http.get(f"{cluster.url('s2')}/api/me/notifications").json()["notifications"]
+        over = [n for n in bell if n["kind"] == "game_over" and n["game_id"] == gid]
+        assert len(over) == 1, bell
+    # Bob's page, opened again through another process, shows the end.
+    bob.connect("s3", gid)
+    assert bob.state is not None and bob.state["game"]["status"] == "finished"
