@@ -5,6 +5,7 @@ the "thinking…" cue while a bot thinks."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from playwright.sync_api import Browser, Page
 
 from .conftest import make_settings
 from .site_pages import friend_game, running
+
+SHOTS = Path(os.environ.get("POCKETARENA_SHOTS", "/tmp/pocketarena-shots"))
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +164,48 @@ def test_a_bot_thinks_visibly_and_a_turn_based_deadline_shows(
         page.wait_for_url("**/g/*")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_the_thinking_cue_shows_to_the_player_and_a_spectator_in_their_words(
+    server: str, browser: Browser, width: int, height: int
+) -> None:
+    """While the bot's move is pending, the player (English) and a spectator (French) both
+    read that it is thinking, each in their own language; the cue goes when the move comes.
+    Screenshots of both go to ``SHOTS``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    contexts = [
+        browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+        for locale in ("en-US", "fr-FR")
+    ]
+    try:
+        player, spectator = (c.new_page() for c in contexts)
+        errors: list[str] = []
+        for p in (player, spectator):
+            p.on("pageerror", lambda e: errors.append(str(e)))
+        player.goto(f"{server}/")
+        body = {"game": "stack-a-cash", "mode": "bot", "bot": "random", "seat": 0}
+        r = player.request.post(f"{server}/api/games", data=body)
+        assert r.ok, r.text()
+        gid = r.json()["id"]
+        for page in (player, spectator):
+            page.goto(f"{server}/g/{gid}")
+            page.wait_for_function("() => window.paGame?.view.status === 'active'")
+        assert "thinking" not in (player.get_attribute("#status", "class") or "")
+        send_move(player)
+        for page, words in ((player, "is thinking…"), (spectator, "réfléchit…")):
+            page.wait_for_selector("#status.thinking")
+            assert page.inner_text("#status").endswith(words), page.inner_text("#status")
+        for page, who in ((player, "player"), (spectator, "spectator")):
+            page.screenshot(path=str(SHOTS / f"thinking-{who}-{width}.png"))
+        for page in (player, spectator):  # the bot's move arrives: the cue goes
+            page.wait_for_function("() => window.paGame.view.to_move === 0")
+            assert "thinking" not in (page.get_attribute("#status", "class") or "")
+        assert player.inner_text("#status") == "Your turn"
+        assert errors == []
+    finally:
+        for c in contexts:
+            c.close()
 
 
 def register(page: Page, server: str, name: str) -> str:

@@ -7,17 +7,19 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pocketarena.server.core.db import make_engine, run_migrations
 from pocketarena.server.core.ratelimit import TokenBucket
 from pocketarena.server.live import presence as presence_module
 from pocketarena.server.live.bus import GAMES, NODE_TTL_S, MemoryBus, RedisBus, seen_mark
 from pocketarena.server.live.connection import Connection
 from pocketarena.server.live.presence import Presence
 
-from .test_bus import prefix, run, settle
+from .test_bus import cluster_settings, prefix, run, settle, start_hubs
 
 __all__ = ["prefix"]  # the fixture, shared with test_bus (a key prefix of its own, cleaned up)
 
@@ -61,6 +63,9 @@ def test_the_memory_bus_counts_presence_and_hears_only_followed_topics() -> None
         assert await bus.players_online(["ann", "bob"]) == {"ann"}
         assert await bus.players_seeing("g1", ["ann"]) == set()
         assert await bus.online_count() == 1
+        await bus.watchers_put({"g1": ["ann", "~n/1"], "g2": ["bob"]})
+        await bus.watchers_put({"g2": []})
+        assert await bus.watchers_of(["g1", "g2"]) == {"g1": {"ann", "~n/1"}}
 
         heard: list[dict[str, Any]] = []
         bus.subscribe(GAMES, heard.append)
@@ -97,6 +102,13 @@ def test_redis_presence_is_the_clusters_and_a_dead_process_drops_out(
             assert await two.players_online(["ann", "bob", "cy", "dan"]) == {"ann", "bob", "cy"}
             assert await one.players_seeing("g1", ["ann", "bob", "cy"]) == {"ann", "cy"}
             assert await one.online_count() == 3
+            # who watches a game: every process's watchers, each once
+            await one.watchers_put({"g1": ["ann", "bob"], "g2": ["ann"]})
+            await two.watchers_put({"g1": ["bob", "cy"]})
+            assert await two.watchers_of(["g1", "g2", "g3"]) == {
+                "g1": {"ann", "bob", "cy"},
+                "g2": {"ann"},
+            }
             # the keys expire unless the process keeps saying it is alive
             ttl = await raw.ttl(f"{prefix}:online:{one.node}")
             assert 0 < ttl <= NODE_TTL_S
@@ -112,6 +124,7 @@ def test_redis_presence_is_the_clusters_and_a_dead_process_drops_out(
             assert await one.players_online(["bob", "cy"]) == {"bob"}  # bob: still on one
             assert await one.players_seeing("g1", ["cy"]) == set()
             assert await one.online_count() == 1
+            assert await one.watchers_of(["g1"]) == {"g1": {"ann", "bob"}}  # cy's process died
             # Redis lost process one's keys (restarted empty): its next "alive" writes them
             await raw.delete(f"{prefix}:online:{one.node}")
             assert await two.players_online(["bob"]) == set()
@@ -121,6 +134,7 @@ def test_redis_presence_is_the_clusters_and_a_dead_process_drops_out(
             await one.close()
             assert await two.players_online(["bob"]) == set()
             assert await raw.exists(f"{prefix}:online:{one.node}") == 0
+            assert await raw.exists(f"{prefix}:watchers:{one.node}") == 0
         finally:
             await raw.aclose()
             await one.close()
@@ -246,6 +260,60 @@ def test_presence_counts_sockets_and_tells_a_games_watchers_without_a_storm(
             await presence.close()
 
     run(main())
+
+
+def test_a_spectator_on_one_process_counts_on_the_others_page(
+    tmp_path: Path, redis_url: str, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two hubs over one database and one Redis, as two processes: Ann plays on one, people
+    watch on either; Ann's page counts each person watching once, wherever they watch, and
+    each signed-out socket once."""
+    monkeypatch.setattr(presence_module, "MIN_GAP_S", 0.2)
+    monkeypatch.setattr(presence_module, "SETTLE_S", 0.05)
+    monkeypatch.setattr(presence_module, "POLL_S", 0.2)
+    settings = cluster_settings(tmp_path, redis_url, prefix)
+    engine = make_engine(settings)
+    run_migrations(engine)
+
+    last: dict[int, int] = {}  # socket -> the last spectator count it was sent
+
+    def count(sock: Socket, gid: str) -> int | None:
+        for m in sock.messages("spectators"):
+            if m["game"] == gid:
+                last[sock.id] = m["count"]
+        return last.get(sock.id)
+
+    async def main() -> None:
+        hubs = await start_hubs(settings, engine)
+        one, two = hubs
+        try:
+            created = await one.seating.create("ann", "stack-a-cash", {}, "friend", seat=0)
+            gid = created.id
+            await one.seating.join("bob", gid, created.invite_token)
+            ann, bob = Socket("ann"), Socket("bob")
+            await one.watchers.watch(ann, gid, svg=False)
+            await two.watchers.watch(bob, gid, svg=False)  # a player: no spectator
+            await settle(lambda: count(ann, gid) == 0 and count(bob, gid) == 0)
+            eve = Socket("eve")
+            await two.watchers.watch(eve, gid, svg=False)
+            await settle(lambda: count(ann, gid) == 1 and count(eve, gid) == 1)
+            eve_again = Socket("eve")  # a second tab, on the other process: still one person
+            await one.watchers.watch(eve_again, gid, svg=False)
+            await settle(lambda: count(eve_again, gid) == 1)
+            nobody = Socket(None)  # signed out: each such socket counts
+            await two.watchers.watch(nobody, gid, svg=False)
+            await settle(lambda: count(ann, gid) == 2 and count(bob, gid) == 2)
+            two.watchers.unwatch(eve, gid)  # eve still watches on one
+            two.watchers.unwatch(nobody, gid)
+            await settle(lambda: count(ann, gid) == 1 and count(bob, gid) == 1)
+            one.watchers.unwatch(eve_again, gid)
+            await settle(lambda: count(ann, gid) == 0 and count(bob, gid) == 0)
+        finally:
+            for hub in hubs:
+                await hub.close()
+
+    run(main())
+    engine.dispose()
 
 
 def test_presence_with_the_bus_away_refuses_to_guess() -> None:

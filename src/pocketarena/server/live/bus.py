@@ -32,7 +32,7 @@ import re
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from ..core.waiting import wait_for_async
@@ -112,6 +112,16 @@ class Bus(Protocol):
         """How many players have a socket open on any live process."""
         ...
 
+    async def watchers_put(self, games: dict[str, list[str]]) -> None:
+        """Who watches each of these games on this process (``presence.watcher_name``: a
+        player, or a signed-out socket); an empty list removes the game."""
+        ...
+
+    async def watchers_of(self, game_ids: list[str]) -> dict[str, set[str]]:
+        """Who watches each of ``game_ids`` on any live process (a game nobody watches is
+        left out)."""
+        ...
+
     async def lobby_put(self, entries: dict[str, str | None]) -> None:
         """Set (a JSON text) or delete (None) lobby entries by game id."""
         ...
@@ -147,6 +157,7 @@ class MemoryBus:
         self._topics: dict[str, int] = {}  # followed topic -> how many follows
         self._online: dict[str, int] = {}
         self._seen: dict[str, int] = {}
+        self._watchers: dict[str, list[str]] = {}  # game -> who watches it
         self.published = 0
         self.received = 0
         self.on_reconnect: Callable[[], None] | None = None
@@ -197,6 +208,12 @@ class MemoryBus:
     async def online_count(self) -> int:
         return len(self._online)
 
+    async def watchers_put(self, games: dict[str, list[str]]) -> None:
+        _set_lists(self._watchers, games)
+
+    async def watchers_of(self, game_ids: list[str]) -> dict[str, set[str]]:
+        return {g: set(self._watchers[g]) for g in game_ids if g in self._watchers}
+
     async def lobby_put(self, entries: dict[str, str | None]) -> None:
         for gid, text in entries.items():
             if text is None:
@@ -236,7 +253,8 @@ class RedisBus:
     Keys of presence (see ``docs/deploy.md``): ``<prefix>:nodes``, a sorted set of the
     processes by the time each last said it is alive; ``<prefix>:online:<node>``, a hash of
     player → sockets open on that process; ``<prefix>:seen:<node>``, a hash of
-    ``game/player`` → sockets of that player watching that game. Both hashes expire
+    ``game/player`` → sockets of that player watching that game; ``<prefix>:watchers:<node>``,
+    a hash of game → who watches it there (a JSON list). The hashes expire
     ``NODE_TTL_S`` after the process last said it is alive; readers also skip the processes
     whose mark in ``nodes`` is older than that, so a dead process's players drop out even
     before its keys expire."""
@@ -287,6 +305,7 @@ class RedisBus:
         self._sync = asyncio.Lock()  # one (un)subscribe at a time, in the order asked
         self._online: dict[str, int] = {}  # this process's presence, as written to Redis
         self._seen: dict[str, int] = {}
+        self._watchers: dict[str, list[str]] = {}
         self._known = False  # Redis holds this process's liveness mark (set by the first one)
         self.forgotten = 0  # times Redis was found to have lost this process's keys
 
@@ -424,6 +443,7 @@ class RedisBus:
         """Mark this process alive, and keep its presence keys from expiring (written anew
         if they were lost, e.g. Redis restarted empty)."""
         online, seen = self.key("online", self.node), self.key("seen", self.node)
+        watchers = self.key("watchers", self.node)
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.exists(self.key("node", self.node))
             pipe.set(self.key("node", self.node), "1", ex=NODE_TTL_S)
@@ -431,10 +451,13 @@ class RedisBus:
             pipe.zremrangebyscore(self.key("nodes"), "-inf", time.time() - 10 * NODE_TTL_S)
             pipe.expire(online, NODE_TTL_S)
             pipe.expire(seen, NODE_TTL_S)
-            known, *_, kept_online, kept_seen = await pipe.execute()
+            pipe.expire(watchers, NODE_TTL_S)
+            known, *_, kept_online, kept_seen, kept_watchers = await pipe.execute()
         lost = (not kept_online and self._online) or (not kept_seen and self._seen)
         if lost:
             await self._write_presence(dict(self._online), dict(self._seen))
+        if not kept_watchers and self._watchers:
+            await self._write_watchers(dict(self._watchers))
         if not known and self._known:
             # Redis forgot this process (it restarted empty, or this process was stopped
             # longer than NODE_TTL_S): whatever else it held for the cluster is made again.
@@ -462,16 +485,9 @@ class RedisBus:
     async def _write_presence(self, players: dict[str, int], seen: dict[str, int]) -> None:
         async with self.redis.pipeline(transaction=True) as pipe:
             for name, counts in (("online", players), ("seen", seen)):
-                if not counts:
-                    continue
-                key = self.key(name, self.node)
-                gone = [k for k, n in counts.items() if n <= 0]
-                kept = [x for k, n in counts.items() if n > 0 for x in (k, n)]  # field, count, …
-                if gone:
-                    pipe.hdel(key, *gone)
-                if kept:
-                    pipe.hset(key, items=kept)
-                pipe.expire(key, NODE_TTL_S)
+                if counts:
+                    fields = {k: (n if n > 0 else None) for k, n in counts.items()}
+                    _hash_put(pipe, self.key(name, self.node), fields)
             await pipe.execute()
 
     async def _live_nodes(self) -> list[str]:
@@ -507,6 +523,39 @@ class RedisBus:
                 pipe.hkeys(self.key("online", node))
             rows = await pipe.execute()
         return len({str(p) for row in rows for p in row})
+
+    async def watchers_put(self, games: dict[str, list[str]]) -> None:
+        _set_lists(self._watchers, games)
+        await self._write_watchers(games)
+
+    async def _write_watchers(self, games: dict[str, list[str]]) -> None:
+        if not games:
+            return
+        fields = {g: (json.dumps(names) if names else None) for g, names in games.items()}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            _hash_put(pipe, self.key("watchers", self.node), fields)
+            await pipe.execute()
+
+    async def watchers_of(self, game_ids: list[str]) -> dict[str, set[str]]:
+        nodes = await self._live_nodes() if game_ids else []
+        if not nodes:
+            return {}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.hmget(self.key("watchers", node), game_ids)
+            rows = await pipe.execute()
+        found: dict[str, set[str]] = {}
+        for row in rows:
+            for gid, text in zip(game_ids, row, strict=True):
+                if not text:
+                    continue
+                try:
+                    names = json.loads(text)
+                except ValueError:
+                    continue
+                if isinstance(names, list):
+                    found.setdefault(gid, set()).update(str(n) for n in names)
+        return found
 
     async def publish(
         self, channel: str, message: dict[str, Any], topic: str | None = None
@@ -560,10 +609,32 @@ class RedisBus:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.delete(self.key("node", self.node))
                 pipe.delete(self.key("online", self.node), self.key("seen", self.node))
+                pipe.delete(self.key("watchers", self.node))
                 pipe.zrem(self.key("nodes"), self.node)
                 await pipe.execute()
         await self.redis.aclose()
         await self._listener.aclose()
+
+
+def _hash_put(pipe: Any, key: str, fields: Mapping[str, str | int | None]) -> None:
+    """Queue on ``pipe``: set each field of the hash ``key`` (None: delete it), and let the
+    hash live ``NODE_TTL_S`` more (a process's keys outlive it by no more)."""
+    gone = [f for f, v in fields.items() if v is None]
+    kept = [x for f, v in fields.items() if v is not None for x in (f, v)]  # field, value, …
+    if gone:
+        pipe.hdel(key, *gone)
+    if kept:
+        pipe.hset(key, items=kept)
+    pipe.expire(key, NODE_TTL_S)
+
+
+def _set_lists(table: dict[str, list[str]], lists: dict[str, list[str]]) -> None:
+    """Set each list in ``table``; an empty list removes the entry."""
+    for name, items in lists.items():
+        if items:
+            table[name] = list(items)
+        else:
+            table.pop(name, None)
 
 
 def _set_counts(table: dict[str, int], counts: dict[str, int]) -> None:

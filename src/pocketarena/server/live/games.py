@@ -42,7 +42,6 @@ class LiveGame(Table):
     bot_task: asyncio.Task[None] | None = None
     flag_timer: asyncio.TimerHandle | None = None
     last_activity: float = field(default_factory=time.monotonic)  # for the lobby's live list
-    spectators_shown: int = -1  # the spectator count its watchers were last sent
 
 
 def bot_to_move(live: LiveGame) -> bool:

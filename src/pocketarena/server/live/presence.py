@@ -12,6 +12,12 @@ messages to the game's watchers, sent when it changes, at most once per ``MIN_GA
 number of players online in the lobby (``{"type": "online"}`` to the lobby's watchers), and
 the same word on a player's page. The claim of a win (``live.abandon``) asks whether the
 opponent has the game open anywhere in the cluster.
+
+Spectators are counted the same way: each process writes who watches each of its games (a
+player once however many sockets, a signed-out socket on its own) when that changes, and every
+look reads the other processes' lists of the games watched here, so a spectator on one process
+counts on every other's page (``{"type": "spectators"}``, sent when the count changes, and to a
+socket that starts watching).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Protocol
 
-from ..schemas import OnlineOut, PresenceOut
+from ..schemas import OnlineOut, PresenceOut, SpectatorsOut
 from .bus import Bus, seen_mark
 from .transport import Watcher
 
@@ -65,6 +71,22 @@ def presence_message(game_id: str, online: Sequence[bool | None]) -> str:
     return PresenceOut(game=game_id, online=list(online)).model_dump_json()
 
 
+def spectators_message(game_id: str, count: int) -> str:
+    return SpectatorsOut(game=game_id, count=count).model_dump_json()
+
+
+def watcher_name(conn: Watcher, node: str) -> str:
+    """Who ``conn`` is among a game's watchers, cluster-wide: its player, or (signed out) the
+    socket itself, named apart from every player and every other process's sockets."""
+    return conn.player_id if conn.player_id is not None else f"~{node}/{conn.id}"
+
+
+def spectators(game: GameLike, watchers: set[str]) -> int:
+    """How many of a game's ``watchers`` (``watcher_name``) hold no seat in it."""
+    seated = {s.player_id for s in game.seats if s is not None}
+    return len(watchers - seated)
+
+
 class Presence:
     def __init__(self, bus: Bus, lobby: Callable[[], Iterable[Watcher]]) -> None:
         self.bus = bus
@@ -78,6 +100,10 @@ class Presence:
         self._games: dict[str, GameLike] = {}  # games some socket here watches
         self._shown: dict[str, tuple[bool | None, ...]] = {}  # game -> what its watchers hold
         self._online: set[str] = set()  # players online, as last looked up
+        self._watchers: dict[str, tuple[str, ...]] = {}  # game -> who watches it here, written
+        self._left: set[str] = set()  # games no socket here watches any more (to unwrite)
+        self._spectators: dict[str, int] = {}  # game -> the count its watchers hold
+        self._unsent: dict[str, set[Watcher]] = {}  # game -> new watchers not sent the count
         self.count: int | None = None  # players online, as last counted
         self._counted_at = 0.0
         self._wake = asyncio.Event()
@@ -110,16 +136,24 @@ class Presence:
             conn.push(presence_message(game.id, shown))
         else:
             self._shown.pop(game.id, None)  # everyone is sent it on the next look
-            self._wake.set()
+        self._unsent.setdefault(game.id, set()).add(conn)  # the count: with the next look
+        self._wake.set()
 
     def unwatched(self, conn: Watcher, game_id: str, game: GameLike | None) -> None:
         if (conn.id, game_id) in self._watches:
             self._watches.discard((conn.id, game_id))
             assert conn.player_id is not None
             self._add(self._seeing, self._dirty_seen, seen_mark(game_id, conn.player_id), -1)
+        unsent = self._unsent.get(game_id)
+        if unsent is not None:
+            unsent.discard(conn)
+        self._wake.set()  # one spectator fewer, perhaps
         if game is None or not game.subscribers:
             self._games.pop(game_id, None)
             self._shown.pop(game_id, None)
+            self._spectators.pop(game_id, None)
+            self._unsent.pop(game_id, None)
+            self._left.add(game_id)
 
     def _add(self, table: dict[str, int], dirty: set[str], name: str, step: int) -> None:
         before = table.get(name, 0)
@@ -232,6 +266,7 @@ class Presence:
             self.messages += 1
             for conn in list(game.subscribers):
                 conn.push(text)
+        await self._count_spectators(games)
         lobby = list(self._lobby())
         if lobby and time.monotonic() - self._counted_at >= COUNT_S:
             before = self.count
@@ -240,6 +275,48 @@ class Presence:
                 text = OnlineOut(players=self.count).model_dump_json()
                 for conn in lobby:
                     conn.push(text)
+
+    async def _count_spectators(self, games: list[GameLike]) -> None:
+        """Write who watches the games here (where it changed), read who watches them on the
+        other processes, and send each game's watchers its spectator count if it changed (a
+        new watcher: in any case)."""
+        node = self.bus.node
+        here: dict[str, set[str]] = {}
+        changed: dict[str, list[str]] = {}
+        for game in games:
+            if not game.subscribers:
+                continue
+            names = {watcher_name(conn, node) for conn in game.subscribers}
+            here[game.id] = names
+            written = tuple(sorted(names))
+            if self._watchers.get(game.id) != written:
+                changed[game.id] = list(written)
+        self._left.difference_update(here)
+        self._left.intersection_update(self._watchers)  # never written: nothing to unwrite
+        gone = set(self._left)
+        changed.update({gid: [] for gid in gone})
+        if changed:  # if this fails, the next look writes it all again
+            await self.bus.watchers_put(changed)
+            for gid, written_now in changed.items():
+                if written_now:
+                    self._watchers[gid] = tuple(written_now)
+                else:
+                    self._watchers.pop(gid, None)
+            self._left -= gone
+        found = await self.bus.watchers_of(sorted(here))
+        for game in games:
+            if game.id not in here:
+                continue
+            count = spectators(game, here[game.id] | found.get(game.id, set()))
+            unsent = self._unsent.pop(game.id, set())
+            if self._spectators.get(game.id) != count:
+                self._spectators[game.id] = count
+                unsent = set(game.subscribers)
+            if unsent:
+                text = spectators_message(game.id, count)
+                for conn in unsent:
+                    if conn in game.subscribers:
+                        conn.push(text)
 
     async def _flush(self) -> None:
         """Write the counts that went from 0 to 1 or back since the last write."""

@@ -25,7 +25,6 @@ from ..schemas import (
     LobbyItem,
     RematchOut,
     SeatOut,
-    SpectatorsOut,
 )
 from . import session
 
@@ -220,23 +219,6 @@ def state_message(live: LiveGame, you: list[int], svg: bool, delta: bool = False
     return (
         f'{{"type":"state","you":{json.dumps(you)},"clock":{clock},"legal":{moves},"game":{game}}}'
     )
-
-
-def spectators(live: LiveGame) -> int:
-    """The people watching ``live`` without a seat in it (its players' own sockets aside)."""
-    seated = {s.player_id for s in live.seats if s is not None}
-    people: set[str] = set()
-    nobody = 0
-    for conn in live.subscribers:
-        if conn.player_id is None:
-            nobody += 1
-        elif conn.player_id not in seated:
-            people.add(conn.player_id)
-    return len(people) + nobody
-
-
-def spectators_message(game_id: str, count: int) -> str:
-    return SpectatorsOut(game=game_id, count=count).model_dump_json()
 
 
 def lobby_entry(live: LiveGame, idle_s: int | None = None) -> LobbyEntry:

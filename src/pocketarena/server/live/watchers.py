@@ -1,7 +1,8 @@
 """This process's sockets (``live.transport``): the games and the lobby each watches, and
 what they are sent. A socket that starts watching a game follows its channel on the bus
 before the game is read, so no change falls between the read and the subscription; every
-watcher of a game is sent each change (``send``) and its spectator count when it changes."""
+watcher of a game is sent each change (``send``), and by ``presence`` who is online and how
+many watch it across the cluster."""
 
 from __future__ import annotations
 
@@ -66,8 +67,6 @@ class Watchers:
         conn.push(self.message(live, conn, svg))
         self.botjobs.queue_move(live)  # reopened: its job may have been lost (once per version)
         runner.presence.watching(conn, live)
-        if not self.spectators_changed(live):
-            conn.push(views.spectators_message(live.id, live.spectators_shown))
         return live
 
     def unwatch(self, conn: Watcher, game_id: str) -> None:
@@ -77,7 +76,6 @@ class Watchers:
         live = self.runner.games.get(game_id)
         if live is not None:
             live.subscribers.pop(conn, None)
-            self.spectators_changed(live)
             if live.status in ("finished", "aborted") and not live.subscribers:
                 self.runner.games.pop(live.id, None)  # stays in the database; reloaded on demand
         self.runner.presence.unwatched(conn, game_id, live)
@@ -92,19 +90,6 @@ class Watchers:
         live.sent_len = len(live.entries)
         for conn, svg in list(live.subscribers.items()):
             conn.push(self.message(live, conn, svg, delta=True))
-
-    def spectators_changed(self, live: LiveGame) -> bool:
-        """Tell the game's watchers how many spectators it has, if that changed; whether it
-        had. Counted among this process's sockets: each person watching without a seat once
-        (each signed-out socket once)."""
-        count = views.spectators(live)
-        if count == live.spectators_shown:
-            return False
-        live.spectators_shown = count
-        text = views.spectators_message(live.id, count)
-        for conn in list(live.subscribers):
-            conn.push(text)
-        return True
 
     def message(self, live: LiveGame, conn: Watcher | None, svg: bool, delta: bool = False) -> str:
         """The state message for one client (see ``views.state_message``)."""
