@@ -106,6 +106,42 @@ def test_the_server_names_no_type_through_a_circle_either(typed_graph: grimp.Imp
     assert "pocketarena.server.live.connection" not in hub
 
 
+def runner_parts_read(tree: ast.AST) -> set[str]:
+    """The runner's ``games`` and ``bus`` read in ``tree`` (``hub.games``, ``self.hub.bus``,
+    ``ctx.hub.bus``, ``runner.games`` …)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("games", "bus"):
+            owner = node.value
+            name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+            if name in ("hub", "runner"):
+                found.add(f"{name}.{node.attr}")
+    return found
+
+
+def test_outside_the_live_layer_nobody_reaches_into_the_runner(graph: grimp.ImportGraph) -> None:
+    """The modules outside ``server.live`` ask the game runner through its public methods
+    (``live.games.Runner``): none reads its table of games or its bus (issue 26 item 3; table
+    chat did), and chat types against the runner's protocol, not the hub. The health probe
+    alone reads the bus: it reports on the bus itself (its answer, its name, its counts)."""
+    server = PACKAGE / "server"
+    reached = {}
+    for path in sorted(server.rglob("*.py")):
+        if path.is_relative_to(server / "live"):
+            continue
+        found = runner_parts_read(ast.parse(path.read_text(), str(path)))
+        if found:
+            reached[str(path.relative_to(server))] = sorted(found)
+    assert reached == {"health.py": ["hub.bus"]}
+    assert "pocketarena.server.live.hub" not in graph.find_modules_directly_imported_by(
+        "pocketarena.server.chat"
+    )
+    assert runner_parts_read(ast.parse("live = hub.games.get(g)\nawait self.hub.bus.ping()")) == {
+        "hub.games",
+        "hub.bus",
+    }
+
+
 def test_in_the_core_only_game_and_state_name_each_others_types(
     typed_graph: grimp.ImportGraph,
 ) -> None:

@@ -4,10 +4,11 @@ are not seated) only the spectators' room, during the game and after it. Guests 
 quick phrases; accounts write free text. Messages are kept with the game (``chat_messages``),
 so the replay shows each room to its readers.
 
-A message is stored, then announced on the bus (channel ``chat``, on the game's own topic) with
-its whole content; every process following the game (one of its sockets watches it), the
-sender's included, hands it to the watchers of that game it holds who may read its room. So chat reaches every watcher of a cluster the way game changes do, and one process
-alone behaves the same through its ``MemoryBus``.
+A message is stored, then announced on the game's channel (``chat``) with its whole content,
+through the game runner (``live.games.Runner``: ``announce``, ``hear``, ``held``); every process
+following the game (one of its sockets watches it), the sender's included, hands it to the
+watchers of that game it holds who may read its room. So chat reaches every watcher of a
+cluster the way game changes do, and one process alone behaves the same.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from pocketarena.i18n import N_, _
 
 from .core.ratelimit import Limiter, Rate
 from .core.text import TextError, visible_line
-from .live.games import LiveGame
-from .live.hub import Hub
+from .live.games import LiveGame, Runner
 from .live.session import GameError
 from .models import BlockRow, ChatMessageRow, utcnow
 from .store import Store, aware
@@ -177,7 +177,7 @@ def view(
 
 
 async def post(
-    hub: Hub,
+    runner: Runner,
     limits: tuple[Rate, Rate],
     limiter: Limiter,
     addr: str,
@@ -187,7 +187,7 @@ async def post(
 ) -> dict[str, Any]:
     """Check, store and announce one message; GameError says why one is refused (and then
     nothing is stored or sent)."""
-    live = await hub.get(game_id)
+    live = await runner.get(game_id)
     room = room_of(live, player_id)
     if body.room != room:
         if room == "players":
@@ -195,7 +195,7 @@ async def post(
         raise GameError(
             "forbidden", _("only the players of this game can write in the players' chat")
         )
-    player = await hub.db(hub.store.get_player, player_id)
+    player = await runner.db(runner.store.get_player, player_id)
     if player is None or player.kind not in ("guest", "account"):
         raise GameError("forbidden", _("load the page first: chatting needs the session cookie"))
     text = clean_text(body.text, free_text=player.kind == "account")
@@ -214,20 +214,19 @@ async def post(
     seats = live.seats_of(player_id)
     seat = live.seats[seats[0]] if seats else None
     name = seat.name if seat is not None else player.name
-    message = await hub.db(save, hub.store, live.id, room, player_id, name, text)
-    hidden = await hub.db(blockers, hub.store, player_id) if player.kind == "account" else []
-    notice = {"message": message, "origin": hub.bus.node, "blocked_by": hidden}
+    message = await runner.db(save, runner.store, live.id, room, player_id, name, text)
+    hidden = await runner.db(blockers, runner.store, player_id) if player.kind == "account" else []
     try:
-        await hub.bus.publish(CHANNEL, notice, live.id)
+        await runner.announce(CHANNEL, {"message": message, "blocked_by": hidden}, live.id)
     except Exception:  # the bus is away: the message is kept; readers see it on reload
         log.warning("chat message %s of game %s not announced", message["id"], live.id)
     return message
 
 
-def attach(hub: Hub) -> None:
+def attach(runner: Runner) -> None:
     """Deliver announced messages to this process's watchers who may read their room and do
     not block the writer.
-    Call before the hub starts (the bus subscribes then)."""
+    Call before the runner starts."""
 
     def deliver(msg: dict[str, Any]) -> None:
         try:  # another process's record: one that fits no schema is left out
@@ -235,7 +234,7 @@ def attach(hub: Hub) -> None:
         except ValidationError:
             log.warning("a chat notice that fits no schema was left out")
             return
-        live = hub.games.get(message.game)
+        live = runner.held(message.game)
         if live is None:
             return
         text = ChatOut(game=live.id, message=message).model_dump_json()
@@ -245,4 +244,4 @@ def attach(hub: Hub) -> None:
             if room_of(live, conn.player_id) == message.room and conn.player_id not in hidden:
                 conn.push(text)
 
-    hub.bus.subscribe(CHANNEL, deliver)
+    runner.hear(CHANNEL, deliver)

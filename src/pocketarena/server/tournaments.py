@@ -648,7 +648,7 @@ class Tournaments:
             people = [pid for pid in ids if pid in found and found[pid].kind != "bot"]
             online = set(ids) - set(people)
             if people:
-                online |= await self.hub.bus.players_online(people)
+                online |= await self.hub.presence.online(people)
         await self.db(self.rows.advance, tournament_id, online)
         await self.create_games(tournament_id)
 

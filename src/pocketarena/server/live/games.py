@@ -153,3 +153,20 @@ class Runner(Protocol):
     def player_renamed(self, player_id: str, name: str, announce: bool = True) -> None:
         """A player's new name goes to the games they sit at (``announce``: renamed here)."""
         ...
+
+    # What travels beside the games on their channels (table chat): the modules outside the
+    # live layer ask for it here, never through ``games`` or ``bus``.
+    def held(self, game_id: str) -> LiveGame | None:
+        """The game as this process holds it, with its watchers here (None: not held here);
+        nothing is read from the database."""
+        ...
+
+    async def announce(self, channel: str, message: dict[str, Any], game_id: str) -> None:
+        """Send ``message`` on ``channel`` to every process following ``game_id`` (this one
+        included, if one of its sockets watches the game)."""
+        ...
+
+    def hear(self, channel: str, handler: Callable[[dict[str, Any]], None]) -> None:
+        """Call ``handler`` with every message announced on ``channel`` about a game some
+        socket here watches (before the runner starts)."""
+        ...

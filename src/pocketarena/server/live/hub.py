@@ -396,6 +396,16 @@ class Hub:
             if session.rename(live, player_id, name):
                 self.broadcast(live)
 
+    # -- for what travels beside the games (chat) ------------------------------------------------------
+    def held(self, game_id: str) -> LiveGame | None:
+        return self.games.get(game_id)
+
+    async def announce(self, channel: str, message: dict[str, Any], game_id: str) -> None:
+        await self.bus.publish(channel, {**message, "origin": self.bus.node}, game_id)
+
+    def hear(self, channel: str, handler: Callable[[dict[str, Any]], None]) -> None:
+        self.bus.subscribe(channel, handler)
+
     # -- the lock ------------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
     async def locked(self, live: LiveGame) -> AsyncIterator[None]:
