@@ -118,6 +118,13 @@ def test_there_are_translations() -> None:
     assert "fr/coin-age.md" in TRANSLATIONS
 
 
+@pytest.mark.parametrize("code", [c for c in i18n.LANGUAGES if c != i18n.DEFAULT])
+def test_every_game_is_translated_into_every_language(code: str) -> None:
+    """A reader of any language we speak reads every rules page in it, none in English."""
+    missing = [game for game in GAMES if f"{code}/{game}.md" not in TRANSLATIONS]
+    assert not missing, f"no {code} translation of {missing} (docs/i18n.md: translating one)"
+
+
 @pytest.mark.parametrize("name", TRANSLATIONS)
 def test_a_translation_is_of_a_game_in_a_language_we_speak(name: str) -> None:
     folder, page = name.split("/")
