@@ -1,6 +1,7 @@
 """The rules pages in a real Chromium, as a French, German or Arabic player reads them: in their
-language (Arabic right to left, its notation left to right), every picture shown, nothing
-scrolling sideways on a phone or a laptop, and axe-core clean in Arabic."""
+language (Arabic right to left, its notation and the starting boards beside it left to right),
+every picture shown, no word of a board cut at its edge, nothing scrolling sideways on a phone
+or a laptop, and axe-core clean in Arabic."""
 
 from __future__ import annotations
 
@@ -46,6 +47,14 @@ READ = """() => {
     notation: [...text.querySelectorAll('pre, code')].map((c) => getComputedStyle(c).direction),
     pictures: [...text.querySelectorAll('img')].map((i) => i.naturalWidth > 0),
     sideways: document.scrollingElement.scrollWidth - width,
+    // The starting boards beside the text: every word drawn inside its picture.
+    cut: [...document.querySelectorAll('.rules-diagrams svg')].flatMap((svg) => {
+      const box = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('text')].filter((t) => {
+        const r = t.getBoundingClientRect();
+        return r.width && (r.left < box.left - 1 || r.right > box.right + 1);
+      }).map((t) => t.textContent);
+    }),
     past: past.slice(0, 5),
   };
 }"""
@@ -81,6 +90,8 @@ def test_the_rules_read_in_the_players_language_without_sideways_scroll(
                 assert (seen["lang"], seen["dir"]) == ("en", "ltr"), where
             assert seen["notation"] and set(seen["notation"]) == {"ltr"}, where
             assert all(seen["pictures"]), f"{where}: a picture did not load"
+            if seen["cut"]:
+                problems.append(f"{where}: board words cut at the picture's edge {seen['cut']}")
             if seen["sideways"] > 0 or seen["past"]:
                 problems.append(
                     f"{where}: {seen['sideways']}px sideways, past the edge {seen['past']}"

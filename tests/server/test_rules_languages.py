@@ -114,3 +114,19 @@ def test_a_page_without_a_translation_reads_in_english_marked_so(
     page = read(client, "ar")  # English in an Arabic page: left to right
     assert rules_text_attrs(page) == {"lang": "en", "dir": "ltr"}
     assert re.search(r'<html [^>]*lang="ar" dir="rtl"', page)
+
+
+def test_the_boards_beside_the_rules_speak_each_readers_language(client: TestClient) -> None:
+    """The starting boards (and the home page's pictures of the games) are drawn in the
+    reader's words: the first reader's language was kept for everyone after (an Arabic page
+    showed French boards)."""
+    words = {"fr": "réserve", "de": "Vorrat", "es": "reserva"}
+    for code, word in words.items():
+        aside = read(client, code, "stack-a-cash").split('<aside class="rules-diagrams">')[1]
+        assert word in aside, code
+        assert not {w for c, w in words.items() if c != code and w != word} & set(
+            re.findall(r"\w+", aside)
+        ), code
+        client.cookies.set("lang", code)
+        home = client.get("/").text
+        assert word in home, code

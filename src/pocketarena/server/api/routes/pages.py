@@ -253,9 +253,17 @@ def verdict_words(report: VerifyReport) -> str:
     )
 
 
-@functools.cache
 def thumbnail(game_id: str) -> str:
-    return catalog.svg_board(catalog.load_game(game_id, {}).new_initial_state())
+    """The game's starting board, drawn in the reader's words."""
+    return _thumbnail(game_id, i18n.current())
+
+
+@functools.cache
+def _thumbnail(game_id: str, lang: str) -> str:
+    # Cached per language: a board's words are the reader's (one language's drawing for all
+    # readers showed an Arabic reader French boards).
+    with i18n.use_locale(lang):
+        return catalog.svg_board(catalog.load_game(game_id, {}).new_initial_state())
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -458,18 +466,24 @@ def rules_file(name: str) -> Response:
     return Response(body, media_type=media, headers={"Cache-Control": "public, max-age=3600"})
 
 
-@functools.cache
 def diagrams(game_id: str) -> list[dict[str, str]]:
-    """The starting board of every variant (each distinct picture once): maps, modes."""
+    """The starting board of every variant (each distinct picture once): maps, modes, drawn
+    and labelled in the reader's words."""
+    return _diagrams(game_id, i18n.current())
+
+
+@functools.cache
+def _diagrams(game_id: str, lang: str) -> list[dict[str, str]]:
     seen: set[str] = set()
     out = []
-    for options in catalog.game_class(game_id).VARIANTS:
-        svg = catalog.svg_board(catalog.load_game(game_id, options).new_initial_state())
-        if svg in seen:
-            continue
-        seen.add(svg)
-        label = catalog.options_text(game_id, dict(options)) or N_("as printed")
-        out.append({"label": label, "svg": svg})
+    with i18n.use_locale(lang):  # cached per language, as _thumbnail
+        for options in catalog.game_class(game_id).VARIANTS:
+            svg = catalog.svg_board(catalog.load_game(game_id, options).new_initial_state())
+            if svg in seen:
+                continue
+            seen.add(svg)
+            label = catalog.options_text(game_id, dict(options)) or _("as printed")
+            out.append({"label": label, "svg": svg})
     return out
 
 
