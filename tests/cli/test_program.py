@@ -312,3 +312,26 @@ def test_arena_json_prints_the_summary_it_saves(tmp_path: Path, kind: str) -> No
     saved = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
     assert json.loads(result.stdout) == saved
     assert f"Saved {tmp_path / 'summary.json'}" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["arena", "balance"])
+def test_quiet_and_verbose(tmp_path: Path, command: str) -> None:
+    """``-q``: only the results (the tables), no progress bar and no 'Saved' line; ``-v``: a
+    line for each game as it ends besides; both at once are refused in one line."""
+    args = {
+        "arena": ["arena", "stack-a-cash", "--bots", "random,greedy", "--games", "2"],
+        "balance": ["balance", "stack-a-cash", "--bot", "random", "--games", "2", "--protect", "touched"],
+    }[command] + ["--jobs", "1", "--no-plots"]  # fmt: skip
+    normal = run(*args, "--out", str(tmp_path / "normal"))
+    assert normal.exit_code == 0, normal.output
+    assert "Saved " in normal.output and " eta " in normal.output  # the line and the bar
+    quiet = run(*args, "--out", str(tmp_path / "quiet"), "-q")
+    assert quiet.exit_code == 0, quiet.output
+    assert "Saved " not in quiet.output and " eta " not in quiet.output, quiet.output
+    assert "stack-a-cash" in quiet.output  # the results' tables
+    verbose = run(*args, "--out", str(tmp_path / "verbose"), "--verbose")
+    assert verbose.exit_code == 0, verbose.output
+    assert "game 1 of 2: random vs " in verbose.output and " in " in verbose.output
+    assert "game 2 of 2: " in verbose.output and "Saved " in verbose.output
+    both = run(*args, "--out", str(tmp_path / "both"), "-q", "-v")
+    assert_clean_error(both, 2, "--quiet and --verbose")

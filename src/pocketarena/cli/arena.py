@@ -4,6 +4,7 @@ swapped, in parallel; prints and saves the results with confidence intervals and
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import time
 from collections.abc import Callable
@@ -12,9 +13,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+import pocketarena as pa
 from pocketarena.arena import (
     ArenaReport,
     GameResult,
@@ -30,7 +33,8 @@ from pocketarena.arena.rounds import RoundsReport, run_rounds, schedule_size
 from pocketarena.arena.runner import LOCAL_RAY, RAY_MISSING, RayUnavailable
 from pocketarena.arena.tournament import plot
 from pocketarena.bots import bot_names
-from pocketarena.core import Game
+from pocketarena.core import Game, seat_name
+from pocketarena.messages import speak
 from pocketarena.records import now_utc
 
 from .common import (
@@ -40,7 +44,10 @@ from .common import (
     ModeOpt,
     OptionOpt,
     ProtectOpt,
+    QuietOpt,
+    VerboseOpt,
     _,
+    _num,
     at_least_one,
     cannot_write,
     console,
@@ -48,7 +55,8 @@ from .common import (
     fail,
     interrupted,
     load_game,
-    plural,
+    ngettext,
+    talk,
     writable_or_fail,
 )
 
@@ -139,17 +147,58 @@ def workers_for(jobs: int | None, ray: str | None, tasks: int) -> int:
 
 
 def run_or_fail(
-    tasks: list[GameTask], workers: int, ray: str | None, description: str, quiet: bool = False
+    tasks: list[GameTask],
+    workers: int,
+    ray: str | None,
+    description: str,
+    quiet: bool = False,
+    talking: int = 0,
 ) -> list[GameResult]:
     """``run_with_progress``, with an unreachable Ray cluster reported in one line; the bar
-    on standard error when standard output is for JSON (``quiet``)."""
+    on standard error when standard output is for JSON (``quiet``). ``talking`` (``talk``):
+    -1 draws no bar, 1 says each game as it ends, above the bar."""
     screen = err_console if quiet else console
+    if talking < 0:
+        screen = Console(file=io.StringIO())  # the bar drawn nowhere
+    done = 0
+
+    def each(result: GameResult) -> None:
+        nonlocal done
+        done += 1
+        screen.print(game_line(result, done, len(tasks)), soft_wrap=True, markup=False)
+
     try:
         return run_with_progress(
-            tasks, jobs=workers, description=description, console=screen, ray=ray
+            tasks,
+            jobs=workers,
+            description=description,
+            console=screen,
+            ray=ray,
+            on_result=each if talking > 0 else None,
         )
     except RayUnavailable as e:
         fail(str(e), 1)
+
+
+def game_line(result: GameResult, number: int, total: int) -> str:
+    """One finished game for --verbose: "game 3 of 20: greedy vs random, Heads wins 5-2 in
+    17 moves"."""
+    seats = pa.GAMES[result.task.game].SEATS
+    scores = "-".join(_num(s) for s in result.scores)
+    if result.winner is None:
+        outcome = _("a draw %(scores)s", scores=scores)
+    else:
+        seat = speak(seat_name(seats[result.winner]))
+        outcome = _("%(seat)s wins %(scores)s", seat=seat, scores=scores)
+    return _(
+        "game %(number)s of %(total)s: %(first)s vs %(second)s, %(outcome)s in %(moves)s",
+        number=number,
+        total=total,
+        first=result.task.specs[0],
+        second=result.task.specs[1],
+        outcome=outcome,
+        moves=ngettext("%(count)s move", "%(count)s moves", result.plies, count=result.plies),
+    )
 
 
 def default_out(kind: str, game_id: str) -> Path:
@@ -228,17 +277,35 @@ def print_rounds(data: dict[str, Any]) -> None:
 
 
 def show_summary(
-    path: Path, tables: Callable[[dict[str, Any]], None], saved: str, as_json: bool
+    path: Path,
+    tables: Callable[[dict[str, Any]], None],
+    saved: str,
+    as_json: bool,
+    talking: int = 0,
 ) -> None:
-    """The saved summary at ``path``: as tables and a line saying where it went, or (--json)
-    as JSON alone on standard output, that line on standard error."""
+    """The saved summary at ``path``: as tables and a line saying where it went (not with
+    --quiet), or (--json) as JSON alone on standard output, that line on standard error."""
     text = path.read_text(encoding="utf-8")
     if as_json:
         console.print_json(text)
-        err_console.print(saved, soft_wrap=True)
+        if talking >= 0:
+            err_console.print(saved, soft_wrap=True)
         return
     tables(json.loads(text))
-    console.print(saved)
+    if talking >= 0:
+        console.print(saved)
+
+
+def saved_line(path: Path, records: int, figures: list[Path] | None = None) -> str:
+    """Where the results went: "Saved runs/x/summary.json and 12 records, plots a.png"."""
+    saved = _(
+        "Saved %(path)s and %(records)s",
+        path=path,
+        records=ngettext("%(count)s record", "%(count)s records", records, count=records),
+    )
+    if figures:
+        saved += _(", plots %(names)s", names=", ".join(p.name for p in figures))
+    return saved
 
 
 def play_in_rounds(
@@ -251,6 +318,7 @@ def play_in_rounds(
     seed: int,
     folder: Path,
     as_json: bool = False,
+    talking: int = 0,
 ) -> None:
     """``arena --kind swiss|round-robin``: pair, play and rank, round by round."""
     try:
@@ -271,7 +339,8 @@ def play_in_rounds(
 
     def play(tasks: list[GameTask]) -> list[GameResult]:
         number = len(report.rounds)
-        return run_or_fail(tasks, workers, where, f"{game.ID}: round {number} of {total}", as_json)
+        said = _("%(game)s: round %(round)s of %(total)s", game=game.ID, round=number, total=total)
+        return run_or_fail(tasks, workers, where, said, as_json, talking)
 
     stopped = False
     try:
@@ -283,12 +352,7 @@ def play_in_rounds(
         path = report.save(folder)
     except OSError as e:
         cannot_write(folder, e)
-    show_summary(
-        path,
-        print_rounds,
-        f"Saved {path} and {plural(len(report.record_files), 'record')}",
-        as_json,
-    )
+    show_summary(path, print_rounds, saved_line(path, len(report.record_files)), as_json, talking)
     if stopped:
         interrupted(
             N_(
@@ -317,11 +381,14 @@ def arena(
     kind: KindOpt = "all-pairs",
     rounds: RoundsOpt = None,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Play a tournament of --bots at GAME, at once or in rounds.
 
     Every pairing with seats swapped, or a Swiss or a round robin (--kind).
     Saves the records, a summary and plots."""
+    talking = talk(quiet, verbose)
     game = load_game(game_id, mode=mode, map=map, protect=protect, option=option)
     kind = kind.strip().lower()
     if kind not in ("all-pairs", *ROUND_KINDS):
@@ -343,7 +410,7 @@ def arena(
         out if out is not None else default_out("arena", game.ID), "--out", folder=True
     )
     if kind != "all-pairs":
-        play_in_rounds(game, specs, kind, rounds, jobs, where, seed, folder, as_json)
+        play_in_rounds(game, specs, kind, rounds, jobs, where, seed, folder, as_json, talking)
         return
     tasks = make_tasks(game, specs, games, seed)
     workers = workers_for(jobs, where, len(tasks))
@@ -351,7 +418,8 @@ def arena(
     start = time.perf_counter()
     stopped: Interrupted | None = None
     try:
-        results = run_or_fail(tasks, workers, where, f"{game.ID}: {len(specs)} bots", as_json)
+        said = _("%(game)s: %(count)s bots", game=game.ID, count=len(specs))
+        results = run_or_fail(tasks, workers, where, said, as_json, talking)
     except Interrupted as stop:
         # Ctrl-C: the games that finished are kept, saved and reported.
         stopped, results = stop, stop.results
@@ -373,10 +441,7 @@ def arena(
         figures = plot(report, folder) if plots else []
     except OSError as e:
         cannot_write(folder, e)
-    saved = f"Saved {path} and {plural(len(results), 'record')}" + (
-        f", plots {', '.join(p.name for p in figures)}" if figures else ""
-    )
-    show_summary(path, print_report, saved, as_json)
+    show_summary(path, print_report, saved_line(path, len(results), figures), as_json, talking)
     if stopped is not None:
         interrupted(
             N_(

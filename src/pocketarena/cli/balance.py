@@ -45,12 +45,16 @@ from .common import (
     ModeOpt,
     OptionOpt,
     ProtectOpt,
+    QuietOpt,
+    VerboseOpt,
+    _,
     at_least_one,
     cannot_write,
     console,
     fail,
     game_id_or_fail,
     interrupted,
+    talk,
     writable_or_fail,
 )
 
@@ -174,10 +178,13 @@ def balance(
     map: MapOpt = None,
     protect: ProtectOpt = None,
     option: OptionOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Measure GAME's balance by self-play on each mode and map.
 
     All of them, unless options narrow it."""
+    talking = talk(quiet, verbose)
     key = game_id_or_fail(game_id)
     try:
         narrowed: dict[str, Any] = parse_option_pairs(list(option or []))
@@ -206,7 +213,8 @@ def balance(
     started = now_utc()
     start = time.perf_counter()
     try:
-        results = run_or_fail(tasks, workers, where, f"{key}: {len(option_sets)} variants")
+        said = _("%(game)s: %(count)s variants", game=key, count=len(option_sets))
+        results = run_or_fail(tasks, workers, where, said, talking=talking)
     except Interrupted as stop:
         interrupted(
             N_(
@@ -234,9 +242,11 @@ def balance(
     except OSError as e:
         cannot_write(folder, e)
     print_balance(report.to_json())
-    console.print(
-        f"Saved {path}" + (f" and plots {', '.join(p.name for p in figures)}" if figures else "")
-    )
+    if talking >= 0:
+        saved = _("Saved %(path)s", path=path)
+        if figures:
+            saved += _(" and plots %(names)s", names=", ".join(p.name for p in figures))
+        console.print(saved)
 
 
 def register(app: typer.Typer) -> None:

@@ -329,6 +329,23 @@ def scores_line(state: pa.State) -> str:
     return _("Score  %(first)s %(a)s · %(second)s %(b)s", **words)
 
 
+QuietOpt = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="Only the results and errors: no progress bar, no notes."),
+]
+VerboseOpt = Annotated[
+    bool, typer.Option("--verbose", "-v", help="More detail: a line for each game as it ends.")
+]
+
+
+def talk(quiet: bool, verbose: bool) -> int:
+    """How much a command says: -1 with --quiet (results and errors only), 1 with --verbose
+    (a line per game too), 0 otherwise; both at once is refused."""
+    if quiet and verbose:
+        fail(_("--quiet and --verbose ask for opposite things: choose one"))
+    return -1 if quiet else 1 if verbose else 0
+
+
 def plural(count: int, one: str, many: str | None = None) -> str:
     """``1 move``, ``3 moves``; ``many`` for irregular plurals (``1 match``, ``2 matches``)."""
     return f"{count} {one if count == 1 else many or one + 's'}"
