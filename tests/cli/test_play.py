@@ -320,3 +320,41 @@ def test_coin_age_lists_each_space_s_connections_under_the_map(tmp_path: Path) -
         numbers = " ".join(str(game.map.index(t) + 1) for t in game.map.neighbours(space.id))
         row = next(line for line in out.splitlines() if line.split()[:2] == [str(i + 1), space.id])
         assert row.rstrip().endswith(numbers), row
+
+
+class Recorded:
+    """A pager that keeps what it is given (rich's Pager protocol)."""
+
+    def __init__(self) -> None:
+        self.shown: list[str] = []
+
+    def show(self, content: str) -> None:
+        self.shown.append(content)
+
+
+@pytest.mark.parametrize(("game_id", "paged"), [("flipwars", True), ("stack-a-cash", False)])
+def test_moves_too_long_for_the_terminal_are_paged(
+    monkeypatch: pytest.MonkeyPatch, game_id: str, paged: bool
+) -> None:
+    """On a terminal 24 lines high, ``moves`` at a FlipWars opening (hundreds of moves, in
+    columns) goes through the pager, its start kept; Stack-a-Cash's opening list fits and is
+    printed as it is."""
+    import io
+
+    from rich.console import Console
+
+    from pocketarena.cli import play
+
+    screen = Console(file=io.StringIO(), force_terminal=True, width=80, height=24)
+    pager = Recorded()
+    monkeypatch.setattr(play, "console", screen)
+    monkeypatch.setattr(play, "PAGER", pager)
+    match, humans = play._new_match(game_id, None, None, None, None, "random", None, 1, None)
+    terminal = play.TerminalGame(match, humans)
+    terminal.list_moves()
+    printed = screen.file.getvalue()  # type: ignore[attr-defined]
+    if paged:
+        assert len(pager.shown) == 1 and "place tank a1 r0" in pager.shown[0], printed[:200]
+        assert pager.shown[0].count("\n") > 24 and "place " not in printed
+    else:
+        assert pager.shown == [] and "place L a1" in printed

@@ -10,7 +10,9 @@ from typing import Annotated
 
 import typer
 from rich.columns import Columns
+from rich.console import RenderableType
 from rich.markup import escape
+from rich.pager import Pager
 
 import pocketarena as pa
 from pocketarena.bots import bot_names, make_bot
@@ -59,6 +61,21 @@ def help_text() -> str:
 
 
 COMMANDS = ("moves", "board", "undo", "resign", "quit", "help")
+
+
+# The pager a list too tall for the terminal goes through (rich's: $PAGER, else less/more).
+PAGER: Pager | None = None
+
+
+def show(listing: RenderableType) -> None:
+    """``listing`` on the screen; on a terminal too short for it, through the pager (the list
+    of a FlipWars opening holds some 700 moves), so its start does not scroll away."""
+    lines = console.render_lines(listing, console.options, pad=False)
+    if console.is_terminal and len(lines) > console.height - 2:
+        with console.pager(pager=PAGER):  # plain text: less shows no colour codes unless -R
+            console.print(listing)
+    else:
+        console.print(listing)
 
 
 class SeatChoice(StrEnum):
@@ -144,7 +161,7 @@ class TerminalGame:
             for entry in entries:
                 say(f"  {entry}")
         else:
-            console.print(Columns(entries, padding=(0, 3)))
+            show(Columns(entries, padding=(0, 3)))
 
     # -- the loop -----------------------------------------------------------------------
     def run(self) -> None:
