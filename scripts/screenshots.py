@@ -5,6 +5,7 @@
     python scripts/screenshots.py --docs                # also refresh the few in docs/img/site/
     python scripts/screenshots.py --languages           # every language, into <out>/<code>/
     python scripts/screenshots.py --languages ar ja --dark --only home
+    python scripts/screenshots.py --docs --only turn-based  # the turn-based flow, as Bob
 
 A server runs in this process on a fresh temporary database; real games are played on it over
 the API first (a finished game with coin throws, one in progress, an open seek), so every page
@@ -24,6 +25,7 @@ import tempfile
 from itertools import product
 from pathlib import Path
 
+import httpx
 from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 
@@ -54,6 +56,16 @@ DOCS = (
 # A game page as its player sees it (the other game pages are seen by a visitor): Coin Age
 # against the easy bot, the person's coins thrown and one picked, the places it can go lit.
 IN_PLAY = "game in play"
+# The turn-based flow as Bob sees it (signed in): the header's "your turn" list opened, a
+# turn-based game awaiting his move with its deadline, and the bell opened. Each is shot at the
+# top of the window, after the setting up of ``turn_based_games``.
+TURNS = ("turn-based: your turn", "turn-based: game", "turn-based: bell")
+DOCS_TURNS = (
+    ("turn-based: your turn", "phone"),
+    ("turn-based: game", "desktop"),
+    ("turn-based: bell", "desktop"),
+)
+BOB = {"username": "Bob", "password": "screenshots-bob"}
 
 
 def slug(name: str) -> str:
@@ -83,6 +95,51 @@ def game_in_play(page: Page, base: str) -> str:
     raise RuntimeError("no throw left the person a choice in 20 games")
 
 
+def turn_based_games(base: str) -> str:
+    """Ann and Bob, accounts, with turn-based games between them: two awaiting Bob's move
+    (Ann moved first), one Ann resigned (the bell tells both); the path of the first."""
+    with (
+        httpx.Client(base_url=base, timeout=30) as ann,
+        httpx.Client(base_url=base, timeout=30) as bob,
+    ):
+        ann.post("/api/auth/register", json={"username": "Ann", "password": "screenshots-ann"})
+        bob.post("/api/auth/register", json=BOB)
+        games = []
+        for game, days in (("stack-a-cash", 2), ("flipwars", 3), ("coin-age", 1)):
+            body = {"game": game, "mode": "friend", "seat": 0, "days_per_move": days}
+            made = ann.post("/api/games", json=body).json()
+            invite = made["invite_url"].split("invite=")[1]
+            view = bob.post(f"/api/games/{made['id']}/join", json={"invite": invite}).json()
+            games.append((made["id"], view))
+        for gid, view in games[:2]:
+            legal = view["legal"]
+            ann.post(
+                f"/api/games/{gid}/moves",
+                json={"action": legal[len(legal) // 2]["text"], "version": view["version"]},
+            )
+        ann.post(f"/api/games/{games[2][0]}/resign", json={})
+    return f"/g/{games[0][0]}"
+
+
+def shoot_turns(page: Page, base: str, game: str, out: Path, size: str) -> dict[str, Path]:
+    """The turn-based flow's shots (``TURNS``) as Bob, in this page's browser; by name, the
+    window's view of each."""
+    page.request.post(f"{base}/api/auth/login", data=BOB)
+    views = {}
+    for name in TURNS:
+        page.goto(base + (game if name.endswith("game") else "/lobby"))
+        page.wait_for_load_state("networkidle")
+        if not name.endswith("game"):  # the header's list, opened
+            menu = "turns" if name.endswith("your turn") else "bell"
+            page.click(f"#{menu} summary")
+            page.wait_for_selector(f"#{menu} .turns-list a")
+        page.wait_for_timeout(400)  # animations settle
+        views[name] = out / f"{slug(name)}-{size}.png"
+        page.screenshot(path=str(views[name]))
+        print(views[name])
+    return views
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "screenshots")
@@ -108,6 +165,7 @@ def main() -> int:
         )
         with running(settings) as base, sync_playwright() as p:
             pages = seed_site(base)
+            turns_game = turn_based_games(base) if any(args.only in n for n in TURNS) else ""
             browser = p.chromium.launch(
                 executable_path=browser_path, args=["--no-sandbox", "--disable-gpu"]
             )
@@ -143,6 +201,10 @@ def main() -> int:
                         page.screenshot(path=str(view))
                         shots[(name, size)] = view
                     print(file)
+                if turns_game:
+                    for name, view in shoot_turns(page, base, turns_game, out, size).items():
+                        if (name, size) in DOCS_TURNS and not language:
+                            shots[(name, size)] = view
                 context.close()
             browser.close()
     if args.docs:
