@@ -1,8 +1,8 @@
 """Presence and per-game channels in a real cluster (the processes, PostgreSQL, Redis and
 HAProxy of ``test_cluster``): a player connected to one process is seen online by a watcher on
-another; a process killed with ``kill -9`` takes its players offline within the bound; the claim
-of a win sees an opponent connected elsewhere; a process hears only the games its sockets
-watch."""
+another, and a spectator on a third counts on both players' pages; a process killed with
+``kill -9`` takes its players offline within the bound; the claim of a win sees an opponent
+connected elsewhere; a process hears only the games its sockets watch."""
 
 from __future__ import annotations
 
@@ -78,6 +78,9 @@ def _check(cluster: Cluster, a: Player, b: Player, spectator: Player, d: Player)
     b.connect("s2", gid)
     spectator.until(presence_is(gid, [True, True]))
     assert subscribers(cluster, gid) == 3  # each process with a watcher, once
+    # the spectator watching on s3 counts on the players' pages on s1 and s2
+    for player in (a, b):
+        player.until(lambda m: m["type"] == "spectators" and m["game"] == gid and m["count"] == 1)
 
     # Per-game channels: a game watched on s1 alone is heard by s1 alone.
     local = d.post("/api/games", {**GAME, "mode": "local"}, "s1")
