@@ -935,6 +935,107 @@ ENGLISH |= dict(
         M_("analysis.outcome.draw", "a draw"),
         M_("analysis.outcome.round_level", "the round ends level"),
         M_("analysis.outcome.expected", "expected %(value)s for %(first)s"),
+        # -- a game record that cannot be read or does not replay (pocketarena.records) -------
+        M_("record.date-not-text", "record %(name)s date must be ISO 8601 text, got %(value)r"),
+        M_(
+            "record.date-not-iso",
+            "record %(name)s date %(value)r is not ISO 8601 (e.g. %(example)s)",
+        ),
+        M_("record.unknown-game", "record is for an unknown game %(game)r; known games: %(games)s"),
+        M_("record.bad-options", "record has bad options: %(why)s"),
+        M_("record.two-players", "record must name 2 players, it names %(count)s"),
+        M_("record.bad-result", "record result %(result)r is not one of %(results)s"),
+        M_(
+            "record.bad-termination",
+            "record termination %(termination)r is not one of %(terminations)s",
+        ),
+        M_("record.moves-not-text", "record moves must all be notation text"),
+        M_("record.bad-scores", "record scores must be two numbers, got %(scores)r"),
+        M_(
+            "record.comment-after",
+            "record comment placed after move %(move)s, which does not exist",
+        ),
+        M_("record.illegal-move", "move %(number)s (%(text)r) is illegal: %(why)s"),
+        M_(
+            "record.not-the-throw",
+            "move %(number)s (%(text)r) is not the throw seed %(seed)r gives (%(expected)s)",
+        ),
+        M_("record.no-seed", "record says its throws are seeded, but it has no seed"),
+        M_(
+            "record.result-differs",
+            "record states the result %(result)s, but its moves end the game %(played)s",
+        ),
+        M_(
+            "record.ended-normally",
+            "record says the game ended by %(termination)s, but its moves finish it normally",
+        ),
+        nM_(
+            "record.not-over",
+            "record states the result %(result)s, but the game is not over after its %(count)s move (and no resignation or forfeit is recorded)",
+            "record states the result %(result)s, but the game is not over after its %(count)s moves (and no resignation or forfeit is recorded)",
+        ),
+        M_(
+            "record.scores-differ",
+            "record states the scores %(stated)s, but its moves give %(played)s",
+        ),
+        M_("record.no-field", "record has no %(name)r field"),
+        M_("record.game-not-id", "record 'game' must be a game id"),
+        M_("record.moves-not-list", "record 'moves' must be a list of moves in notation"),
+        M_("record.options-not-object", "record 'options' must be an object"),
+        M_("record.players-not-list", "record 'players' must be a list of {name, kind} objects"),
+        M_(
+            "record.scores-not-list",
+            "record 'scores' must be a list of two numbers, got %(scores)r",
+        ),
+        M_("record.headers-not-object", "record 'headers' must be an object"),
+        M_("record.comments-not-list", "record 'comments' must be a list of {after, text} objects"),
+        M_("record.bad-seed", "record 'seed' must be an integer or text, got %(seed)r"),
+        M_("record.no-game-header", 'record has no [Game "..."] header'),
+        M_(
+            "record.options-header-not-json",
+            "record Options header is not JSON: %(error)s (line %(line)s)",
+        ),
+        M_(
+            "record.options-header-too-deep",
+            "record Options header is nested more than %(most)s levels deep",
+        ),
+        M_("record.options-header-not-object", "record Options header must be a JSON object"),
+        M_(
+            "record.result-header-differs",
+            "record Result header says %(stated)s but its last line says %(result)s",
+        ),
+        M_("record.too-large", "a record is at most %(most)s MB; this is larger"),
+        M_("record.empty", "the record is empty"),
+        M_("record.no-file", "no such record file: %(path)s"),
+        M_("record.folder", "%(path)s is a folder, not a record file"),
+        M_("record.unreadable", "cannot read %(path)s: %(why)s"),
+        M_(
+            "record.file-too-large",
+            "%(path)s is larger than %(most)s MB, so not a Pocket Arena record",
+        ),
+        M_("record.not-text", "%(path)s is not a text file, so not a Pocket Arena record"),
+        M_("record.in-file", "%(path)s: %(problem)s"),
+        M_("record.json-not-json", "record is not valid JSON: %(error)s (line %(line)s)"),
+        M_("record.json-too-deep", "record is nested more than %(most)s levels deep"),
+        M_(
+            "record.after-result",
+            "record line %(number)s: %(line)r comes after the result %(result)r, which must be last",
+        ),
+        M_(
+            "record.no-headers",
+            'not a Pocket Arena record: it must start with headers like [Game "stack-a-cash"] (or be a JSON record)',
+        ),
+        M_(
+            "record.bad-header",
+            'record line %(number)s: %(line)r is not a header like [Name "value"]',
+        ),
+        M_("record.bad-scores-header", "record Scores header must be two numbers, got %(text)r"),
+        M_("record.json-not-object", "a JSON record must be an object"),
+        M_("record.bad-format", "not a Pocket Arena record (its 'format' is not %(format)r)"),
+        M_(
+            "record.bad-version",
+            "record version %(version)r is not supported (this program reads %(reads)s)",
+        ),
     ]
 )
 

@@ -82,12 +82,12 @@ def _check_date(name: str, value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise RecordError(f"record {name} date must be ISO 8601 text, got {value!r}")
+        raise RecordError("record.date-not-text", name=name, value=value)
     try:
         datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         raise RecordError(
-            f"record {name} date {value!r} is not ISO 8601 (e.g. {now_utc()})"
+            "record.date-not-iso", name=name, value=value, example=now_utc()
         ) from None
     return value
 
@@ -172,39 +172,37 @@ class Record:
     def load_game(self) -> Game:
         """The game this record was played in, with its options."""
         if self.game not in GAMES:
-            raise RecordError(
-                f"record is for an unknown game {self.game!r}; known games: {', '.join(sorted(GAMES))}"
-            )
+            raise RecordError("record.unknown-game", game=self.game, games=", ".join(sorted(GAMES)))
         try:
             return load_game(self.game, **self.options)
         except ValueError as e:
-            raise RecordError(f"record has bad options: {e}") from None
+            raise RecordError("record.bad-options", why=str(e)) from None
 
     def validate(self) -> None:
         """Check the fields (not the moves: that is ``replay``); raise RecordError saying what."""
         self.load_game()
         if len(self.players) != 2:
-            raise RecordError(f"record must name 2 players, it names {len(self.players)}")
+            raise RecordError("record.two-players", count=len(self.players))
         if self.result not in RESULTS:
-            raise RecordError(f"record result {self.result!r} is not one of {', '.join(RESULTS)}")
+            raise RecordError("record.bad-result", result=self.result, results=", ".join(RESULTS))
         if self.termination is not None and self.termination not in TERMINATIONS:
             raise RecordError(
-                f"record termination {self.termination!r} is not one of {', '.join(TERMINATIONS)}"
+                "record.bad-termination",
+                termination=self.termination,
+                terminations=", ".join(TERMINATIONS),
             )
         if not all(isinstance(m, str) for m in self.moves):
-            raise RecordError("record moves must all be notation text")
+            raise RecordError("record.moves-not-text")
         if self.scores is not None and (
             len(self.scores) != 2
             or not all(isinstance(s, int | float) and not isinstance(s, bool) for s in self.scores)
         ):
-            raise RecordError(f"record scores must be two numbers, got {self.scores!r}")
+            raise RecordError("record.bad-scores", scores=self.scores)
         _check_date("start", self.started)
         _check_date("end", self.ended)
         for before, _ in self.comments:
             if not 0 <= before <= len(self.moves):
-                raise RecordError(
-                    f"record comment placed after move {before}, which does not exist"
-                )
+                raise RecordError("record.comment-after", move=before)
 
     @property
     def seat_names(self) -> tuple[str, str]:
@@ -222,7 +220,9 @@ class Record:
             try:
                 state.apply(text)
             except IllegalActionError as e:
-                raise RecordError(f"move {number} ({text!r}) is illegal: {e}") from None
+                raise RecordError(
+                    "record.illegal-move", number=number, text=text, why=e.message
+                ) from None
             yield state.clone()
 
     def replay(self, *, check_result: bool = True) -> State:
@@ -235,12 +235,18 @@ class Record:
                 expected = seeded.outcome(state)
                 if expected != text:
                     raise RecordError(
-                        f"move {number} ({text!r}) is not the throw seed {self.seed!r} gives ({expected})"
+                        "record.not-the-throw",
+                        number=number,
+                        text=text,
+                        seed=self.seed,
+                        expected=expected,
                     )
             try:
                 state.apply(text)
             except IllegalActionError as e:
-                raise RecordError(f"move {number} ({text!r}) is illegal: {e}") from None
+                raise RecordError(
+                    "record.illegal-move", number=number, text=text, why=e.message
+                ) from None
         if check_result:
             self._check_outcome(state)
         return state
@@ -250,32 +256,25 @@ class Record:
         if self.headers.get("Chance") != "seeded":
             return None
         if self.seed is None:
-            raise RecordError("record says its throws are seeded, but it has no seed")
+            raise RecordError("record.no-seed")
         return SeededChance(self.seed)
 
     def _check_outcome(self, state: State) -> None:
         played = result_of(state)
         if state.is_terminal():
             if self.result != played:
-                raise RecordError(
-                    f"record states the result {self.result}, but its moves end the game {played}"
-                )
+                raise RecordError("record.result-differs", result=self.result, played=played)
             if self.termination not in (None, "normal"):
-                raise RecordError(
-                    f"record says the game ended by {self.termination}, but its moves finish it normally"
-                )
+                raise RecordError("record.ended-normally", termination=self.termination)
         elif self.result != "*" and self.termination in (None, "normal", "unterminated"):
-            raise RecordError(
-                f"record states the result {self.result}, but the game is not over after its "
-                f"{len(self.moves)} move{'' if len(self.moves) == 1 else 's'} (and no "
-                "resignation or forfeit is recorded)"
-            )
+            raise RecordError("record.not-over", result=self.result, count=len(self.moves))
         if self.scores is not None:
             actual = tuple(_number(s) for s in state.scores())
             if tuple(self.scores) != actual:
                 raise RecordError(
-                    f"record states the scores {_scores_text(self.scores)}, but its moves give "
-                    f"{_scores_text(actual)}"
+                    "record.scores-differ",
+                    stated=_scores_text(self.scores),
+                    played=_scores_text(actual),
                 )
 
     # -- JSON ---------------------------------------------------------------------------
@@ -304,35 +303,35 @@ class Record:
         data = _json_record(data)
         for name in ("game", "moves"):
             if name not in data:
-                raise RecordError(f"record has no {name!r} field")
+                raise RecordError("record.no-field", name=name)
         if not isinstance(data["game"], str):
-            raise RecordError("record 'game' must be a game id")
+            raise RecordError("record.game-not-id")
         if not isinstance(data["moves"], list):
-            raise RecordError("record 'moves' must be a list of moves in notation")
+            raise RecordError("record.moves-not-list")
         options = data.get("options") or {}
         if not isinstance(options, dict):
-            raise RecordError("record 'options' must be an object")
+            raise RecordError("record.options-not-object")
         players_data = data.get("players") or [{}, {}]
         if not isinstance(players_data, list) or not all(isinstance(p, dict) for p in players_data):
-            raise RecordError("record 'players' must be a list of {name, kind} objects")
+            raise RecordError("record.players-not-list")
         players = [
             Player(name=str(p.get("name", "?")), kind=str(p.get("kind", "human")))
             for p in players_data
         ]
         scores = data.get("scores")
         if scores is not None and (not isinstance(scores, list) or len(scores) != 2):
-            raise RecordError(f"record 'scores' must be a list of two numbers, got {scores!r}")
+            raise RecordError("record.scores-not-list", scores=scores)
         headers = data.get("headers") or {}
         if not isinstance(headers, dict):
-            raise RecordError("record 'headers' must be an object")
+            raise RecordError("record.headers-not-object")
         comments_data = data.get("comments") or []
         try:
             comments = [(int(c["after"]), str(c["text"])) for c in comments_data]
         except (TypeError, KeyError, ValueError):
-            raise RecordError("record 'comments' must be a list of {after, text} objects") from None
+            raise RecordError("record.comments-not-list") from None
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-            raise RecordError(f"record 'seed' must be an integer or text, got {seed!r}")
+            raise RecordError("record.bad-seed", seed=seed)
         record = cls(
             game=data["game"],
             options=options,
@@ -391,10 +390,14 @@ class Record:
         """A record from its text form; RecordError names the line that is wrong."""
         tags, moves, comments, result = _read_text(text)
         if "Game" not in tags:
-            raise RecordError('record has no [Game "..."] header')
-        options = _parse_json(tags.get("Options", "{}"), "record Options header", "is not JSON")
+            raise RecordError("record.no-game-header")
+        options = _parse_json(
+            tags.get("Options", "{}"),
+            "record.options-header-not-json",
+            "record.options-header-too-deep",
+        )
         if not isinstance(options, dict):
-            raise RecordError("record Options header must be a JSON object")
+            raise RecordError("record.options-header-not-object")
         game_id = tags["Game"]
         seats = [s.replace(" ", "") for s in GAMES[game_id].SEATS] if game_id in GAMES else []
         players = [
@@ -403,7 +406,7 @@ class Record:
         ] or [Player(), Player()]
         stated = tags.get("Result", result or "*")
         if result is not None and stated != result:
-            raise RecordError(f"record Result header says {stated} but its last line says {result}")
+            raise RecordError("record.result-header-differs", stated=stated, result=result)
         scores = _scores_tag(tags["Scores"]) if "Scores" in tags else None
         seed = _seed_tag(tags["Seed"]) if "Seed" in tags else None
         player_tags = {seat for seat in seats} | {f"{seat}Kind" for seat in seats}
@@ -442,10 +445,10 @@ class Record:
 def loads(text: str) -> Record:
     """A record from text in either form (detected: JSON starts with ``{``)."""
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"a record is at most {MAX_RECORD_BYTES // 1_000_000} MB; this is larger")
+        raise RecordError("record.too-large", most=MAX_RECORD_BYTES // 1_000_000)
     stripped = text.lstrip("\ufeff \t\r\n")
     if not stripped:
-        raise RecordError("the record is empty")
+        raise RecordError("record.empty")
     if stripped.startswith("{"):
         return Record.from_json(stripped)
     return Record.from_text(stripped)
@@ -458,38 +461,36 @@ def load(path: str | Path) -> Record:
         with path.open("rb") as fh:
             raw = fh.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
-        raise RecordError(f"no such record file: {path}") from None
+        raise RecordError("record.no-file", path=path) from None
     except IsADirectoryError:
-        raise RecordError(f"{path} is a folder, not a record file") from None
+        raise RecordError("record.folder", path=path) from None
     except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+        raise RecordError("record.unreadable", path=path, why=e.strerror) from None
     if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(
-            f"{path} is larger than {MAX_RECORD_BYTES // 1_000_000} MB, so not a Pocket Arena record"
-        )
+        raise RecordError("record.file-too-large", path=path, most=MAX_RECORD_BYTES // 1_000_000)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file, so not a Pocket Arena record") from None
+        raise RecordError("record.not-text", path=path) from None
     try:
         return loads(text)
     except RecordError as e:
-        raise RecordError(f"{path}: {e}") from None
+        raise RecordError("record.in-file", path=path, problem=e.message) from None
 
 
-def _parse_json(text: str | bytes, what: str, not_json: str = "is not valid JSON") -> Any:
+def _parse_json(text: str | bytes, not_json: str, too_deep: str) -> Any:
     """JSON from a record: RecordError (one line about ``what``) for bad JSON, and for JSON
     nested more than MAX_JSON_DEPTH deep (whose parsing would otherwise exhaust the stack)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"{what} {not_json}: {e.msg} (line {e.lineno})") from None
+        raise RecordError(not_json, error=e.msg, line=e.lineno) from None
     except RecursionError:
         data = None
     else:
         if _depth(data) <= MAX_JSON_DEPTH:
             return data
-    raise RecordError(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep")
+    raise RecordError(too_deep, most=MAX_JSON_DEPTH)
 
 
 def _depth(data: Any) -> int:
@@ -543,9 +544,7 @@ def _read_text(text: str) -> tuple[dict[str, str], list[str], list[tuple[int, st
         if line.startswith("#"):
             comments.append((len(moves), line[1:].strip()))
         elif result is not None:
-            raise RecordError(
-                f"record line {number}: {line!r} comes after the result {result!r}, which must be last"
-            )
+            raise RecordError("record.after-result", number=number, line=line, result=result)
         elif line in RESULTS:
             result = line
         else:
@@ -557,12 +556,9 @@ def _check_header_end(tags: dict[str, str], line: str, number: int) -> None:
     """A line that is not a header ends the headers: there must have been some, and it must
     not look like a broken header."""
     if not tags:
-        raise RecordError(
-            "not a Pocket Arena record: it must start with headers like "
-            '[Game "stack-a-cash"] (or be a JSON record)'
-        )
+        raise RecordError("record.no-headers")
     if line.startswith("["):
-        raise RecordError(f'record line {number}: {line!r} is not a header like [Name "value"]')
+        raise RecordError("record.bad-header", number=number, line=line)
 
 
 def _scores_tag(text: str) -> tuple[float, float]:
@@ -571,7 +567,7 @@ def _scores_tag(text: str) -> tuple[float, float]:
     except ValueError:
         parts = []
     if len(parts) != 2:
-        raise RecordError(f"record Scores header must be two numbers, got {text!r}")
+        raise RecordError("record.bad-scores-header", text=text)
     return (_number(parts[0]), _number(parts[1]))
 
 
@@ -587,13 +583,11 @@ def _seed_tag(text: str) -> int | str:
 def _json_record(data: Any) -> dict[str, Any]:
     """JSON text or data as a record's object, its format and version checked."""
     if isinstance(data, str | bytes):
-        data = _parse_json(data, "record")
+        data = _parse_json(data, "record.json-not-json", "record.json-too-deep")
     if not isinstance(data, dict):
-        raise RecordError("a JSON record must be an object")
+        raise RecordError("record.json-not-object")
     if data.get("format") != FORMAT:
-        raise RecordError(f"not a Pocket Arena record (its 'format' is not {FORMAT!r})")
+        raise RecordError("record.bad-format", format=FORMAT)
     if data.get("version") != VERSION:
-        raise RecordError(
-            f"record version {data.get('version')!r} is not supported (this program reads {VERSION})"
-        )
+        raise RecordError("record.bad-version", version=data.get("version"), reads=VERSION)
     return data

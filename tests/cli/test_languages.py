@@ -148,3 +148,24 @@ def test_the_terminals_refusals_go_through_the_catalog(tmp_path: Path) -> None:
     # A --lang we do not speak is refused in the environment's language.
     wrong = runner.invoke(app, ["--lang", "klingon", "games"], env={"LANGUAGE": "fr"})
     assert "erreur : --lang klingon : nous ne parlons pas cette langue" in wrong.output
+
+
+def test_a_bad_record_is_explained_in_the_readers_language(tmp_path: Path) -> None:
+    """What is wrong with a record (no such file, not a record, an illegal move and the rules'
+    reason) is said in the reader's language, English unchanged."""
+    runner = CliRunner()
+    missing = tmp_path / "nope.txt"
+    result = runner.invoke(app, ["--lang", "fr", "replay", str(missing)])
+    assert result.exit_code == 2 and "aucun fichier d'enregistrement" in result.output
+    english = runner.invoke(app, ["--lang", "en", "replay", str(missing)])
+    assert f"no such record file: {missing}" in english.output
+    (tmp_path / "empty.txt").write_text("\n", encoding="utf-8")
+    result = runner.invoke(app, ["--lang", "de", "verify", str(tmp_path / "empty.txt")])
+    assert "die Aufzeichnung ist leer" in result.output, result.output
+    illegal = tmp_path / "illegal.txt"
+    illegal.write_text(
+        '[Game "stack-a-cash"]\n[Result "*"]\n\nplace L b2\nplace L b2\n*\n', encoding="utf-8"
+    )
+    result = runner.invoke(app, ["--lang", "fr", "replay", str(illegal), "--check"])
+    assert "le coup 2 ('place L b2') est illégal : " in result.output, result.output
+    assert "is illegal" not in result.output and " is not " not in result.output

@@ -1,12 +1,13 @@
 """No refusal is written as a bare English literal: the message argument of every call that
 shows a person an error (the terminal's ``fail``, ``error_line`` and ``interrupted``, the
-server's ``GameError``, ``HTTPException`` and ``BadParameter``) goes through a catalog, as
+server's ``GameError``, ``HTTPException`` and ``BadParameter``, a ``RecordError``) goes through a catalog, as
 ``_("…", name=value)``, a name marked with ``N_``, or text a catalog already worded. Found by
 reading the source (an AST walk), so a refusal nobody triggers in a test is caught too."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "pocketarena"
@@ -19,6 +20,7 @@ SHOWN = {
     "interrupted": (0, "kept"),
     "BadParameter": (0, "message"),
     "GameError": (1, "message"),
+    "RecordError": (0, "reason"),
     "HTTPException": (1, "detail"),
     "StarletteHTTPException": (1, "detail"),
 }
@@ -33,10 +35,14 @@ def _name(call: ast.Call) -> str | None:
     return None
 
 
+MESSAGE_ID = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)+")  # "record.empty": worded where shown
+
+
 def _bare(node: ast.expr) -> bool:
-    """A literal with words in it: ``"no such game"``, ``f"--games must be {n}"``."""
+    """A literal with words in it: ``"no such game"``, ``f"--games must be {n}"``; not a
+    message id (``"record.empty"``)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return any(c.isalpha() for c in node.value)
+        return any(c.isalpha() for c in node.value) and not MESSAGE_ID.fullmatch(node.value)
     if isinstance(node, ast.JoinedStr):
         return any(_bare(part) for part in node.values if isinstance(part, ast.Constant))
     if isinstance(node, ast.BinOp):  # "…" + x, "…" % x
@@ -72,11 +78,13 @@ def test_the_walk_finds_a_bare_literal(tmp_path: Path) -> None:
         "fail(str(e))\n"
         "raise GameError('bad_request', _('a bad request'))\n"
         "fail(NOTHING_KEPT)\n"
-        "fail(f'{path}: {e}')\n",
+        "fail(f'{path}: {e}')\n"
+        "raise RecordError('record.empty')\n"
+        "raise RecordError('the record is empty')\n",
         encoding="utf-8",
     )
     found = bare_messages(tmp_path)
-    assert [line.split(":")[1] for line in found] == ["1", "2", "3", "4", "5"], found
+    assert [line.split(":")[1] for line in found] == ["1", "2", "3", "4", "5", "12"], found
 
 
 def test_every_refusal_goes_through_a_catalog() -> None:

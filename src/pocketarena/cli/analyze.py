@@ -114,7 +114,7 @@ def analyze_command(
         record = load(file)
         record.replay()
     except pa.RecordError as e:
-        fail(str(e))
+        fail(speak(e.message))
     try:
         check_thresholds(inaccuracy, mistake, blunder)
     except ValueError:

@@ -315,7 +315,7 @@ def _resumed(file: Path) -> tuple[Record, pa.Game]:
         record = load(file)
         record.replay()
     except pa.RecordError as e:
-        fail(str(e))
+        fail(speak(e.message))
     if record.result != "*":
         fail(
             _(

@@ -10,6 +10,8 @@ import typer
 from rich.markup import escape
 
 import pocketarena as pa
+from pocketarena.core import message
+from pocketarena.messages import speak
 from pocketarena.records import Record, load
 
 from . import drawing
@@ -53,7 +55,7 @@ class Viewer:
             for state in record.walk():
                 self.states.append(state)
         except pa.RecordError as e:
-            self.problem = str(e)
+            self.problem = speak(e.message)
         # Every move is legal; does the record also hold up as a whole (the result and scores
         # it states, seeded throws)? If not, the end says so rather than the stated result.
         self.doubt: str | None = None
@@ -61,7 +63,7 @@ class Viewer:
             try:
                 record.replay()
             except pa.RecordError as e:
-                self.doubt = str(e)
+                self.doubt = speak(e.message)
         self.comments: dict[int, list[str]] = {}
         for before, text in record.comments:
             self.comments.setdefault(before, []).append(text)
@@ -182,7 +184,7 @@ def replay(
     try:
         record = load(file)
     except pa.RecordError as e:
-        fail(str(e))
+        fail(speak(e.message))
     if as_json and not check:
         fail(_("--json goes with --check (the replay itself is interactive)"))
     if check:
@@ -194,7 +196,7 @@ def replay(
                     json.dumps({"ok": False, "game": record.game, "problem": str(e)})
                 )
                 raise typer.Exit(FAILED) from None
-            fail(f"{file}: {e}", FAILED)
+            fail(speak(message("record.in-file", path=file, problem=e.message)), FAILED)
         if as_json:
             verdict = {
                 "ok": True,

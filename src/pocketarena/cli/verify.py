@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from pocketarena.core import RecordError
 from pocketarena.fair import verify_record
+from pocketarena.messages import speak
 from pocketarena.records import load
 
 from .common import FAILED, console, fail
@@ -35,7 +36,7 @@ def verify(
     try:
         report = verify_record(load(record))
     except RecordError as e:
-        fail(str(e))
+        fail(speak(e.message))
     if as_json:
         checks = [
             {"move": c.move_number + 1, "recorded": c.recorded, "expected": c.expected, "ok": c.ok}

@@ -77,6 +77,16 @@ def _from_json(value: Any) -> Any:
     return value
 
 
+def _said(reason: str | Message, params: Mapping[str, Any]) -> Message:
+    """An error's message: a message (more parameters added), an id and its parameters, or a
+    plain sentence kept as it is (``core.said``)."""
+    if isinstance(reason, Message):
+        return Message(reason.id, {**reason.params, **params})
+    if _MESSAGE_ID.fullmatch(reason):
+        return Message(reason, dict(params))
+    return Message(SAID, {"text": reason})
+
+
 class ActionError(ValueError):
     """An action that cannot be read or cannot be played; ``reason`` and ``params`` say why.
 
@@ -85,14 +95,8 @@ class ActionError(ValueError):
     """
 
     def __init__(self, reason: str | Message, /, **params: Any) -> None:
-        if isinstance(reason, Message):
-            said = Message(reason.id, {**reason.params, **params})
-        elif _MESSAGE_ID.fullmatch(reason):
-            said = Message(reason, params)
-        else:
-            said = Message(SAID, {"text": reason})
-        self.message = said
-        super().__init__(said.id)
+        self.message = _said(reason, params)
+        super().__init__(self.message.id)
 
     @property
     def reason(self) -> str:
@@ -130,4 +134,16 @@ class UnreadableActionError(NotationError, IllegalActionError):
 
 
 class RecordError(ValueError):
-    """A game record that cannot be read or does not replay."""
+    """A game record that cannot be read or does not replay; ``message`` says why, as a
+    message id and parameters (``RecordError("record.empty")``), worded where it is shown.
+    A plain sentence instead of an id is kept as it is."""
+
+    def __init__(self, reason: str | Message, /, **params: Any) -> None:
+        self.message = _said(reason, params)
+        super().__init__(self.message.id)
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message,))

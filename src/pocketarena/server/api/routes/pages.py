@@ -19,6 +19,7 @@ from pocketarena import i18n
 from pocketarena.core import RecordError
 from pocketarena.fair import VerifyReport, verify_record
 from pocketarena.i18n import N_, _, ngettext
+from pocketarena.messages import speak
 from pocketarena.records import MAX_RECORD_BYTES, loads
 from pocketarena.rulepages import rules_page as rules_in
 
@@ -429,7 +430,7 @@ async def verify_post(
             status_code=400,
             report=None,
             live=None,
-            error=_("This is not a readable record: %(reason)s", reason=e),
+            error=_("This is not a readable record: %(reason)s", reason=speak(e.message)),
             title=_("Verify a record"),
             text=text,
         )

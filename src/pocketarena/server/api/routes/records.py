@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pocketarena.core import RecordError
 from pocketarena.fair import VerifyReport, verify_record
 from pocketarena.i18n import _
+from pocketarena.messages import speak
 from pocketarena.records import MAX_RECORD_BYTES, loads
 
 from ...recording import record_of
@@ -92,5 +93,6 @@ def verify_text(text: str) -> VerifyReport:
         return verify_record(loads(text))
     except RecordError as e:
         raise HTTPException(
-            status_code=400, detail=_("this is not a readable record: %(why)s", why=e)
+            status_code=400,
+            detail=_("this is not a readable record: %(why)s", why=speak(e.message)),
         ) from None
