@@ -34,7 +34,9 @@ from pocketarena.core import (
     ActionError,
     Game,
     IllegalActionError,
+    Message,
     State,
+    message,
     outcome_from_unit,
 )
 from pocketarena.core.chance import ChanceNode
@@ -153,9 +155,9 @@ class VerifyReport:
     seed: str | None
     commitment_ok: bool = False
     checks: list[ChanceCheck] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Message] = field(default_factory=list)  # worded where they are shown
     # Why there is nothing to check (a game without coins), when that is so.
-    nothing: str | None = None
+    nothing: Message | None = None
     # Checked against a seed the record states openly (a terminal game), not a committed one.
     seeded: bool = False
     # The game is still being played: its seed is secret until it ends (nothing is wrong).
@@ -172,49 +174,54 @@ class VerifyReport:
         return not self.problems and (self.commitment_ok or self.seeded) and not self.mismatches
 
     @property
-    def first_wrong(self) -> str | None:
-        """The earliest throw that does not follow from the seed, in words (None if none):
-        what a reader needs first, since a wrong throw can make later moves unplayable."""
+    def first_wrong_message(self) -> Message | None:
+        """The earliest throw that does not follow from the seed (None if none): what a
+        reader needs first, since a wrong throw can make later moves unplayable."""
         if not self.mismatches:
             return None
         c = self.mismatches[0]
-        return (
-            f"the throw at move {c.move_number + 1} is recorded as {c.recorded!r}, "
-            f"but the seed gives {c.expected!r}"
+        return message(
+            "fair.first-wrong", number=c.move_number + 1, recorded=c.recorded, expected=c.expected
         )
 
     @property
-    def verdict(self) -> str:
+    def first_wrong(self) -> str | None:
+        """``first_wrong_message`` in English."""
+        said = self.first_wrong_message
+        return None if said is None else str(said)
+
+    @property
+    def verdict_message(self) -> Message:
+        """The verdict, to word in the reader's language (``verdict`` is its English)."""
+        first = self.first_wrong_message
         if self.nothing is not None:
-            return f"NOTHING TO VERIFY: {self.nothing}"
+            return message("fair.verdict.nothing", why=self.nothing)
         if self.problems:
-            first = [self.first_wrong] if self.first_wrong else []
-            return "NOT VERIFIED: " + "; ".join(first + self.problems)
+            details = ([first] if first is not None else []) + self.problems
+            joined = details[0]
+            for detail in details[1:]:
+                joined = message("fair.then", first=joined, next=detail)
+            return message("fair.verdict.not-verified", details=joined)
+        n = len(self.checks)
         if self.seeded:
-            n = len(self.checks)
-            throws = "the one throw follows" if n == 1 else f"all {n} throws follow"
             if self.mismatches:
-                return (
-                    f"NOT VERIFIED: {len(self.mismatches)} of {n} throws do not follow from the "
-                    f"record's seed; {self.first_wrong}"
-                )
-            return (
-                f"VERIFIED: {throws} from the record's seed {self.seed} (a seeded game: the seed "
-                "was no secret, so this shows the record is whole, not that the coins were blind)"
-            )
+                bad = len(self.mismatches)
+                return message("fair.verdict.seeded-wrong", bad=bad, count=n, first=first)
+            key = "fair.verdict.seeded-one" if n == 1 else "fair.verdict.seeded-all"
+            return message(key, count=n, seed=self.seed)
         if not self.commitment_ok:
-            return "NOT VERIFIED: the revealed seed does not match the commitment"
+            return message("fair.verdict.seed-mismatch")
         if self.mismatches:
-            n = len(self.mismatches)
-            return (
-                f"NOT VERIFIED: {n} of {len(self.checks)} chance outcome"
-                f"{'s' if len(self.checks) != 1 else ''} do not match the seed; {self.first_wrong}"
-            )
+            return message("fair.verdict.wrong", bad=len(self.mismatches), count=n, first=first)
         if not self.checks:
-            return "VERIFIED: the revealed seed matches the commitment (no coins were thrown)"
-        if len(self.checks) == 1:
-            return "VERIFIED: the one chance outcome follows from the committed seed"
-        return f"VERIFIED: all {len(self.checks)} chance outcomes follow from the committed seed"
+            return message("fair.verdict.no-throws")
+        if n == 1:
+            return message("fair.verdict.one")
+        return message("fair.verdict.all", count=n)
+
+    @property
+    def verdict(self) -> str:
+        return str(self.verdict_message)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -233,8 +240,8 @@ class VerifyReport:
                 }
                 for c in self.checks
             ],
-            "problems": list(self.problems),
-            "nothing": self.nothing,
+            "problems": [str(p) for p in self.problems],
+            "nothing": None if self.nothing is None else str(self.nothing),
             "seeded": self.seeded,
             "in_progress": self.in_progress,
             "ok": self.ok,
@@ -258,20 +265,18 @@ def verify_moves(game: Game, moves: Sequence[str], headers: Mapping[str, str]) -
     )
     if report.scheme != SCHEME:
         report.problems.append(
-            f"the record's chance scheme is {report.scheme!r}; this verifier knows {SCHEME!r}"
+            message("fair.unknown-scheme", scheme=report.scheme, known=SCHEME)
             if report.scheme
-            else f"the record has no {HEADER_SCHEME} header (it was not played with fair chance)"
+            else message("fair.no-scheme", header=HEADER_SCHEME)
         )
     if not report.game_id:
-        report.problems.append(f"the record has no {HEADER_GAME_ID} header")
+        report.problems.append(message("fair.no-header", header=HEADER_GAME_ID))
     if not report.commitment:
-        report.problems.append(f"the record has no {HEADER_COMMITMENT} header")
+        report.problems.append(message("fair.no-header", header=HEADER_COMMITMENT))
     if not report.seed:
         report.in_progress = not _ends(game, moves)
         report.problems.append(
-            "the seed has not been revealed (the game is not over)"
-            if report.in_progress
-            else "the record does not reveal the seed, though the game is over"
+            message("fair.seed-secret" if report.in_progress else "fair.seed-not-revealed")
         )
     if report.problems:
         return report
@@ -281,7 +286,7 @@ def verify_moves(game: Game, moves: Sequence[str], headers: Mapping[str, str]) -
             commitment(report.seed), report.commitment.lower()
         )
     except ValueError as e:
-        report.problems.append(f"the revealed seed is malformed: {e}")
+        report.problems.append(message("fair.seed-malformed", why=str(e)))
         return report
     seed, game_id = report.seed, report.game_id
     _check_throws(
@@ -314,7 +319,9 @@ def _check_throws(
         try:
             state.apply(text)
         except IllegalActionError as e:
-            report.problems.append(f"move {n + 1} ({text!r}) cannot be replayed: {e}")
+            report.problems.append(
+                message("fair.not-replayable", number=n + 1, text=text, why=e.message)
+            )
             break
 
 
@@ -344,7 +351,7 @@ def verify_seeded(record: Record) -> VerifyReport:
         seeded=True,
     )
     if record.seed is None:
-        report.problems.append("the record says its throws are seeded but gives no seed")
+        report.problems.append(message("fair.seeded-no-seed"))
         return report
     chance = SeededChance(record.seed)
     _check_throws(report, game, record.moves, lambda state, _n: chance.outcome(state))
@@ -360,10 +367,7 @@ def verify_record(record: Record) -> VerifyReport:
     if HEADER_SCHEME not in record.headers:
         if not game.CHANCE:
             report = VerifyReport(game.ID, None, None, None, None)
-            report.nothing = (
-                f"{game.TITLE} has no coin throws: every move is a player's choice "
-                "(pocketarena replay FILE --check checks the moves)"
-            )
+            report.nothing = message("fair.no-coins", game=game.TITLE)
             return report
         if record.headers.get("Chance") == "seeded":
             return verify_seeded(record)

@@ -935,6 +935,64 @@ ENGLISH |= dict(
         M_("analysis.outcome.draw", "a draw"),
         M_("analysis.outcome.round_level", "the round ends level"),
         M_("analysis.outcome.expected", "expected %(value)s for %(first)s"),
+        # -- verifying a record's coin throws (pocketarena.fair) ------------------------------
+        M_(
+            "fair.first-wrong",
+            "the throw at move %(number)s is recorded as %(recorded)r, but the seed gives %(expected)r",
+        ),
+        M_("fair.then", "%(first)s; %(next)s"),
+        M_(
+            "fair.unknown-scheme",
+            "the record's chance scheme is %(scheme)r; this verifier knows %(known)r",
+        ),
+        M_(
+            "fair.no-scheme",
+            "the record has no %(header)s header (it was not played with fair chance)",
+        ),
+        M_("fair.no-header", "the record has no %(header)s header"),
+        M_("fair.seed-secret", "the seed has not been revealed (the game is not over)"),
+        M_(
+            "fair.seed-not-revealed", "the record does not reveal the seed, though the game is over"
+        ),
+        M_("fair.seed-malformed", "the revealed seed is malformed: %(why)s"),
+        M_("fair.not-replayable", "move %(number)s (%(text)r) cannot be replayed: %(why)s"),
+        M_("fair.seeded-no-seed", "the record says its throws are seeded but gives no seed"),
+        M_(
+            "fair.no-coins",
+            "%(game)s has no coin throws: every move is a player's choice (pocketarena replay FILE --check checks the moves)",
+        ),
+        M_("fair.verdict.nothing", "NOTHING TO VERIFY: %(why)s"),
+        M_("fair.verdict.not-verified", "NOT VERIFIED: %(details)s"),
+        M_(
+            "fair.verdict.seeded-wrong",
+            "NOT VERIFIED: %(bad)s of %(count)s throws do not follow from the record's seed; %(first)s",
+        ),
+        M_(
+            "fair.verdict.seeded-one",
+            "VERIFIED: the one throw follows from the record's seed %(seed)s (a seeded game: the seed was no secret, so this shows the record is whole, not that the coins were blind)",
+        ),
+        M_(
+            "fair.verdict.seeded-all",
+            "VERIFIED: all %(count)s throws follow from the record's seed %(seed)s (a seeded game: the seed was no secret, so this shows the record is whole, not that the coins were blind)",
+        ),
+        M_(
+            "fair.verdict.seed-mismatch",
+            "NOT VERIFIED: the revealed seed does not match the commitment",
+        ),
+        nM_(
+            "fair.verdict.wrong",
+            "NOT VERIFIED: %(bad)s of %(count)s chance outcome do not match the seed; %(first)s",
+            "NOT VERIFIED: %(bad)s of %(count)s chance outcomes do not match the seed; %(first)s",
+        ),
+        M_(
+            "fair.verdict.no-throws",
+            "VERIFIED: the revealed seed matches the commitment (no coins were thrown)",
+        ),
+        M_("fair.verdict.one", "VERIFIED: the one chance outcome follows from the committed seed"),
+        M_(
+            "fair.verdict.all",
+            "VERIFIED: all %(count)s chance outcomes follow from the committed seed",
+        ),
         # -- a game record that cannot be read or does not replay (pocketarena.records) -------
         M_("record.date-not-text", "record %(name)s date must be ISO 8601 text, got %(value)r"),
         M_(

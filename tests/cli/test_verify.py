@@ -59,3 +59,24 @@ def test_an_unfinished_web_game_still_waits_for_its_seed() -> None:
     assert (
         not report.ok and "the seed has not been revealed (the game is not over)" in report.verdict
     )
+
+
+def test_verify_speaks_the_readers_language(tmp_path: Path) -> None:
+    """The facts, each throw's line and the verdict in French; a tampered throw's verdict in
+    German names the move and what the seed gives (the English above is unchanged)."""
+    game = pa.load("wallet-battles", coins={"Q": 1, "N": 1, "P": 1, "D": 1})
+    path = terminal_record(tmp_path / "g.txt", game)
+    result = run("--lang", "fr", "verify", str(path))
+    assert result.exit_code == 0, result.output
+    words = " ".join(result.output.split())
+    assert "schéma seeded" in words and "graine 8" in words and "✓ coup 1 flip" in words
+    assert "VÉRIFIÉ : les " in words and "découlent de la graine 8" in words, words
+    text = path.read_text().splitlines()
+    first = next(i for i, line in enumerate(text) if line.startswith("flip "))
+    text[first] = "flip TT" if text[first] != "flip TT" else "flip HH"
+    tampered = tmp_path / "t.txt"
+    tampered.write_text("\n".join(text) + "\n")
+    result = run("--lang", "de", "verify", str(tampered))
+    words = " ".join(result.output.split())
+    assert result.exit_code == 1 and "(der Seed ergibt " in words, words
+    assert "NICHT BESTÄTIGT: " in words and "der Wurf bei Zug 1 ist als " in words, words

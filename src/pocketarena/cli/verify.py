@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.cells import cell_len
 from rich.markup import escape
 
 from pocketarena.core import RecordError
@@ -14,7 +15,7 @@ from pocketarena.fair import verify_record
 from pocketarena.messages import speak
 from pocketarena.records import load
 
-from .common import FAILED, console, fail
+from .common import FAILED, _, console, fail
 
 
 def verify(
@@ -57,24 +58,34 @@ def verify(
             raise typer.Exit(FAILED)
         return
     if not quiet and report.nothing is None:
-        console.print(f"scheme      {escape(report.scheme or '-')}")
+        facts = [(_("scheme"), report.scheme or "-")]
         if not report.seeded:
-            console.print(f"game id     {escape(report.game_id or '-')}")
-            console.print(f"commitment  {escape(report.commitment or '-')}")
-        console.print(f"seed        {escape(report.seed or 'not revealed')}")
+            facts += [
+                (_("game id"), report.game_id or "-"),
+                (_("commitment"), report.commitment or "-"),
+            ]
+        facts.append((_("seed"), report.seed or _("not revealed")))
+        # The labels in a column as wide as the longest (in cells: the reader's script).
+        column = max(12, *(cell_len(label) + 2 for label, _value in facts))
+        for label, value in facts:
+            console.print(f"{escape(label)}{' ' * (column - cell_len(label))}{escape(value)}")
         if report.seed and report.commitment:
             mark = "[green]✓[/]" if report.commitment_ok else "[red]✗[/]"
-            console.print(
-                f"{mark} SHA-256(seed) {'matches' if report.commitment_ok else 'does not match'} the commitment"
-            )
+            if report.commitment_ok:
+                said = _("SHA-256(seed) matches the commitment")
+            else:
+                said = _("SHA-256(seed) does not match the commitment")
+            console.print(f"{mark} {escape(said)}")
         for check in report.checks:
             mark = "[green]✓[/]" if check.ok else "[red]✗[/]"
-            line = f"{mark} move {check.move_number + 1:>4}  {escape(check.recorded)}"
+            move = _("move %(number)s", number=f"{check.move_number + 1:>4}")
+            line = f"{mark} {escape(move)}  {escape(check.recorded)}"
             if not check.ok:
-                line += f"  [red](the seed gives {escape(check.expected)})[/]"
+                gives = _("(the seed gives %(throw)s)", throw=check.expected)
+                line += f"  [red]{escape(gives)}[/]"
             console.print(line)
     style = "bold green" if report.ok else "bold red"
-    console.print(f"[{style}]{escape(report.verdict)}[/]")
+    console.print(f"[{style}]{escape(speak(report.verdict_message))}[/]")
     if not report.ok:
         raise typer.Exit(FAILED)
 

@@ -228,8 +228,8 @@ def verdict_words(report: VerifyReport) -> str:
     if report.nothing is not None:
         return _("NOTHING TO VERIFY: this game throws no coins; every move is a player's choice.")
     if report.problems or report.mismatches or not (report.commitment_ok or report.seeded):
-        details = [report.first_wrong] if report.first_wrong else []
-        details += report.problems
+        first = report.first_wrong_message
+        details = [speak(m) for m in ([first] if first is not None else []) + report.problems]
         if not report.commitment_ok and not report.seeded:
             details.append(_("the revealed seed does not match the commitment"))
         return _("NOT VERIFIED: %(details)s", details="; ".join(d for d in details if d))
