@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from pocketarena import i18n
 from pocketarena.server import catalog
@@ -64,6 +64,22 @@ READ = """() => {
 }"""
 
 
+def followed(page: Page, where: str) -> list[str]:
+    """Where the page's first link to one of its headings leads: the heading is its href
+    decoded (a heading in Arabic or Japanese keeps its script as id, the href is encoded), and
+    following it brings that heading, far down the page, to the top of the window."""
+    link = page.locator('.rules-text a[href^="#"]').first
+    heading = link.evaluate("(a) => decodeURIComponent(a.hash.slice(1))")
+    link.click()
+    page.wait_for_function("() => window.scrollY > 0")
+    top = page.evaluate(
+        "(id) => document.getElementById(id)?.getBoundingClientRect().top ?? null", heading
+    )
+    if top is None or not -1 <= top < 100:
+        return [f"{where}: the link to #{heading} leads to {top} px from the top"]
+    return []
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running(make_settings(Path(tmp_path_factory.mktemp("rules")))) as base:
@@ -102,6 +118,8 @@ def test_the_rules_read_in_the_players_language_without_sideways_scroll(
                 problems.append(
                     f"{where}: {seen['sideways']}px sideways, past the edge {seen['past']}"
                 )
+            if game == "coin-age" and size == "phone":  # "see the maps" leads to them
+                problems += followed(page, where)
             if code == "ar" and size == "phone" and game == "coin-age":
                 violations = axe_violations(page)
                 if violations:
