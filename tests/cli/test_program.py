@@ -335,3 +335,12 @@ def test_quiet_and_verbose(tmp_path: Path, command: str) -> None:
     assert "game 2 of 2: " in verbose.output and "Saved " in verbose.output
     both = run(*args, "--out", str(tmp_path / "both"), "-q", "-v")
     assert_clean_error(both, 2, "--quiet and --verbose")
+
+
+def test_the_arena_progress_bar_speaks_the_readers_language(tmp_path: Path) -> None:
+    """The bar's words after the count and before the time left are the reader's."""
+    args = ["arena", "stack-a-cash", "--bots", "random,greedy", "--games", "2", "--jobs", "1"]
+    result = run("--lang", "fr", *args, "--no-plots", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    bar = next(line for line in result.output.splitlines() if "2/2" in line)
+    assert "2/2 parties" in bar and " reste " in bar and "games" not in bar, bar

@@ -300,9 +300,12 @@ def run_with_progress(
     console: Any = None,
     on_result: ProgressHook | None = None,
     ray: str | None = None,
+    words: tuple[str, str] = ("games", "eta"),
 ) -> list[GameResult]:
-    """``run_tasks`` with a rich progress bar (on stderr unless a console is given)."""
+    """``run_tasks`` with a rich progress bar (on stderr unless a console is given); ``words``
+    are the bar's own, after the count and before the time left (the caller's language)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -316,9 +319,9 @@ def run_with_progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("games"),
+        TextColumn(escape(words[0])),
         TimeElapsedColumn(),
-        TextColumn("eta"),
+        TextColumn(escape(words[1])),
         TimeRemainingColumn(),
     )
     finished: list[GameResult] = []

@@ -175,6 +175,8 @@ def run_or_fail(
             console=screen,
             ray=ray,
             on_result=each if talking > 0 else None,
+            # "12/40 games 0:00:03 eta 0:00:07"
+            words=(_("games"), _("eta")),
         )
     except RayUnavailable as e:
         fail(str(e), 1)
