@@ -234,7 +234,9 @@ export function renderSummary(page) {
     const lines = v.rating_changes.map((c) => {
       const seat = v.seats.findIndex((s) => s && s.player === c.player);
       const n = seat >= 0 ? playerName(v.seats[seat], "?") : "?";
-      return el("div", { class: "small", text: `${n}: ${c.before} → ${c.after} (${c.delta >= 0 ? "+" : ""}${c.delta})` });
+      // Numbers left to right in any page: in Arabic a bare "(-63)" reads "(63-)".
+      const change = `${c.before} → ${c.after} (${c.delta >= 0 ? "+" : ""}${c.delta})`;
+      return el("div", { class: "small" }, `${n}: `, el("bdi", { dir: "ltr", text: change }));
     });
     parts.push(el("div", { class: "rating-changes" }, lines));
   }

@@ -101,7 +101,7 @@ class Puzzles {
     $("#pz-best").textContent = me.best_streak;
     $("#pz-solved").textContent = `${me.solved}/${me.attempts}`;
     const c = $("#pz-change");
-    c.textContent = change ? ` ${change > 0 ? "+" : "−"}${Math.abs(change)}` : "";
+    c.textContent = change ? `${change > 0 ? "+" : "−"}${Math.abs(change)}` : ""; // its own dir="ltr"
     c.className = `pz-change ${change > 0 ? "up" : change < 0 ? "down" : ""}`;
   }
 }
