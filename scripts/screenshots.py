@@ -121,10 +121,14 @@ def turn_based_games(base: str) -> str:
     return f"/g/{games[0][0]}"
 
 
-def shoot_turns(page: Page, base: str, game: str, out: Path, size: str) -> dict[str, Path]:
+def shoot_turns(
+    page: Page, base: str, game: str, out: Path, size: str, language: str | None
+) -> dict[str, Path]:
     """The turn-based flow's shots (``TURNS``) as Bob, in this page's browser; by name, the
     window's view of each."""
     page.request.post(f"{base}/api/auth/login", data=BOB)
+    if language:  # signing in brings the account's language: Bob chooses this one
+        page.request.post(f"{base}/api/settings", data={"language": language})
     views = {}
     for name in TURNS:
         page.goto(base + (game if name.endswith("game") else "/lobby"))
@@ -202,7 +206,9 @@ def main() -> int:
                         shots[(name, size)] = view
                     print(file)
                 if turns_game:
-                    for name, view in shoot_turns(page, base, turns_game, out, size).items():
+                    for name, view in shoot_turns(
+                        page, base, turns_game, out, size, language
+                    ).items():
                         if (name, size) in DOCS_TURNS and not language:
                             shots[(name, size)] = view
                 context.close()

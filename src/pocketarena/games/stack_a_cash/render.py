@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -217,7 +218,10 @@ def svg_board(state: State, last: Action | None = None) -> str:
     # The supply: what is left to place, largest first.
     left_in_supply = sac.supply()
     supply = escape(speak(message("stack-a-cash.board.supply")))
-    out.append(f'<text x="30" y="394" font-size="12" fill="#7a6a4f">{supply}</text>')
+    # Ends just before the first coin, so a longer word (Arabic's) grows leftwards, not into it.
+    out.append(
+        f'<text x="64" y="394" text-anchor="end" font-size="12" fill="#7a6a4f">{supply}</text>'
+    )
     in_supply = [
         escape(speak(message("stack-a-cash.board.in-supply", size=_size(s))), {'"': "&quot;"})
         for s in range(3)
@@ -236,9 +240,10 @@ def svg_board(state: State, last: Action | None = None) -> str:
                 f'fill="#4a3f2c">{SIZES[s]}</text>'
             )
             sx += 2 * radius + 12
-    # The status on one line, or on two (split at " · ") when it would not fit the card.
+    # The status on one line, or on two (split at " · ") when it would not fit the card;
+    # counted in cells, as Japanese and Chinese letters are twice as wide as Latin ones.
     status = _status(sac)
-    rows = [status] if len(status) <= 48 else status.split(" · ", 1)
+    rows = [status] if cell_len(status) <= 48 else status.split(" · ", 1)
     for n, row in enumerate(rows):
         out.append(
             f'<text x="180" y="{432 - 13 * (len(rows) - 1 - n) if len(rows) > 1 else 428}" '
