@@ -60,6 +60,23 @@ def test_guests_can_neither_follow_nor_challenge(app_client: TestClient) -> None
         guest.post("/api/challenges", json={"player": "bob", "game": "flipwars"}),
     ):
         assert r.status_code == 403 and "sign in" in r.json()["detail"]
+    # and are told so in their language, every word of it (what they tried included)
+    french = {"Accept-Language": "fr"}
+    for r, doing in (
+        (guest.put(f"/api/players/{bob}/follow", headers=french), "suivre des joueurs"),
+        (guest.put(f"/api/players/{bob}/block", headers=french), "bloquer des joueurs"),
+        (guest.delete(f"/api/players/{bob}/block", headers=french), "bloquer des joueurs"),
+        (
+            guest.post(
+                "/api/challenges", json={"player": "bob", "game": "flipwars"}, headers=french
+            ),
+            "défier des joueurs",
+        ),
+    ):
+        assert (
+            r.json()["detail"]
+            == f"seuls les comptes connectés peuvent {doing} : connectez-vous d'abord"
+        )
     # nor can an account challenge a guest
     guest_id = guest.get("/api/me").json()["id"]
     r = other.post("/api/challenges", json={"player": guest_id, "game": "flipwars"})

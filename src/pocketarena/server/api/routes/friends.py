@@ -33,9 +33,22 @@ class ChallengeIn(BaseModel):
     rated: bool = False
 
 
-async def _limited(request: Request, ctx: ContextDep, player: str) -> None:
-    await check(ctx, ctx.rates.address_social, client_addr(request), N_("too many requests"))
-    await check(ctx, ctx.rates.social, player, N_("too many challenges and follows; wait a minute"))
+FOLLOW, BLOCK, CHALLENGE = N_("follow players"), N_("block players"), N_("challenge players")
+
+
+async def _them(
+    ctx: ContextDep, hub: HubDep, player: str, other: str, doing: str, request: Request | None
+) -> str:
+    """The id of the account ``other`` names, for ``player`` (an account) ``doing`` this;
+    with the request, a write that is limited per player and per address."""
+    await hub.db(friends.account, ctx.store, player, doing)
+    if request is not None:
+        await check(ctx, ctx.rates.address_social, client_addr(request), N_("too many requests"))
+        await check(
+            ctx, ctx.rates.social, player, N_("too many challenges and follows; wait a minute")
+        )
+    them = await hub.db(friends.target, ctx.store, other)
+    return str(them.id)
 
 
 @router.put("/players/{other}/follow", status_code=204, responses=ERRORS, dependencies=[WriteLimit])
@@ -43,19 +56,17 @@ async def follow(
     other: str, request: Request, ctx: ContextDep, hub: HubDep, player: PlayerIdDep
 ) -> None:
     """Follow an account: see when they are online or in a game (accounts only)."""
-    await hub.db(friends.account, ctx.store, player, N_("follow players"))
-    await _limited(request, ctx, player)
-    them = await hub.db(friends.target, ctx.store, other)
-    await hub.db(friends.follow, ctx.store, player, them.id, hub.now())
+    them = await _them(ctx, hub, player, other, FOLLOW, request)
+    await hub.db(friends.follow, ctx.store, player, them, hub.now())
 
 
 @router.delete(
     "/players/{other}/follow", status_code=204, responses=ERRORS, dependencies=[WriteLimit]
 )
 async def unfollow(other: str, ctx: ContextDep, hub: HubDep, player: PlayerIdDep) -> None:
-    await hub.db(friends.account, ctx.store, player, N_("follow players"))
-    them = await hub.db(friends.target, ctx.store, other)
-    await hub.db(friends.unfollow, ctx.store, player, them.id)
+    await hub.db(
+        friends.unfollow, ctx.store, player, await _them(ctx, hub, player, other, FOLLOW, None)
+    )
 
 
 @router.put("/players/{other}/block", status_code=204, responses=ERRORS, dependencies=[WriteLimit])
@@ -64,26 +75,24 @@ async def block(
 ) -> None:
     """Block an account: no challenges from them (and none to them); the follows and every
     open challenge between you end."""
-    await hub.db(friends.account, ctx.store, player, "block players")
-    await _limited(request, ctx, player)
-    them = await hub.db(friends.target, ctx.store, other)
-    await hub.db(friends.block, ctx.store, player, them.id, hub.now())
+    them = await _them(ctx, hub, player, other, BLOCK, request)
+    await hub.db(friends.block, ctx.store, player, them, hub.now())
 
 
 @router.delete(
     "/players/{other}/block", status_code=204, responses=ERRORS, dependencies=[WriteLimit]
 )
 async def unblock(other: str, ctx: ContextDep, hub: HubDep, player: PlayerIdDep) -> None:
-    await hub.db(friends.account, ctx.store, player, "block players")
-    them = await hub.db(friends.target, ctx.store, other)
-    await hub.db(friends.unblock, ctx.store, player, them.id)
+    await hub.db(
+        friends.unblock, ctx.store, player, await _them(ctx, hub, player, other, BLOCK, None)
+    )
 
 
 @router.get("/me/following", responses=ERRORS, summary="The players you follow, online or playing")
 async def following(ctx: ContextDep, hub: HubDep, player: PlayerIdDep) -> list[dict[str, Any]]:
     """Each player you follow: ``online`` (a page open anywhere) and ``playing`` (the id of a
     game in progress they sit in, or null)."""
-    await hub.db(friends.account, ctx.store, player, N_("follow players"))
+    await hub.db(friends.account, ctx.store, player, FOLLOW)
     return await friends.following_json(hub, ctx.store, player)
 
 
@@ -94,14 +103,12 @@ async def challenge(
     """Challenge a named account to any game, options, seat and time control (real-time
     ``clock``, or ``days_per_move``, or untimed). Open for an hour (a week when turn-based)
     until accepted, declined or cancelled."""
-    await hub.db(friends.account, ctx.store, player, "challenge players")
-    await _limited(request, ctx, player)
-    them = await hub.db(friends.target, ctx.store, body.player)
+    them = await _them(ctx, hub, player, body.player, CHALLENGE, request)
     clock = (body.clock.initial_s * 1000, body.clock.increment_s * 1000) if body.clock else None
     terms = friends.Terms(
         body.game, dict(body.options), body.seat, clock, body.days_per_move, body.rated
     )
-    row = await hub.db(friends.create_challenge, ctx.store, player, them.id, terms, hub.now())
+    row = await hub.db(friends.create_challenge, ctx.store, player, them, terms, hub.now())
     return await hub.db(friends.challenge_json, ctx.store, row, hub.now())
 
 
