@@ -238,3 +238,23 @@ def test_serve_start_up_line_keeps_the_address_whole(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(timeout=60)
     assert first.startswith(f"Pocket Arena on http://localhost:{port}  (database: {url}"), first
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ja", "ar"])
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_the_play_help_fits_the_terminal(width: int, lang: str) -> None:
+    """``help`` while playing, laid out for the terminal: no line wider than it (the
+    message's lines reach 88 columns, which the terminal folded anywhere), each command at
+    the start of its line and its description folded under itself."""
+    from rich.cells import cell_len
+
+    from pocketarena import i18n
+    from pocketarena.cli.play import COMMANDS, help_layout, help_text
+
+    with i18n.use_locale(lang):
+        lines = help_layout(help_text(), width).plain.splitlines()
+    assert all(cell_len(line) <= width for line in lines), lines
+    starts = [line.split()[0] for line in lines if re.match(r"  \S", line)]
+    assert starts == list(COMMANDS), lines
+    after = [line for line in lines if line.startswith("   ")]  # a description going on
+    assert all(re.match(r" {8,}\S", line) for line in after), after

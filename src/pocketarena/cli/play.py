@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.cells import cell_len
 from rich.columns import Columns
 from rich.console import RenderableType
 from rich.markup import escape
 from rich.pager import Pager
+from rich.text import Text
 
 import pocketarena as pa
 from pocketarena.bots import bot_names, make_bot
@@ -61,6 +64,30 @@ def help_text() -> str:
 
 
 COMMANDS = ("moves", "board", "undo", "resign", "quit", "help")
+
+
+def help_layout(text: str, width: int) -> Text:
+    """The help for a terminal ``width`` columns wide: its prose folded between words (the
+    lines of one sentence joined first), the command list's descriptions folded under
+    themselves, not under their command; in cells, so in any script."""
+    paragraphs: list[tuple[str, str]] = []  # (the command's column, or "", the words)
+    for line in text.splitlines():
+        command = re.fullmatch(r"(  \S+ +)(.*)", line)
+        if command is not None:
+            paragraphs.append((command[1], command[2]))
+        elif paragraphs and not paragraphs[-1][0] and paragraphs[-1][1][-1:] not in ".!?。！？":
+            paragraphs[-1] = ("", f"{paragraphs[-1][1]} {line}")  # a sentence goes on
+        else:
+            paragraphs.append(("", line))
+    out = Text()
+    for n, (lead, words) in enumerate(paragraphs):
+        room = max(20, width - cell_len(lead))
+        for i, folded in enumerate(Text(words).wrap(console, room)):
+            folded.rstrip()
+            out.append("\n" if n or i else "")
+            out.append(lead if i == 0 else " " * cell_len(lead))
+            out.append_text(folded)
+    return out
 
 
 # The pager a list too tall for the terminal goes through (rich's: $PAGER, else less/more).
@@ -195,7 +222,7 @@ class TerminalGame:
         text = line.strip()
         command = text.lower()
         if command in ("help", "?", "h"):
-            say(escape(help_text()))
+            console.print(help_layout(help_text(), console.width))
         elif command.split()[:1] in (["moves"], ["m"]):
             if match.state.is_chance_node():
                 say(_("The coins must be thrown first: press Enter."))
