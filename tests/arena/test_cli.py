@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -321,3 +322,21 @@ def test_analyze_speaks_the_readers_language(tmp_path: Path) -> None:
     assert "gagne en" in words and " wins in " not in words, words
     refused = run("--lang", "fr", "analyze", str(path), "--bot", "greedy")
     assert "erreur : le bot 'greedy' ne sait pas expliquer ses coups" in refused.output
+
+
+def test_analyze_quiet_and_verbose(tmp_path: Path) -> None:
+    """``-q``: the table and the summaries, not the notes nor the 'Saved' line; ``-v``: a
+    line for each decision as it is judged besides."""
+    path, _ = blunder_record(tmp_path / "game.txt")
+    args = ["analyze", str(path), "--bot", "mcts:200", "--out", str(tmp_path / "a.txt")]
+    normal = run(*args)
+    assert normal.exit_code == 0, normal.output
+    assert "Every value is" in normal.output and "Saved the annotated" in normal.output
+    quiet = run(*args, "-q")
+    assert quiet.exit_code == 0, quiet.output
+    assert "Every value is" not in quiet.output and "Saved" not in quiet.output
+    assert "blunders (??) 1" in quiet.output  # the results
+    verbose = run(*args, "-v")
+    assert verbose.exit_code == 0, verbose.output
+    judged = [line for line in verbose.output.splitlines() if re.match(r"\d+\. \S+ ", line)]
+    assert judged and " -> " in judged[0] and "??" in "\n".join(judged), verbose.output

@@ -5,11 +5,13 @@ same seeds): the default analyst is the deep one (exact where solved, else the h
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -35,11 +37,14 @@ from pocketarena.study import analyst_name
 from .common import (
     FAILED,
     N_,
+    QuietOpt,
+    VerboseOpt,
     _,
     console,
     fail,
     interrupted,
     seat_word,
+    talk,
     writable_or_fail,
 )
 
@@ -104,6 +109,8 @@ def analyze_command(
             "value_after, best, best_value, loss, mark (values: the first seat's expected score).",
         ),
     ] = False,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Judge each move of a finished game and name better ones.
 
@@ -144,15 +151,17 @@ def analyze_command(
                 spec=spec,
             )
         )
+    talking = talk(quiet, verbose)
     total = decision_count(record)
     done: list[Judgement] = []
+    screen = Console(file=io.StringIO()) if talking < 0 else console  # -q: no bar
     try:
         with Progress(
             TextColumn("[bold]" + escape(_("Analysing"))),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=console,
+            console=screen,
             transient=True,
         ) as bar:
             task = bar.add_task("analyse", total=total)
@@ -160,6 +169,8 @@ def analyze_command(
             def judged(judgement: Judgement) -> None:
                 done.append(judgement)
                 bar.advance(task)
+                if talking > 0:  # -v: each decision as it is judged, above the bar
+                    bar.console.print(escape(decision_line(game, judgement)), soft_wrap=True)
 
             judgements = analyze(
                 record,
@@ -181,13 +192,27 @@ def analyze_command(
     if as_json:
         console.print_json(json.dumps([j.to_json() for j in judgements]))
     else:
-        print_judgements(game, judgements, spec, (inaccuracy, mistake, blunder))
+        print_judgements(game, judgements, spec, (inaccuracy, mistake, blunder), talking >= 0)
     if out is not None:
         try:
             written = annotated(record, judgements, spec).save(out)
         except OSError as e:
             fail(_("could not write %(path)s: %(why)s", path=out, why=e.strerror), FAILED)
-        console.print(_("Saved the annotated record to %(path)s", path=escape(str(written))))
+        if talking >= 0:
+            console.print(_("Saved the annotated record to %(path)s", path=escape(str(written))))
+
+
+def decision_line(game: pa.Game, j: Judgement) -> str:
+    """One judged decision for --verbose: "7. Heads place L b2: 0.50 -> 0.00 ??"."""
+    return _(
+        "%(ply)s. %(seat)s %(move)s: %(before)s -> %(after)s %(mark)s",
+        ply=j.ply,
+        seat=seat_word(game, j.seat),
+        move=j.move,
+        before=f"{j.value_before:.2f}",
+        after=f"{j.value_after:.2f}",
+        mark=j.mark,
+    ).rstrip()
 
 
 def print_judgements(
@@ -195,6 +220,7 @@ def print_judgements(
     judgements: list[Judgement],
     analyst: str,
     thresholds: tuple[float, float, float] = (INACCURACY, MISTAKE, BLUNDER),
+    notes: bool = True,
 ) -> None:
     seats = list(game.SEATS)
     table = Table(title=_("%(game)s: analysis by %(analyst)s", game=game.TITLE, analyst=analyst))
@@ -217,6 +243,27 @@ def print_judgements(
             style=STYLE[j.mark],
         )
     console.print(table)
+    if notes:  # the scale and where values are exact; not with --quiet
+        print_notes(game, judgements, thresholds)
+    for seat, row in enumerate(summary(judgements, seats)):
+        console.print(
+            _(
+                "%(name)s: decisions %(decisions)s · inaccuracies (?!) %(inaccuracies)s · "
+                "mistakes (?) %(mistakes)s · blunders (??) %(blunders)s · average given away "
+                "%(average_loss)s",
+                **{
+                    **row,
+                    "name": seat_word(game, seat),
+                    "average_loss": f"{row['average_loss']:.3f}",
+                },
+            )
+        )
+
+
+def print_notes(
+    game: pa.Game, judgements: list[Judgement], thresholds: tuple[float, float, float]
+) -> None:
+    """What the values mean and the marks' thresholds; where they are exact."""
     inaccuracy, mistake, blunder = thresholds
     console.print(
         _(
@@ -231,19 +278,6 @@ def print_judgements(
     )
     if judgements and any(j.exact for j in judgements):
         console.print(_("Exact values from the solved game where it reaches."))
-    for seat, row in enumerate(summary(judgements, seats)):
-        console.print(
-            _(
-                "%(name)s: decisions %(decisions)s · inaccuracies (?!) %(inaccuracies)s · "
-                "mistakes (?) %(mistakes)s · blunders (??) %(blunders)s · average given away "
-                "%(average_loss)s",
-                **{
-                    **row,
-                    "name": seat_word(game, seat),
-                    "average_loss": f"{row['average_loss']:.3f}",
-                },
-            )
-        )
 
 
 def register(app: typer.Typer) -> None:
