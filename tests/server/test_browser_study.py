@@ -36,6 +36,13 @@ def finished_game(page: Page, base: str) -> str:
     return gid
 
 
+def finished_replay(page: Page, base: str) -> str:
+    """The replay of a game ``finished_game`` played, open on this page."""
+    gid = finished_game(page, base)
+    page.goto(f"{base}/g/{gid}/replay")
+    return gid
+
+
 def wait_evaluated(page: Page) -> None:
     page.wait_for_selector("#an-eval-card[data-state=done]", timeout=30_000)
 
@@ -52,8 +59,7 @@ def open_board(browsing: BrowserContext, url: str) -> tuple[Page, list[str]]:
 def test_game_analysis_with_its_graph(context: BrowserContext, server: str) -> None:  # noqa: F811
     page = context.new_page()
     errors = watch_errors(page)
-    gid = finished_game(page, server)
-    page.goto(f"{server}/g/{gid}/replay")
+    gid = finished_replay(page, server)
     page.click("#ga-start")
     page.wait_for_selector("#ga-graph", timeout=30_000)
     # Two blunders, marked on their moves with the better move, and as dots on the graph.
@@ -87,8 +93,7 @@ def test_game_analysis_with_its_graph(context: BrowserContext, server: str) -> N
 def test_analysis_board_from_a_game_position(context: BrowserContext, server: str) -> None:  # noqa: F811
     page = context.new_page()
     errors = watch_errors(page)
-    gid = finished_game(page, server)
-    page.goto(f"{server}/g/{gid}/replay")
+    finished_replay(page, server)
     page.click('#moves li[data-ply="3"]')
     page.wait_for_function("() => document.querySelector('#board').dataset.ply === '3'")
     page.click("#ga-board-link")

@@ -5,6 +5,7 @@ the analysis board by tapping it, a lesson's verdict, and every board's text hei
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -15,13 +16,24 @@ from pocketarena.lessons import LESSONS
 
 from .test_browser import server, watch_errors  # noqa: F401  (fixtures)
 from .test_browser_lessons import moves_for
-from .test_browser_study import QUICK_WIN, finished_game
+from .test_browser_study import QUICK_WIN, finished_replay
 
 pytestmark = pytest.mark.browser
 
 SIZES: list[ViewportSize] = [{"width": 390, "height": 844}, {"width": 1280, "height": 800}]
 IDS = ["phone", "laptop"]
 MIN_TEXT_PX = 12
+Viewer = tuple[Page, list[str]]
+
+
+@pytest.fixture
+def viewer(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Viewer]:
+    """A page of its own at the test's size (parametrized indirectly; a phone otherwise) and
+    the script errors it meets, which each test finds none of at its end."""
+    ctx = browser.new_context(viewport=getattr(request, "param", SIZES[0]))
+    page = ctx.new_page()
+    yield page, watch_errors(page)
+    ctx.close()
 
 
 def rect(page: Page, selector: str) -> dict[str, float]:
@@ -75,15 +87,12 @@ def played_out(page: Page, base: str, game: str, options: dict[str, Any], plies:
     return gid
 
 
-@pytest.mark.parametrize("size", SIZES, ids=IDS)
+@pytest.mark.parametrize("viewer", SIZES, ids=IDS, indirect=True)
 def test_stepping_a_replay_keeps_the_board_in_view(
     server: str,  # noqa: F811
-    browser: Browser,
-    size: ViewportSize,
+    viewer: Viewer,
 ) -> None:
-    ctx = browser.new_context(viewport=size)
-    page = ctx.new_page()
-    errors = watch_errors(page)
+    page, errors = viewer
     gid = played_out(page, server, "coin-age", {}, 40)
     page.goto(f"{server}/g/{gid}/replay")
     page.wait_for_selector("#moves li.current")
@@ -109,20 +118,15 @@ def test_stepping_a_replay_keeps_the_board_in_view(
     page.wait_for_function("() => document.querySelector('#board').dataset.ply === '7'")
     assert_board_in_view(page, "arrow key")
     assert errors == []
-    ctx.close()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=IDS)
+@pytest.mark.parametrize("viewer", SIZES, ids=IDS, indirect=True)
 def test_a_graph_dot_moves_the_board_not_the_page(
     server: str,  # noqa: F811
-    browser: Browser,
-    size: ViewportSize,
+    viewer: Viewer,
 ) -> None:
-    ctx = browser.new_context(viewport=size)
-    page = ctx.new_page()
-    errors = watch_errors(page)
-    gid = finished_game(page, server)
-    page.goto(f"{server}/g/{gid}/replay")
+    page, errors = viewer
+    finished_replay(page, server)
     page.click("#ga-start")
     page.wait_for_selector("#ga-graph circle")
     # The reader scrolls the graph up to just under the board (which stays), then taps the dot
@@ -146,18 +150,14 @@ def test_a_graph_dot_moves_the_board_not_the_page(
     # The graph's scale is said under it.
     assert "expected score of Heads" in page.inner_text("#ga-scale")
     assert len(QUICK_WIN) == 5 and errors == []
-    ctx.close()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=IDS)
+@pytest.mark.parametrize("viewer", SIZES, ids=IDS, indirect=True)
 def test_the_analysis_board_takes_moves_by_tapping_the_board(
     server: str,  # noqa: F811
-    browser: Browser,
-    size: ViewportSize,
+    viewer: Viewer,
 ) -> None:
-    ctx = browser.new_context(viewport=size)
-    page = ctx.new_page()
-    errors = watch_errors(page)
+    page, errors = viewer
     page.goto(f"{server}/analysis?game_id=stack-a-cash&moves=place L a1")
     page.wait_for_selector("#an-eval-card[data-state=done]", timeout=30_000)
     assert_board_in_view(page, "opened")
@@ -174,19 +174,15 @@ def test_the_analysis_board_takes_moves_by_tapping_the_board(
     assert parse_qs(urlparse(page.url).query)["moves"] == ["place L a1; place S b2"]
     assert_board_in_view(page, "after the move")
     assert errors == []
-    ctx.close()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=IDS)
+@pytest.mark.parametrize("viewer", SIZES, ids=IDS, indirect=True)
 def test_a_lessons_verdict_appears_where_the_player_looks(
     server: str,  # noqa: F811
-    browser: Browser,
-    size: ViewportSize,
+    viewer: Viewer,
 ) -> None:
     game_id = "stack-a-cash"
-    ctx = browser.new_context(viewport=size)
-    page = ctx.new_page()
-    errors = watch_errors(page)
+    page, errors = viewer
     page.goto(f"{server}/learn/{game_id}")
     n = next(i for i in range(len(LESSONS[game_id])) if moves_for(game_id, i)[1] is not None)
     if n:
@@ -204,7 +200,6 @@ def test_a_lessons_verdict_appears_where_the_player_looks(
     board, box = rect(page, ".board-wrap"), rect(page, "#ln-verdict")
     assert 0 <= box["top"] - board["bottom"] < 80
     assert errors == []
-    ctx.close()
 
 
 def text_heights(page: Page) -> list[float]:
@@ -222,13 +217,11 @@ def text_heights(page: Page) -> list[float]:
 )
 def test_a_tap_makes_every_boards_text_readable_on_a_phone(
     server: str,  # noqa: F811
-    browser: Browser,
+    viewer: Viewer,
     game: str,
     options: dict[str, Any],
 ) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    page = ctx.new_page()
-    errors = watch_errors(page)
+    page, errors = viewer
     gid = played_out(page, server, game, options, 12)
     for url in (f"/g/{gid}/replay", f"/analysis?game={gid}&ply=6"):
         page.goto(f"{server}{url}")
@@ -246,14 +239,11 @@ def test_a_tap_makes_every_boards_text_readable_on_a_phone(
         page.wait_for_selector(".board-wrap:not(.zoomed)")
         assert min(text_heights(page)) == pytest.approx(small, abs=0.5)
     assert errors == []
-    ctx.close()
 
 
-def test_the_page_says_where_the_analysis_is_rough(server: str, browser: Browser) -> None:  # noqa: F811
+def test_the_page_says_where_the_analysis_is_rough(server: str, viewer: Viewer) -> None:  # noqa: F811
     """Wallet Battles' analysis measured short of its goals (docs/study.md): the page says so."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    page = ctx.new_page()
-    errors = watch_errors(page)
+    page, errors = viewer
     coins = {"coins": {"Q": 1, "N": 1, "P": 1, "D": 1}}
     gid = played_out(page, server, "wallet-battles", coins, 6)
     page.goto(f"{server}/g/{gid}/replay")
@@ -262,4 +252,3 @@ def test_the_page_says_where_the_analysis_is_rough(server: str, browser: Browser
     assert "rough" in page.inner_text("#ga-rough")
     assert "expected score of" in page.inner_text("#ga-scale")
     assert errors == []
-    ctx.close()
