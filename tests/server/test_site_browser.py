@@ -5,8 +5,10 @@ site's look, and the fairness page of a game in progress is neutral."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -58,44 +60,67 @@ def phone(browser: Browser, width: int) -> Page:
     return context.new_page()
 
 
-@pytest.mark.parametrize("width", [360, 390])
-def test_no_page_scrolls_sideways_on_a_phone(
-    site: tuple[str, dict[str, str]], browser: Browser, width: int
-) -> None:
-    base, pages = site
-    page = phone(browser, width)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    wide = {}
+@dataclass
+class Survey:
+    """Every page of the site once at one width: how far each reaches past the window's edge,
+    axe-core's serious findings (where asked), and the script errors on the way."""
+
+    overflow: dict[str, dict[str, Any]] = field(default_factory=dict)
+    axe: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def survey(browser: Browser, base: str, pages: dict[str, str], width: int, axe: bool) -> Survey:
+    page = (
+        phone(browser, width)
+        if width < 1000
+        else browser.new_page(viewport={"width": width, "height": 800})
+    )
+    seen = Survey()
+    page.on("pageerror", lambda e: seen.errors.append(str(e)))
     for name, path in pages.items():
         page.goto(base + path)
         page.wait_for_load_state("networkidle")
-        found = page.evaluate(OVERFLOW)
-        if found["scroll"] > found["width"] + TOLERANCE_PX or found["wide"]:
-            wide[name] = found
+        seen.overflow[name] = page.evaluate(OVERFLOW)
+        violations = axe_violations(page) if axe else []
+        if violations:
+            seen.axe[name] = describe(violations)
     page.context.close()
+    return seen
+
+
+@pytest.fixture(scope="module")
+def at_390(site: tuple[str, dict[str, str]], browser: Browser) -> Survey:
+    """The phone width both the sideways and the axe tests look at: one visit of each page
+    serves both (a visit and its network going idle cost as much as axe's look)."""
+    return survey(browser, *site, 390, axe=True)
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_no_page_scrolls_sideways_on_a_phone(
+    site: tuple[str, dict[str, str]], browser: Browser, width: int, request: pytest.FixtureRequest
+) -> None:
+    seen = (
+        request.getfixturevalue("at_390") if width == 390 else survey(browser, *site, width, False)
+    )
+    wide = {
+        name: found
+        for name, found in seen.overflow.items()
+        if found["scroll"] > found["width"] + TOLERANCE_PX or found["wide"]
+    }
     assert not wide, f"pages wider than {width} px: {wide}"
-    assert not errors, errors
+    assert not seen.errors, seen.errors
 
 
 def test_axe_finds_nothing_serious_on_any_page(
-    site: tuple[str, dict[str, str]], browser: Browser
+    site: tuple[str, dict[str, str]], browser: Browser, at_390: Survey
 ) -> None:
-    base, pages = site
-    found = {}
-    for size in (390, 1280):
-        page = (
-            phone(browser, size)
-            if size < 1000
-            else browser.new_page(viewport={"width": size, "height": 800})
-        )
-        for name, path in pages.items():
-            page.goto(base + path)
-            page.wait_for_load_state("networkidle")
-            violations = axe_violations(page)
-            if violations:
-                found[f"{name} at {size}"] = describe(violations)
-        page.context.close()
+    laptop = survey(browser, *site, 1280, axe=True)
+    found = {
+        f"{name} at {size}": said
+        for size, seen in ((390, at_390), (1280, laptop))
+        for name, said in seen.axe.items()
+    }
     assert not found, "\n".join(f"{k}:\n{v}" for k, v in found.items())
 
 
