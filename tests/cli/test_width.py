@@ -17,6 +17,8 @@ import pocketarena as pa
 from pocketarena.cli import drawing
 from pocketarena.cli.balance import print_balance
 from pocketarena.cli.play import header
+from pocketarena.core import message
+from pocketarena.messages import speak
 from tests.cli.helpers import run
 from tests.conftest import all_variants, variant_id
 
@@ -258,3 +260,29 @@ def test_the_play_help_fits_the_terminal(width: int, lang: str) -> None:
     assert starts == list(COMMANDS), lines
     after = [line for line in lines if line.startswith("   ")]  # a description going on
     assert all(re.match(r" {8,}\S", line) for line in after), after
+
+
+COIN_AGE = [v for v in VARIANTS if v[0] == "coin-age"]
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+@pytest.mark.parametrize("variant", COIN_AGE, ids=[variant_id(v) for v in COIN_AGE])
+def test_coin_ages_banks_keep_their_worth_whole(
+    variant: tuple[str, dict[str, Any]], width: int
+) -> None:
+    """A bank's worth ("(8 coins, value 15)") is on one line: the board folds its own lines
+    for the width, so a break inside it was the drawing's (at 40 columns it broke after
+    "coins,")."""
+    game = pa.load(variant[0], **variant[1])
+    for state in positions(game, seed=3):
+        last = state.history[-1] if state.history else None
+        shown = rendered(drawing.board(state, last=last, width=width), width)
+        for seat in (0, 1):
+            worth = speak(
+                message(
+                    "coin-age.board.coins-value",
+                    count=sum(state.banks[seat]),
+                    value=state.bank_value(seat),
+                )
+            )
+            assert any(f"({worth})" in line for line in shown.splitlines()), shown

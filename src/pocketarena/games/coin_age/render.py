@@ -13,6 +13,7 @@ import itertools
 import textwrap
 from xml.sax.saxutils import escape
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -369,9 +370,12 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Ren
     for seat in (0, 1):
         counts = " ".join(f"{COINS[k]}{st.banks[seat][k]}" for k in SLAP_ORDER)
         banks.append("\n" if seat else "")
-        banks.append(f" {_say('bank', seat=_seat(st, seat))} ", style=SEAT_STYLE[seat])
+        label = f" {_say('bank', seat=_seat(st, seat))} "
+        banks.append(label, style=SEAT_STYLE[seat])
         worth = _say("coins-value", count=sum(st.banks[seat]), value=st.bank_value(seat))
-        banks.append(f" {counts}  ({worth})")
+        # The worth goes whole under the coins when the line would break inside it.
+        fits = cell_len(label) + cell_len(f" {counts}  ({worth})") <= width
+        banks.append(f" {counts}  ({worth})" if fits else f" {counts}\n   ({worth})")
     drawn = _compact_map(st, width=min(60, width))
     lines: list[RenderableType] = [header, drawn, table, regions, banks]
     if last is not None:
