@@ -286,3 +286,20 @@ def test_coin_ages_banks_keep_their_worth_whole(
                 )
             )
             assert any(f"({worth})" in line for line in shown.splitlines()), shown
+
+
+WALLET_BATTLES = [v for v in VARIANTS if v[0] == "wallet-battles"]
+
+
+@pytest.mark.parametrize("width", [40, 60])
+@pytest.mark.parametrize("variant", WALLET_BATTLES, ids=[variant_id(v) for v in WALLET_BATTLES])
+def test_wallet_battles_narrow_board_says_which_letter_is_which_side(
+    variant: tuple[str, dict[str, Any]], width: int
+) -> None:
+    """Below 80 columns the sides are letters (U, C) on the locations and in the table; a
+    legend under the table names them."""
+    game = pa.load(variant[0], **variant[1])
+    state = game.new_initial_state()
+    shown = " ".join(rendered(drawing.board(state, width=width), width).split())
+    for side, face in (("Union", "Heads"), ("Confederacy", "Tails")):
+        assert f"{side[0]} {side} ({face})" in shown, shown

@@ -330,6 +330,12 @@ def _compact_board(board: WalletBattlesState, last: Action | None, width: int) -
     places.append(_say("stacks-top-first"), style="dim")
     lines.append(places)
     lines.append(_piles(board, short=True))
+    # The short table and the locations name the sides by letter: say which is which.
+    legend = Text()
+    for seat in (0, 1):
+        legend.append(" · " if seat else "")
+        legend.append(f"{SIDES[seat][0]} {_pile_title(seat)}", style=RICH_SIDE[seat])
+    lines.append(fold(legend, width))
     if last is not None:
         lines.append(fold(Text(_say("last", move=describe(last)), style="italic"), width))
     return Group(*lines)
