@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,15 +57,27 @@ def extract(domain: str, locale: Path) -> Path:
 def add_game_words(pot: Path) -> None:
     """The words the games bring to the site (pitches, seats, options): not written as
     ``_("…")`` in the server's code, so taken from the games themselves."""
-    from babel.messages.pofile import read_po, write_po
-
     from pocketarena.server.catalog import game_words
+
+    add_words(pot, game_words(), "the games' own words (server/catalog.py)")
+
+
+def add_command_help(pot: Path) -> None:
+    """The terminal's commands' descriptions: their docstrings (typer shows them as the
+    command's help), which extraction does not read."""
+    from pocketarena.cli.main import command_descriptions
+
+    add_words(pot, command_descriptions(), "a command's description in -h (its docstring)")
+
+
+def add_words(pot: Path, words: Iterable[str], comment: str) -> None:
+    from babel.messages.pofile import read_po, write_po
 
     with pot.open("rb") as f:
         catalog = read_po(f)
-    for word in game_words():
+    for word in words:
         if word not in catalog:
-            catalog.add(word, auto_comments=["the games' own words (server/catalog.py)"])
+            catalog.add(word, auto_comments=[comment])
     with pot.open("wb") as f:
         write_po(f, catalog, width=0, no_location=True, sort_output=True)
 
@@ -111,6 +124,8 @@ def main() -> None:
     pot = extract(args.domain, locale)
     if args.domain == "site":
         add_game_words(pot)
+    else:
+        add_command_help(pot)
     codes = [*LANGUAGES, *([args.init] if args.init else [])]
     for code in codes:  # a language without a catalog of this domain gets an empty one
         if not (locale / code / "LC_MESSAGES" / f"{args.domain}.po").exists():

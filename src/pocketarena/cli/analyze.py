@@ -72,41 +72,45 @@ def default_analyst(game: pa.Game) -> str:
 
 def analyze_command(
     file: Annotated[
-        Path, typer.Argument(help="A finished game record (JSON or text).", show_default=False)
+        Path, typer.Argument(help=N_("A finished game record (JSON or text)."), show_default=False)
     ],
     bot: Annotated[
         str | None,
         typer.Option(
             "--bot",
-            help="The analyst (default: the web's deep analysis: exact where solved, else hard; "
-            "hard:0.3s is its quick one).",
+            help=N_(
+                "The analyst (default: the web's deep analysis: exact where solved, else hard; "
+                "hard:0.3s is its quick one)."
+            ),
         ),
     ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", help="Write the record with the judgements as comments (.json or text)."
+            "--out", help=N_("Write the record with the judgements as comments (.json or text).")
         ),
     ] = None,
     inaccuracy: Annotated[
-        float, typer.Option("--inaccuracy", help="Expected score given away that marks ?!")
+        float, typer.Option("--inaccuracy", help=N_("Expected score given away that marks ?!"))
     ] = INACCURACY,
     mistake: Annotated[
-        float, typer.Option("--mistake", help="Expected score given away that marks ?")
+        float, typer.Option("--mistake", help=N_("Expected score given away that marks ?"))
     ] = MISTAKE,
     blunder: Annotated[
-        float, typer.Option("--blunder", help="Expected score given away that marks ??")
+        float, typer.Option("--blunder", help=N_("Expected score given away that marks ??"))
     ] = BLUNDER,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed for the analyst (default: the web analyses' seeds)."),
+        typer.Option("--seed", help=N_("Seed for the analyst (default: the web analyses' seeds).")),
     ] = None,
     as_json: Annotated[
         bool,
         typer.Option(
             "--json",
-            help="Print a JSON list, one object per decision: ply, seat, move, value_before, "
-            "value_after, best, best_value, loss, mark (values: the first seat's expected score).",
+            help=N_(
+                "Print a JSON list, one object per decision: ply, seat, move, value_before, "
+                "value_after, best, best_value, loss, mark (values: the first seat's expected score)."
+            ),
         ),
     ] = False,
     quiet: QuietOpt = False,

@@ -32,7 +32,6 @@ from pocketarena.arena.rounds import KINDS as ROUND_KINDS
 from pocketarena.arena.rounds import RoundsReport, run_rounds, schedule_size
 from pocketarena.arena.runner import LOCAL_RAY, RAY_MISSING, RayUnavailable
 from pocketarena.arena.tournament import plot
-from pocketarena.bots import bot_names
 from pocketarena.core import Game, seat_name
 from pocketarena.messages import speak
 from pocketarena.records import now_utc
@@ -64,49 +63,57 @@ BotsOpt = Annotated[
     str,
     typer.Option(
         "--bots",
-        help="Comma-separated bot specs, e.g. random,greedy,mcts:2000,mcts:0.5s,expectimax:2,hard. "
-        "Bots: " + ", ".join(bot_names()) + ".",
+        help=N_(
+            "Comma-separated bot specs, e.g. random,greedy,mcts:2000,mcts:0.5s,expectimax:2,hard. "
+            "Bots: %(bots)s."
+        ),
     ),
 ]
 GamesOpt = Annotated[
     int | None,
-    typer.Option("--games", "-n", help="Games per pairing (seats alternate; default 20)."),
+    typer.Option("--games", "-n", help=N_("Games per pairing (seats alternate; default 20).")),
 ]
 KindOpt = Annotated[
     str,
     typer.Option(
         "--kind",
-        help="all-pairs: every pairing plays --games games; swiss: --rounds rounds, each "
-        "paired by points; round-robin: groups of up to 10, everyone meets once. Swiss and "
-        "round robin play one game a pairing and rank by points, Buchholz, Sonneborn-Berger.",
+        help=N_(
+            "all-pairs: every pairing plays --games games; swiss: --rounds rounds, each "
+            "paired by points; round-robin: groups of up to 10, everyone meets once. Swiss and "
+            "round robin play one game a pairing and rank by points, Buchholz, Sonneborn-Berger."
+        ),
     ),
 ]
 RoundsOpt = Annotated[
-    int | None, typer.Option("--rounds", help="Rounds of a Swiss (--kind swiss).")
+    int | None, typer.Option("--rounds", help=N_("Rounds of a Swiss (--kind swiss)."))
 ]
 JobsOpt = Annotated[
-    int | None, typer.Option("--jobs", "-j", help="Games played at once (default: every core).")
+    int | None, typer.Option("--jobs", "-j", help=N_("Games played at once (default: every core)."))
 ]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for the throws and the bots.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help=N_("Seed for the throws and the bots."))]
 OutOpt = Annotated[
     Path | None,
-    typer.Option("--out", help="Folder for summary.json, the records and the plots."),
+    typer.Option("--out", help=N_("Folder for summary.json, the records and the plots.")),
 ]
 JsonOpt = Annotated[
     bool,
     typer.Option(
         "--json",
-        help="Print the summary it saves (summary.json) as JSON instead of the tables; the "
-        "line saying where it was saved goes to standard error.",
+        help=N_(
+            "Print the summary it saves (summary.json) as JSON instead of the tables; the "
+            "line saying where it was saved goes to standard error."
+        ),
     ),
 ]
-PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help="Draw PNG and SVG figures.")]
+PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help=N_("Draw PNG and SVG figures."))]
 RayOpt = Annotated[
     bool,
     typer.Option(
         "--ray",
-        help="Play the games as Ray tasks on a Ray instance started on this machine "
-        "(needs the ray extra).",
+        help=N_(
+            "Play the games as Ray tasks on a Ray instance started on this machine "
+            "(needs the ray extra)."
+        ),
     ),
 ]
 RayAddressOpt = Annotated[
@@ -114,8 +121,10 @@ RayAddressOpt = Annotated[
     typer.Option(
         "--ray-address",
         metavar="ADDRESS",
-        help="Play the games as Ray tasks on the Ray cluster at ADDRESS (host:port, or auto); "
-        "every machine needs pocketarena installed. Same seeds, same results as without Ray.",
+        help=N_(
+            "Play the games as Ray tasks on the Ray cluster at ADDRESS (host:port, or auto); "
+            "every machine needs pocketarena installed. Same seeds, same results as without Ray."
+        ),
     ),
 ]
 

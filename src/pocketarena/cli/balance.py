@@ -157,20 +157,20 @@ def print_facts(data: dict[str, Any]) -> None:
 
 def balance(
     game_id: GameArg,
-    bot: Annotated[str, typer.Option("--bot", help="The bot that plays itself.")] = "medium",
+    bot: Annotated[str, typer.Option("--bot", help=N_("The bot that plays itself."))] = "medium",
     against: Annotated[
         str | None,
         typer.Option(
-            "--against", help="Play --bot against this bot instead, swapping seats each game."
+            "--against", help=N_("Play --bot against this bot instead, swapping seats each game.")
         ),
     ] = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per variant.")] = 100,
+    games: Annotated[int, typer.Option("--games", "-n", help=N_("Games per variant."))] = 100,
     jobs: JobsOpt = None,
     seed: SeedOpt = 0,
     out: OutOpt = None,
     plots: PlotsOpt = True,
     records: Annotated[
-        bool, typer.Option("--records/--no-records", help="Save every game record too.")
+        bool, typer.Option("--records/--no-records", help=N_("Save every game record too."))
     ] = True,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,

@@ -123,19 +123,17 @@ def at_least_one(flag: str, value: int) -> None:
 
 GameArg = Annotated[
     str,
-    typer.Argument(
-        metavar="GAME", help="Game id: " + ", ".join(sorted(pa.GAMES)) + ".", show_default=False
-    ),
+    typer.Argument(metavar="GAME", help=N_("Game id: %(games)s."), show_default=False),
 ]
 ModeOpt = Annotated[
     str | None,
-    typer.Option("--mode", help="Game mode (FlipWars: standard, enclosed, flag, tactical)."),
+    typer.Option("--mode", help=N_("Game mode (FlipWars: standard, enclosed, flag, tactical).")),
 ]
 MapOpt = Annotated[
-    str | None, typer.Option("--map", help="Map or battlefield (Coin Age, Wallet Battles).")
+    str | None, typer.Option("--map", help=N_("Map or battlefield (Coin Age, Wallet Battles)."))
 ]
 ProtectOpt = Annotated[
-    str | None, typer.Option("--protect", help="Stack-a-Cash protection: touched or placed.")
+    str | None, typer.Option("--protect", help=N_("Stack-a-Cash protection: touched or placed."))
 ]
 OptionOpt = Annotated[
     list[str] | None,
@@ -143,7 +141,7 @@ OptionOpt = Annotated[
         "--option",
         "-o",
         metavar="NAME=VALUE",
-        help="Any game option as name=value (repeatable), e.g. -o series=false.",
+        help=N_("Any game option as name=value (repeatable), e.g. -o series=false."),
     ),
 ]
 
@@ -331,10 +329,12 @@ def scores_line(state: pa.State) -> str:
 
 QuietOpt = Annotated[
     bool,
-    typer.Option("--quiet", "-q", help="Only the results and errors: no progress bar, no notes."),
+    typer.Option(
+        "--quiet", "-q", help=N_("Only the results and errors: no progress bar, no notes.")
+    ),
 ]
 VerboseOpt = Annotated[
-    bool, typer.Option("--verbose", "-v", help="More detail: a line for each game as it ends.")
+    bool, typer.Option("--verbose", "-v", help=N_("More detail: a line for each game as it ends."))
 ]
 
 

@@ -8,23 +8,27 @@ from typing import Annotated
 
 import typer
 
-from .common import FAILED, _, err_console, fail
+from .common import FAILED, N_, _, err_console, fail
 
 
 def haproxy_config(
     server: Annotated[
         list[str],
         typer.Option(
-            help="A server process, host:port; once per process (e.g. --server 10.0.0.11:8001 "
-            "--server 10.0.0.11:8002).",
+            help=N_(
+                "A server process, host:port; once per process (e.g. --server 10.0.0.11:8001 "
+                "--server 10.0.0.11:8002)."
+            ),
             show_default=False,
         ),
     ],
-    listen: Annotated[str, typer.Option(help="Where HAProxy listens, [address]:port.")] = ":8080",
+    listen: Annotated[
+        str, typer.Option(help=N_("Where HAProxy listens, [address]:port."))
+    ] = ":8080",
     log: Annotated[
         str,
         typer.Option(
-            help="HAProxy's log target for access logs (e.g. '/dev/log local0' for syslog)."
+            help=N_("HAProxy's log target for access logs (e.g. '/dev/log local0' for syslog).")
         ),
     ] = "stdout format raw local0",
 ) -> None:
@@ -47,11 +51,11 @@ def wait_healthy(
     url: Annotated[
         list[str],
         typer.Argument(
-            help="Each process's or the balancer's address, e.g. http://127.0.0.1:8001."
+            help=N_("Each process's or the balancer's address, e.g. http://127.0.0.1:8001.")
         ),
     ],
     timeout: Annotated[
-        float, typer.Option(help="Give up after this many seconds (exit 1).", min=0.0)
+        float, typer.Option(help=N_("Give up after this many seconds (exit 1)."), min=0.0)
     ] = 120.0,
 ) -> None:
     """Wait until every server answers its health check.

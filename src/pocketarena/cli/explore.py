@@ -20,6 +20,7 @@ from pocketarena.explore import EXPLORABLE, ExplorerError, MoveValue, explore, r
 from pocketarena.messages import speak
 
 from .common import (
+    N_,
     ModeOpt,
     OptionOpt,
     ProtectOpt,
@@ -38,7 +39,7 @@ def explore_command(
     game: Annotated[
         str,
         typer.Argument(
-            metavar="GAME", help="The game: stack-a-cash or flipwars.", show_default=False
+            metavar="GAME", help=N_("The game: stack-a-cash or flipwars."), show_default=False
         ),
     ],
     protect: ProtectOpt = None,
@@ -49,15 +50,17 @@ def explore_command(
         typer.Option(
             "--moves",
             metavar='"MOVE; MOVE; …"',
-            help='Moves from the opening, separated by semicolons, e.g. "place L b2; flip b2".',
+            help=N_('Moves from the opening, separated by semicolons, e.g. "place L b2; flip b2".'),
         ),
     ] = "",
     json_out: Annotated[
         bool,
         typer.Option(
             "--json",
-            help='Print [{"move": TEXT, "value": 1|0|-1, "plies": N|null}, …] for the side to '
-            "move (FlipWars adds the round's final margin).",
+            help=N_(
+                'Print [{"move": TEXT, "value": 1|0|-1, "plies": N|null}, …] for the side to '
+                "move (FlipWars adds the round's final margin)."
+            ),
         ),
     ] = False,
 ) -> None:

@@ -14,7 +14,7 @@ import pocketarena as pa
 from pocketarena.core import format_options, seat_name
 from pocketarena.messages import speak
 
-from .common import _, console, say
+from .common import N_, _, console, say
 
 
 def _line(markup: str, indent: int) -> None:
@@ -34,7 +34,7 @@ def _option(option: pa.Option) -> str:
 
 def games(
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the games, options and variants as JSON.")
+        bool, typer.Option("--json", help=N_("Print the games, options and variants as JSON."))
     ] = False,
 ) -> None:
     """List the games, their options and variants."""

@@ -7,18 +7,21 @@ Each command lives in its own module here with a ``register(app)`` function; add
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
+from typer import rich_utils
 from typer.core import TyperCommand, TyperGroup
 
 import pocketarena
 from pocketarena import i18n
 
 from . import common
-from .common import NOTHING_KEPT, USAGE, error_line, interrupted
+from .common import N_, NOTHING_KEPT, USAGE, error_line, interrupted
 
 COMMANDS = (
     "games",
@@ -55,9 +58,99 @@ def _usage_message(error: Exception) -> str:
     return text
 
 
+# The words click and typer write into every help screen, in our catalog so that the screen
+# speaks the reader's language (the titles of typer's panels are module constants it reads
+# when it draws them).
+_PANEL_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "DEFAULT_STRING": N_("[default: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+    "DEPRECATED_STRING": N_("(deprecated) "),
+}
+_CLICK_WORDS = (
+    N_("Show this message and exit."),
+    N_("Install completion for the current shell."),
+    N_("Show completion for the current shell, to copy it or customize the installation."),
+)
+
+
+def help_words() -> dict[str, str]:
+    """The lists a help text names (games, bots, languages), filled in at the time it is
+    shown: a help text is a catalog message with these placeholders."""
+    from pocketarena.bots.registry import bot_names
+
+    return {
+        "games": ", ".join(sorted(pocketarena.GAMES)),
+        "bots": ", ".join(bot_names()),
+        "codes": ", ".join(i18n.LANGUAGES),
+    }
+
+
+def _worded(text: str | None, words: dict[str, str]) -> str | None:
+    return common._(inspect.cleandoc(text), **words) if text else text
+
+
+@contextmanager
+def _in_the_readers_language(command: Any, ctx: Any) -> Iterator[None]:
+    """Help is written in English (message ids) when the program is built, before anyone
+    knows the reader's language; while one help screen is drawn, the command's, its
+    parameters' and its commands' texts and typer's own words are the reader's."""
+    words = help_words()
+    saved: list[tuple[Any, str, Any]] = []
+
+    def swap(owner: Any, attribute: str, value: Any) -> None:
+        saved.append((owner, attribute, getattr(owner, attribute)))
+        setattr(owner, attribute, value)
+
+    swap(command, "help", _worded(command.help, words))
+    for param in command.get_params(ctx):
+        if getattr(param, "help", None):
+            swap(param, "help", _worded(param.help, words))
+    for sub in getattr(command, "commands", {}).values():
+        swap(sub, "help", _worded(sub.help, words))
+        swap(sub, "short_help", _worded(sub.short_help, words))
+    for constant, text in _PANEL_WORDS.items():
+        swap(rich_utils, constant, common._(text))
+    try:
+        yield
+    finally:
+        for owner, attribute, value in reversed(saved):
+            setattr(owner, attribute, value)
+
+
+def _usage_in_the_readers_language(usage: str) -> str:
+    """click writes ``Usage:`` in English; the rest of the line is notation."""
+    prefix = "Usage:"
+    return common._("Usage:") + usage[len(prefix) :] if usage.startswith(prefix) else usage
+
+
+def _language_asked(args: Sequence[str]) -> str:
+    """The language of a help screen asked for before ``--lang`` is read (``pocketarena
+    --lang fr -h``: click draws the help while it parses): ``--lang`` among the options before
+    the command, else the environment's."""
+    for index, arg in enumerate(args):
+        if arg == "--lang" and index + 1 < len(args):
+            return args[index + 1] if i18n.known(args[index + 1]) else common.terminal_language()
+        if arg.startswith("--lang="):
+            code = arg.partition("=")[2]
+            return code if i18n.known(code) else common.terminal_language()
+        if not arg.startswith("-"):
+            break
+    return common.terminal_language()
+
+
 class Group(TyperGroup):
     def get_params(self, ctx: Any) -> list[Any]:
         return _flags_without_type(super().get_params(ctx))
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        with _in_the_readers_language(self, ctx):
+            super().format_help(ctx, formatter)
+
+    def get_usage(self, ctx: Any) -> str:
+        return _usage_in_the_readers_language(super().get_usage(ctx))
 
     def main(
         self,
@@ -70,6 +163,21 @@ class Group(TyperGroup):
     ) -> Any:
         """Every mistake on the command line is one ``error:`` line and exit 2, as the
         commands' own refusals are (not click's usage block and typer's boxed panel)."""
+        asked = sys.argv[1:] if args is None else list(args)
+        with i18n.use_locale(_language_asked(asked)):
+            return self._main(
+                args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra
+            )
+
+    def _main(
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        complete_var: str | None,
+        standalone_mode: bool,
+        windows_expand_args: bool,
+        **extra: Any,
+    ) -> Any:
         run = super().main
         if not standalone_mode:
             return run(args, prog_name, complete_var, False, windows_expand_args, **extra)
@@ -87,6 +195,13 @@ class Group(TyperGroup):
 class Command(TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:
         return _flags_without_type(super().get_params(ctx))
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        with _in_the_readers_language(self, ctx):
+            super().format_help(ctx, formatter)
+
+    def get_usage(self, ctx: Any) -> str:
+        return _usage_in_the_readers_language(super().get_usage(ctx))
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         """Arguments spelt one way in every usage line: ``GAME`` when required, ``[GAME]``
@@ -122,15 +237,16 @@ def _root(
         typer.Option(
             "--lang",
             metavar="CODE",
-            help="Language of the words shown: "
-            + ", ".join(i18n.LANGUAGES)
-            + " (otherwise LANGUAGE, LC_ALL, LC_MESSAGES or LANG, as gettext reads them).",
+            help=N_(
+                "Language of the words shown: %(codes)s (otherwise LANGUAGE, LC_ALL, "
+                "LC_MESSAGES or LANG, as gettext reads them)."
+            ),
             show_default=False,
         ),
     ] = None,
     no_color: Annotated[
         bool,
-        typer.Option("--no-color", help="No colours (as NO_COLOR=1 does); letters say it all."),
+        typer.Option("--no-color", help=N_("No colours (as NO_COLOR=1 does); letters say it all.")),
     ] = False,
     version: Annotated[
         bool,
@@ -139,7 +255,7 @@ def _root(
             "-V",
             callback=_print_version,
             is_eager=True,
-            help="Print the version and exit.",
+            help=N_("Print the version and exit."),
         ),
     ] = False,
 ) -> None:
@@ -180,6 +296,16 @@ def build_app() -> typer.Typer:
 
 
 app = build_app()
+
+
+def command_descriptions() -> list[str]:
+    """The program's and each command's description, as ``-h`` shows them: their docstrings,
+    message ids of the ``engine`` catalog (``scripts/catalogs.py`` adds them to it)."""
+    callbacks = [app.registered_callback.callback] if app.registered_callback else []
+    callbacks += [info.callback for info in app.registered_commands]
+    return [
+        inspect.getdoc(callback) or "" for callback in callbacks if callback and callback.__doc__
+    ]
 
 
 def main() -> None:

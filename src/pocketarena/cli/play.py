@@ -18,7 +18,7 @@ from rich.pager import Pager
 from rich.text import Text
 
 import pocketarena as pa
-from pocketarena.bots import bot_names, make_bot
+from pocketarena.bots import make_bot
 from pocketarena.bots.base import Bot
 from pocketarena.core import format_options, fresh_seed
 from pocketarena.match import Match, SeededChance
@@ -28,6 +28,7 @@ from pocketarena.records import Player, Record, load
 from . import drawing
 from .common import (
     FAILED,
+    N_,
     MapOpt,
     ModeOpt,
     OptionOpt,
@@ -368,7 +369,7 @@ def play(
         str | None,
         typer.Argument(
             metavar="[GAME]",
-            help="Game id: " + ", ".join(sorted(pa.GAMES)) + " (not with --resume).",
+            help=N_("Game id: %(games)s (not with --resume)."),
             show_default=False,
         ),
     ] = None,
@@ -380,38 +381,40 @@ def play(
         str | None,
         typer.Option(
             "--vs",
-            help="Opponent: human (both seats here) or a bot: "
-            + ", ".join(bot_names())
-            + ". [default: greedy]",
+            help=N_("Opponent: human (both seats here) or a bot: %(bots)s. [default: greedy]"),
             show_default=False,
         ),
     ] = None,
     seat: Annotated[
         SeatChoice | None,
-        typer.Option("--seat", help="Your seat against a bot. [default: first]"),
+        typer.Option("--seat", help=N_("Your seat against a bot. [default: first]")),
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed for the coins and the bot (random if not given)."),
+        typer.Option("--seed", help=N_("Seed for the coins and the bot (random if not given).")),
     ] = None,
     save: Annotated[
         Path | None,
         typer.Option(
             "--save",
-            help="Where to save the record (.json for JSON, else text); with --resume, "
-            "the resumed file unless given.",
+            help=N_(
+                "Where to save the record (.json for JSON, else text); with --resume, "
+                "the resumed file unless given."
+            ),
         ),
     ] = None,
     name: Annotated[
-        str | None, typer.Option("--name", help="Your name in the record. [default: human]")
+        str | None, typer.Option("--name", help=N_("Your name in the record. [default: human]"))
     ] = None,
     resume: Annotated[
         Path | None,
         typer.Option(
             "--resume",
             metavar="FILE",
-            help="Go on with an unfinished game saved in FILE: same players, same seed, the "
-            "coins falling as they would have.",
+            help=N_(
+                "Go on with an unfinished game saved in FILE: same players, same seed, the "
+                "coins falling as they would have."
+            ),
         ),
     ] = None,
 ) -> None:

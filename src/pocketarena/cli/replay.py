@@ -15,7 +15,7 @@ from pocketarena.messages import speak
 from pocketarena.records import Record, load
 
 from . import drawing
-from .common import FAILED, _, console, fail, ngettext, say, scores_line, seat_word
+from .common import FAILED, N_, _, console, fail, ngettext, say, scores_line, seat_word
 
 
 def help_text() -> str:
@@ -163,20 +163,24 @@ class Viewer:
 
 def replay(
     file: Annotated[
-        Path, typer.Argument(metavar="FILE", help="A record (JSON or text).", show_default=False)
+        Path,
+        typer.Argument(metavar="FILE", help=N_("A record (JSON or text)."), show_default=False),
     ],
     check: Annotated[
         bool,
         typer.Option(
-            "--check", help="Validate the record and print its result, or the illegal move and why."
+            "--check",
+            help=N_("Validate the record and print its result, or the illegal move and why."),
         ),
     ] = False,
     as_json: Annotated[
         bool,
         typer.Option(
             "--json",
-            help="With --check: print the verdict as JSON (ok, game, moves, result, "
-            "termination, scores, problem).",
+            help=N_(
+                "With --check: print the verdict as JSON (ok, game, moves, result, "
+                "termination, scores, problem)."
+            ),
         ),
     ] = False,
 ) -> None:

@@ -10,17 +10,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import _, console, fail
+from .common import N_, _, console, fail
 
 if TYPE_CHECKING:
     from pocketarena.server.core.config import Settings
 
 
-REDIS_HELP = (
+REDIS_HELP = N_(
     "Redis URL (redis://host:6379/0): join a cluster of server processes sharing the database "
     "and this Redis. Also POCKETARENA_REDIS_URL."
 )
-DATABASE_HELP = (
+DATABASE_HELP = N_(
     "Database URL (default: SQLite in your data folder; PostgreSQL: "
     "postgresql+psycopg://user@host:5432/db). Also POCKETARENA_DATABASE_URL."
 )
@@ -28,9 +28,9 @@ DATABASE_HELP = (
 
 def serve(
     host: Annotated[
-        str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")
+        str, typer.Option(help=N_("Address to listen on (0.0.0.0 for every interface)."))
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    port: Annotated[int, typer.Option(help=N_("Port to listen on."), min=1, max=65535)] = 8000,
     database_url: Annotated[
         str | None, typer.Option(help=DATABASE_HELP, show_default=False)
     ] = None,
@@ -38,7 +38,7 @@ def serve(
     workers: Annotated[
         int,
         typer.Option(
-            help="Server processes on this port (needs --redis-url: they form a cluster).",
+            help=N_("Server processes on this port (needs --redis-url: they form a cluster)."),
             min=1,
             max=256,
         ),
@@ -46,12 +46,14 @@ def serve(
     trusted_proxies: Annotated[
         str | None,
         typer.Option(
-            help="Addresses of your reverse proxies (comma-separated IPs or networks): only "
-            "their X-Forwarded-For names the client. Also POCKETARENA_TRUSTED_PROXIES.",
+            help=N_(
+                "Addresses of your reverse proxies (comma-separated IPs or networks): only "
+                "their X-Forwarded-For names the client. Also POCKETARENA_TRUSTED_PROXIES."
+            ),
             show_default=False,
         ),
     ] = None,
-    log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
+    log_level: Annotated[str, typer.Option(help=N_("Uvicorn log level."))] = "info",
 ) -> None:
     """Start the web server: play, watch, replay and verify games.
 
@@ -206,7 +208,7 @@ def worker(
     bots: Annotated[
         int | None,
         typer.Option(
-            help="Bot moves thought about at once (default: POCKETARENA_BOT_WORKERS, 2).",
+            help=N_("Bot moves thought about at once (default: POCKETARENA_BOT_WORKERS, 2)."),
             min=1,
             max=256,
             show_default=False,
@@ -215,15 +217,17 @@ def worker(
     health_port: Annotated[
         int | None,
         typer.Option(
-            help="Answer GET /healthz on this port (200 when the database, Redis and the bots' "
-            "queue work, else 503), for a balancer or a supervisor.",
+            help=N_(
+                "Answer GET /healthz on this port (200 when the database, Redis and the bots' "
+                "queue work, else 503), for a balancer or a supervisor."
+            ),
             min=1,
             max=65535,
             show_default=False,
         ),
     ] = None,
     health_host: Annotated[
-        str, typer.Option(help="Address the health port listens on.")
+        str, typer.Option(help=N_("Address the health port listens on."))
     ] = "127.0.0.1",
 ) -> None:
     """Play a cluster's bot moves, taken from its queue in Redis.

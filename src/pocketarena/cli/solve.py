@@ -14,30 +14,32 @@ from rich.markup import escape
 
 from pocketarena.core import normalize_game_id
 
-from .common import _, err_console, fail, say
+from .common import N_, _, err_console, fail, say
 
 SOLVABLE = ("stack-a-cash",)
 
 
 def solve_command(
     game: Annotated[
-        str, typer.Argument(help="The game to solve: stack-a-cash.", show_default=False)
+        str, typer.Argument(help=N_("The game to solve: stack-a-cash."), show_default=False)
     ],
     protect: Annotated[
-        str, typer.Option("--protect", help="Stack-a-Cash protection rule: touched or placed.")
+        str, typer.Option("--protect", help=N_("Stack-a-Cash protection rule: touched or placed."))
     ] = "touched",
     json_out: Annotated[
         bool,
         typer.Option(
             "--json",
-            help='Print {"value": 1|0|-1, "plies": N, "positions": N} for the opening, '
-            "from the first player's view (plies 0 for a draw).",
+            help=N_(
+                'Print {"value": 1|0|-1, "plies": N, "positions": N} for the opening, '
+                "from the first player's view (plies 0 for a draw)."
+            ),
         ),
     ] = False,
     rebuild: Annotated[
         bool,
         typer.Option(
-            "--rebuild", help="Solve from scratch (a minute or two) and refresh the cache."
+            "--rebuild", help=N_("Solve from scratch (a minute or two) and refresh the cache.")
         ),
     ] = False,
 ) -> None:

@@ -15,19 +15,22 @@ from pocketarena.fair import verify_record
 from pocketarena.messages import speak
 from pocketarena.records import load
 
-from .common import FAILED, _, console, fail
+from .common import FAILED, N_, _, console, fail
 
 
 def verify(
     record: Annotated[
         Path,
         typer.Argument(
-            help="A record file (JSON or text form), e.g. from the replay page.", show_default=False
+            help=N_("A record file (JSON or text form), e.g. from the replay page."),
+            show_default=False,
         ),
     ],
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the verdict.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help=N_("Print only the verdict."))
+    ] = False,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the report as JSON (exit status as without).")
+        bool, typer.Option("--json", help=N_("Print the report as JSON (exit status as without)."))
     ] = False,
 ) -> None:
     """Check that each coin throw in RECORD follows from its seed.
