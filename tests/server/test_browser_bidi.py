@@ -85,6 +85,9 @@ def test_a_rating_change_under_a_finished_game(arabic: Page) -> None:
 
 def test_a_puzzle_rating_change(arabic: Page) -> None:
     arabic.goto("/puzzles")
+    # The page fills in the player's standing (no change yet) once its puzzle has come.
+    arabic.wait_for_selector("#puzzles[data-puzzle] #pz-choices button[data-move]")
+    arabic.wait_for_function("() => document.querySelector('#pz-rating').textContent !== '…'")
     change = arabic.locator("#pz-change")
     change.evaluate("(c) => { c.textContent = '\u221212'; }")  # as Puzzles.standing writes it
     assert change.evaluate(SIGNS) == [["−12", True]]
