@@ -20,6 +20,11 @@ process is pinned to one core and XLA is told to use one thread. The OpenSpiel a
 ``benchmarks/engine.py``'s loop (legal actions -> random choice -> apply, from Python, C++
 underneath).
 
+Beside every subject the table gives *the draw alone* (``draw_loop``: the same loop with no
+game, ``act_randomly`` over a mask of as many action ids, at batch 1,024) and the step's own
+cost, 1/loop - 1/draw alone: the draw costs per action id (a Gumbel variate for each), so a
+game with more ids than othello's 65 starts behind it before its step runs.
+
 The older loop (``--hash-loop``) picks the legal action with the largest hash of a random word
 and never reads the observation; it has its own section of docs/benchmarks.md.
 """
@@ -368,6 +373,32 @@ def learner_loop(env: Any, batch: int) -> Callable[[jax.Array, int], Any]:
     return lambda key, length: run(key, jnp.int32(length))
 
 
+def draw_loop(num_actions: int, batch: int) -> Callable[[jax.Array, int], Any]:
+    """The learner's loop with no game: the same keys split and the same ``act_randomly`` over
+    a mask of ``num_actions`` ids (one of them legal or not by the last draw, so nothing is
+    folded away), the action summed into the carry. What the loop costs before any ``step``: a
+    game of that many action ids can never step faster than this in the loop."""
+    from pgx.experimental import act_randomly
+
+    ids = jnp.arange(num_actions)
+
+    @jax.jit
+    def run(key: jax.Array, length: jax.Array) -> Any:
+        def one(i: jax.Array, carry: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+            total, key = carry
+            key, pick, chance = jax.random.split(key, 3)
+            mask = (ids[None, :] != 0) | (total[:, None] % 2 == 0)
+            keys = jax.vmap(lambda k: jax.random.split(k)[0])(jax.random.split(chance, batch))
+            return total + act_randomly(pick, mask) + keys[:, 0].astype(jnp.int32) % 2, key
+
+        return jax.lax.fori_loop(0, length, one, (jnp.zeros(batch, jnp.int32), key))[0]
+
+    return lambda key, length: run(key, jnp.int32(length))
+
+
+DRAW = "the draw alone"  # label of draw_loop's subjects
+
+
 @dataclass
 class Timed:
     """One subject at one batch size: its compiled loop, the loop's length and its rates."""
@@ -420,21 +451,37 @@ def learner_measure(
     subjects: list[tuple[str, str, Any]], batches: list[int], seconds: float, runs: int
 ) -> list[Timed]:
     """Compile every (subject, batch), size each loop to about ``seconds`` of CPU, then time
-    ``runs`` rounds, each round one call of every loop in turn."""
-    timed = []
+    ``runs`` rounds, each round one call of every loop in turn. The draw alone over each
+    subject's number of action ids (``draw_loop``) is measured with them at ``GOAL_BATCH``."""
+    loops: list[tuple[str, str, int, Callable[[jax.Array, int], Any]]] = []
     for label, variant, env in subjects:
-        for batch in batches:
-            t = Timed(label, variant, batch, learner_loop(env, batch))
-            jax.block_until_ready(t.run(jax.random.PRNGKey(0), 4))  # compiles
-            once = max(cpu_call(t.run, 1, 16), 1e-6)
-            t.length = max(16, min(1 << 20, int(16 * seconds / once)))
-            timed.append(t)
-            print(f"compiled {label} {variant} batch {batch:,}", file=sys.stderr, flush=True)
+        loops += [(label, variant, batch, learner_loop(env, batch)) for batch in batches]
+    if GOAL_BATCH in batches:
+        for n in sorted({env.num_actions for _, _, env in subjects}):
+            loops.append((DRAW, str(n), GOAL_BATCH, draw_loop(n, GOAL_BATCH)))
+    timed = []
+    for label, variant, batch, loop in loops:
+        t = Timed(label, variant, batch, loop)
+        jax.block_until_ready(t.run(jax.random.PRNGKey(0), 4))  # compiles
+        once = max(cpu_call(t.run, 1, 16), 1e-6)
+        t.length = max(16, min(1 << 20, int(16 * seconds / once)))
+        timed.append(t)
+        print(f"compiled {label} {variant} batch {batch:,}", file=sys.stderr, flush=True)
     for r in range(runs):
         for t in timed:
             t.rates.append(t.batch * t.length / max(cpu_call(t.run, 2 + r, t.length), 1e-9))
         print(f"round {r + 1} of {runs} done", file=sys.stderr, flush=True)
     return timed
+
+
+OTHELLO_ACTIONS = 65
+
+
+def own_cost(loop: float | None, draw: float | None) -> float | None:
+    """Microseconds a step costs beyond the draw: 1/loop - 1/draw alone (steps/s both)."""
+    if not loop or not draw:
+        return None
+    return 1e6 / loop - 1e6 / draw
 
 
 def render_learner(
@@ -444,14 +491,22 @@ def render_learner(
     meta: dict[str, str],
     notes: list[str],
 ) -> str:
+    draws = {int(t.variant): t.median() for t in timed if t.label == DRAW}
+    timed = [t for t in timed if t.label != DRAW]
     batches = sorted({t.batch for t in timed})
     by: dict[tuple[str, str], dict[int, float]] = {}
     for t in timed:
         by.setdefault((t.label, t.variant), {})[t.batch] = t.median()
     othello = by.get((ANCHOR, next((v for (lab, v) in by if lab == ANCHOR), "")), {})
+    othello_own = own_cost(othello.get(GOAL_BATCH), draws.get(OTHELLO_ACTIONS))
     head = ["game", "variant", "observation, actions"]
     head += [f"{b:,}" for b in batches] + [f"vs othello at {b:,}" for b in batches]
     head += [f"goal (≥1.0× at {GOAL_BATCH:,})"]
+    if draws:
+        head += [
+            f"the draw alone at {GOAL_BATCH:,}",
+            f"step's own µs at {GOAL_BATCH:,} (vs othello's)",
+        ]
     lines = [
         LEARNER_START,
         "## Vector environments (JAX) in a learner's loop: steps per second of CPU time, one core",
@@ -464,7 +519,10 @@ def render_learner(
         "in the same run (ratios of medians).",
         "",
         "| " + " | ".join(head) + " |",
-        "| --- | --- | --- | " + " | ".join("---:" for _ in batches * 2) + " | :---: |",
+        "| --- | --- | --- | "
+        + " | ".join("---:" for _ in batches * 2)
+        + " | :---: |"
+        + (" ---: | ---: |" if draws else ""),
     ]
     for (label, variant), rates in by.items():
         cells = [fmt(rates[b]) if b in rates else "-" for b in batches]
@@ -478,12 +536,29 @@ def render_learner(
             met = "yes" if rates[GOAL_BATCH] >= othello[GOAL_BATCH] else "no"
         else:
             met = "n/a"
+        extra = ""
+        if draws:
+            actions = int(shapes[label + variant].rpartition(", ")[2])
+            draw = draws.get(actions)
+            own = own_cost(rates.get(GOAL_BATCH), draw)
+            vs = f" ({own / othello_own:.2f}×)" if own and othello_own else ""
+            extra = f" {fmt(draw) if draw else '-'} | {f'{own:.2f}{vs}' if own else '-'} |"
         lines.append(
             f"| {label} | {variant} | {shapes[label + variant]} | "
             + " | ".join(cells + ratios)
             + f" | {met} |"
+            + extra
         )
     lines.append("")
+    if draws:
+        lines.append(
+            f"*The draw alone*: the same loop with no game, only the keys split and "
+            f"`act_randomly` over a mask of as many ids, steps/s at {GOAL_BATCH:,}: no game "
+            "with that many action ids steps faster in this loop. *Step's own µs*: "
+            "1/loop - 1/draw alone, per game and step, what `init`, `step`, the observation "
+            "and `auto_reset` cost beyond the draw."
+        )
+        lines.append("")
     if anchor is not None:
         lines.append(
             f"OpenSpiel C++ tic-tac-toe, same run: {fmt(anchor)} steps/s of CPU time "
