@@ -7,8 +7,9 @@ Three measurements, each on games the script plays itself (seeded, so a run repe
   hard bot in at least 95% of the games.
 - ``--smooth``: hard bot against hard bot; the graph's mean change (first seat's expected
   score) from one decision to the next, the final result left out. Goal: under 0.05.
-- ``--endgame`` (FlipWars): positions of those games with 7 to ``--max-empty`` empty cells,
-  beyond the analysis's exact solver; the analysis's best move solved exactly must keep the
+- ``--endgame`` (FlipWars): positions of those games with up to ``--max-empty`` empty cells,
+  beyond the analysis's exact reach (``exact_reach``: 7 on the 5x5 boards, 8 on Enclosed
+  Battle's); the analysis's best move solved exactly must keep the
   position's exact value (win, draw or loss of the round).
 
     PYTHONPATH=src python scripts/measure_analysis.py flipwars --mode standard --games 4 \\
@@ -138,9 +139,8 @@ def endgame(
     game: pa.Game, n: int, player: str, analyst: str, seed: int, max_empty: int
 ) -> dict[str, Any]:
     """The analysis's best move against the exact solver, beyond the analysis's own reach."""
-    from pocketarena.analysis import judge
+    from pocketarena.analysis import exact_reach, judge
     from pocketarena.bots.flipwars_endgame import EndgameSolver
-    from pocketarena.explore import flipwars_reach
 
     checked = kept = 0
     misses = []
@@ -149,7 +149,7 @@ def endgame(
             game, (player, "random") if i % 2 == 0 else ("random", player), seed + 2000 + i
         )
         for state, move in endgame_positions(played.record, 0, max_empty):
-            if len(state.empty) <= flipwars_reach(state):  # type: ignore[attr-defined]
+            if len(state.empty) <= exact_reach(state):  # type: ignore[attr-defined]
                 continue  # exact in the analysis itself
             j = judge(analyst, state, move)
             solver = EndgameSolver(game)  # type: ignore[arg-type]
@@ -168,9 +168,8 @@ def endgame(
             if sign == best_sign:
                 kept += 1
             else:
-                misses.append(
-                    {"empty": len(state.empty), "best": j.best, "exact": best_sign, "got": sign}
-                )  # type: ignore[attr-defined]
+                empty = len(state.empty)  # type: ignore[attr-defined]
+                misses.append({"empty": empty, "best": j.best, "exact": best_sign, "got": sign})
     return {
         "measure": "endgame",
         "game": game.ID,

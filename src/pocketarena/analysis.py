@@ -46,6 +46,11 @@ MARKS = ("?!", "?", "??")
 # Simulations an MCTS analyst spends below the played move at least, so its value is measured
 # as well as the best move's, in the same tree.
 MIN_SUPPORT = 40
+# Empty cells from which FlipWars rounds are judged exactly (per mode, "*" any other). One
+# more than the explorer on the 5x5 boards: the analysis solves two positions, not every move,
+# and at 7 empty cells the quick search's best move sometimes turns a won round into a lost one
+# (1 of 12 positions with 7 or 8 empty cells, docs/study.md). Enclosed Battle's 4x4 board: 8.
+FLIPWARS_EXACT_EMPTY = {"enclosed": 8, "*": 7}
 # Earlier judgements (any version) in an annotated record's comments, replaced on re-analysis.
 _JUDGEMENT = re.compile(r"^(\?[!?]? )?[\w ]+: (value [+-]\d|[\w ]+ expected \d)")
 
@@ -59,6 +64,7 @@ __all__ = [
     "analyze",
     "annotated",
     "decision_count",
+    "exact_reach",
     "graph",
     "judge",
     "mark_for",
@@ -266,17 +272,30 @@ def _judgement(
 _Exact = tuple[str, float, float, int, "int | None", "int | None"]
 
 
+def exact_reach(state: State) -> int:
+    """How many empty cells a FlipWars round may have left for the analysis to judge it
+    exactly (``FLIPWARS_EXACT_EMPTY``)."""
+    mode = str(state.game.options.get("mode", ""))
+    return FLIPWARS_EXACT_EMPTY.get(mode, FLIPWARS_EXACT_EMPTY["*"])
+
+
 def _exact(state: State, move: str) -> _Exact | None:
     """(best move, its value, the played move's value, the best's result, plies, margin) for
     the mover, from a solver; None where none reaches."""
     from .explore import ExplorerError, explorable, explore
 
-    if explorable(state) is not None:
-        return None
     if state.game.ID == "flipwars":
+        from .games.flipwars import FlipWarsState
+        from .games.flipwars.modes import PLACING
+
+        assert isinstance(state, FlipWarsState)
         if state.game.options.get("series"):
             return None  # the solver knows the round, not the series
+        if state.phase != PLACING or len(state.empty) > exact_reach(state):
+            return None
         return _flipwars_exact(state, move)
+    if explorable(state) is not None:
+        return None
     try:
         moves = explore(state)
     except ExplorerError:

@@ -222,3 +222,20 @@ def test_annotated_record_carries_the_judgements_as_comments() -> None:
     twice = annotated(again, judgements, "perfect")
     texts = [t for _, t in twice.comments]
     assert "a friendly game" in texts and len(texts) == 2
+
+
+def test_flipwars_5x5_rounds_are_judged_exactly_from_7_empty_cells() -> None:
+    """One cell beyond the explorer's 6: the quick search's best move there once turned a won
+    round into a lost one (docs/study.md), so the analysis solves it."""
+    from pocketarena.bots.flipwars_endgame import EndgameSolver
+
+    game = pa.load("flipwars", mode="standard")
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    while len(state.empty) > 7:  # type: ignore[attr-defined]
+        state.apply_random(rng)
+    assert len(state.empty) == 7 and state.current_player >= 0  # type: ignore[attr-defined]
+    margin, best = EndgameSolver(game).solve(state)  # type: ignore[arg-type]
+    j = judge("hard:0.3s", state, best.text)
+    assert j.exact and j.best_margin == margin and j.loss == 0.0
+    assert j.best_result == (margin > 0) - (margin < 0)
