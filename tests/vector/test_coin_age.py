@@ -166,6 +166,28 @@ def test_the_slaps_have_the_engines_odds() -> None:
         compare(env, engine, one(states, i), f"game {i}")
 
 
+@pytest.mark.parametrize("map_name", ["classic", "five-fiefs"])
+def test_every_new_game_init_looks_up_is_the_engines(map_name: str) -> None:
+    """``init`` looks a new game up in a table (one row for each number of slaps that allowed
+    nothing, 0-8, and each nonzero set of coins the next one matched): every row, observation
+    and mask included, is the engine's position after those slaps; and ``init`` over many keys
+    gives what ``_init`` makes from the same key."""
+    env = env_for(map_name)
+    games = env._new_games()
+    for failed in range(vector.FIRST_SLAPS):
+        for matched in range(1, 16):
+            row = one(games, failed * 16 + matched)
+            assert int(row.slaps_drawn) == failed + 1 and int(row.matched) == matched
+            engine = env.game.new_initial_state()
+            replay_slaps(engine, row)
+            compare(env, engine, row, f"{failed} failed slaps, then {matched:04b}")
+    keys = jax.random.split(jax.random.key(11), 2_000)
+    looked_up = jax.jit(jax.vmap(env.init))(keys)
+    made = jax.jit(jax.vmap(lambda k: pa.vector.Env.init(env, k)))(keys)
+    for a, b in zip(jax.tree.leaves(looked_up), jax.tree.leaves(made), strict=True):
+        assert np.array_equal(a, b)
+
+
 def test_an_illegal_action_loses_and_a_finished_game_stays_put() -> None:
     env = env_for("mint-isle")
     single = Single(env, GAMES)
