@@ -287,6 +287,18 @@ def check_round_trip(
                 _fail(f"from_engine's {name}", where, i, engine, b, a)
 
 
+def init_looks_up_what_it_would_make(env: Any, games: int = 2_000) -> None:
+    """``env.init`` (a game's own, reading a table of new games) gives over many keys exactly
+    what the shared ``Env.init`` (``_init`` then the observation) makes from the same keys."""
+    from pocketarena.vector import Env
+
+    keys = jax.random.split(jax.random.key(11), games)
+    looked_up = jax.jit(jax.vmap(env.init))(keys)
+    made = jax.jit(jax.vmap(lambda k: Env.init(env, k)))(keys)
+    for a, b in zip(jax.tree.leaves(looked_up), jax.tree.leaves(made), strict=True):
+        assert np.array_equal(a, b)
+
+
 def stack(states: Sequence[Any]) -> Any:
     """One host batch of single (unbatched) states."""
     host = [jax.device_get(s) for s in states]

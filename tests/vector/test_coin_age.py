@@ -27,6 +27,7 @@ try:
 
     from pocketarena.games.coin_age import vector
 
+    from . import engine_check
     from .engine_check import Single, by_weights, compare, compiled, one, playouts, stack
 except ImportError:  # the jax extra is not installed
     jax = None  # type: ignore[assignment]
@@ -181,11 +182,7 @@ def test_every_new_game_init_looks_up_is_the_engines(map_name: str) -> None:
             engine = env.game.new_initial_state()
             replay_slaps(engine, row)
             compare(env, engine, row, f"{failed} failed slaps, then {matched:04b}")
-    keys = jax.random.split(jax.random.key(11), 2_000)
-    looked_up = jax.jit(jax.vmap(env.init))(keys)
-    made = jax.jit(jax.vmap(lambda k: pa.vector.Env.init(env, k)))(keys)
-    for a, b in zip(jax.tree.leaves(looked_up), jax.tree.leaves(made), strict=True):
-        assert np.array_equal(a, b)
+    engine_check.init_looks_up_what_it_would_make(env)
 
 
 def test_an_illegal_action_loses_and_a_finished_game_stays_put() -> None:

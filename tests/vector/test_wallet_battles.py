@@ -29,6 +29,7 @@ try:
 
     from pocketarena.games.wallet_battles import vector
 
+    from . import engine_check
     from .engine_check import Single, by_weights, compare, compiled, one, playouts, stack
 except ImportError:  # the jax extra is not installed
     jax = None  # type: ignore[assignment]
@@ -143,6 +144,22 @@ def test_batched_playouts_match_the_engine(
     assert compared > batch, compared
     assert all(e.is_terminal() for e in engines)
     assert must_meet <= set(met), met
+
+
+@pytest.mark.parametrize("map_name", ["gettysburg", "antietam"])
+def test_every_new_game_init_looks_up_is_the_engines(map_name: str) -> None:
+    """``init`` looks a new game up in a table (one row for each number of odd flips, 0-32,
+    and HH or TT): every row, observation and mask included, is the engine's position after
+    those flips (or its end by the guard); and ``init`` over many keys gives what ``_init``
+    makes from the same key."""
+    env = env_for(map=map_name)
+    games = env._new_games()
+    for row_id in range(2 * vector._ODD_DRAWS):
+        row = one(games, row_id)
+        engine = env.game.new_initial_state()
+        replay_flips(engine, row)
+        compare(env, engine, row, f"row {row_id}")
+    engine_check.init_looks_up_what_it_would_make(env)
 
 
 def test_the_flips_have_the_engines_odds() -> None:

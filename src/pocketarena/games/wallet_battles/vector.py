@@ -111,6 +111,22 @@ class State(VectorState):
     _game: Game | None = field(pytree_node=False, default=None)
 
 
+_ODD_DRAWS = 33  # odd flips a draw gives: 0-32 (_flip_draw)
+
+
+def _flip_draw(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """(odd flips before the first HH or TT, that flip: HH 0 or TT 1) from two random words:
+    the first word's trailing zero bits and a bit of the second (see ``Env._flip``)."""
+    # The odd flips are the first word's trailing zero bits (each bit 0 with probability 1/2;
+    # 32 when all are, probability 2**-32, so the run is cut there: jax.random.geometric's
+    # float32 draw cuts it near 24), and HH or TT is a bit of the second. Cheaper than a
+    # geometric (a logarithm) and a Bernoulli draw, each with its own key: this runs in every
+    # step and in every init.
+    bits = jax.random.bits(key, (2,), jnp.uint32)
+    k = jax.lax.population_count((bits[0] & -bits[0]) - jnp.uint32(1)).astype(jnp.int32)
+    return k, (bits[1] & 1).astype(jnp.int32)
+
+
 class Env(VectorEnv[State, WalletBattlesState]):
     """Wallet Battles with its options fixed (see :func:`make`)."""
 
@@ -120,6 +136,7 @@ class Env(VectorEnv[State, WalletBattlesState]):
 
     def __init__(self, game: WalletBattles) -> None:
         super().__init__(game)
+        self._games: State | None = None  # every new game, made on first use (_new_games)
         self.num_locations = n = len(game.location_ids)
         self.num_actions = game.num_decisions
         self.observation_shape: tuple[int, ...] = (9 * n + 21,)
@@ -147,9 +164,40 @@ class Env(VectorEnv[State, WalletBattlesState]):
     # -- the rules --------------------------------------------------------------------------
     def _init(self, key: jax.Array) -> State:
         """A new game, its first flips thrown from ``key``."""
+        state = self._flip(self._empty(), jnp.bool_(True), key)
+        return self._finish(state).replace(rewards=jnp.zeros(2, jnp.float32))
+
+    def init(self, key: jax.Array) -> State:
+        """A new game (observation included), looked up: its first flips are one of the 33 x 2
+        outcomes of ``_flip_draw``, each new game made once by ``_init``'s own code
+        (``_new_games``), so ``init``, which pgx's ``auto_reset`` runs in every step for every
+        game, costs one draw and one row of a table."""
+        odd, face = _flip_draw(key)
+        games = self._new_games()
+        state: State = jax.tree.map(lambda table: jnp.asarray(table)[odd * 2 + face], games)
+        return state
+
+    def _new_games(self) -> State:
+        """Every new game, indexed ``odd * 2 + face`` (odd flips 0-32 before HH 0 or TT 1),
+        made once, as constants."""
+        if self._games is None:
+            with jax.ensure_compile_time_eval():
+                odd = jnp.repeat(jnp.arange(_ODD_DRAWS, dtype=jnp.int32), 2)
+                face = jnp.tile(jnp.arange(2, dtype=jnp.int32), _ODD_DRAWS)
+
+                def one(odd: jax.Array, face: jax.Array) -> State:
+                    s = self._flipped(self._empty(), jnp.bool_(True), odd, face)
+                    s = self._finish(s).replace(rewards=jnp.zeros(2, jnp.float32))
+                    return s.replace(observation=self._observe(s, s.current_player))
+
+                self._games = jax.tree.map(np.asarray, jax.vmap(one)(odd, face))
+        return self._games
+
+    def _empty(self) -> State:
+        """The empty map before the first flips."""
         n = self.num_locations
         zero = jnp.int32(0)
-        state = State(
+        return State(
             current_player=zero,
             observation=jnp.zeros(self.observation_shape, jnp.float32),
             legal_action_mask=jnp.zeros(self.num_actions, jnp.bool_),
@@ -168,8 +216,6 @@ class Env(VectorEnv[State, WalletBattlesState]):
             _step_count=zero,
             _game=self.game,
         )
-        state = self._flip(state, jnp.bool_(True), key)
-        return self._finish(state).replace(rewards=jnp.zeros(2, jnp.float32))
 
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
         """Apply a legal decision to a running game, then flip until someone decides."""
@@ -225,17 +271,14 @@ class Env(VectorEnv[State, WalletBattlesState]):
         run reaching the third odd in a row stops there for a recall when anyone has coins on
         the map; every flip that leaves nobody to decide checks the guard, as the engine does.
         """
+        k, face = _flip_draw(key)
+        return self._flipped(s, owed, k, face)
+
+    def _flipped(self, s: State, owed: jax.Array, k: jax.Array, face: jax.Array) -> State:
+        """``_flip`` with its draw given: ``k`` odd flips before one HH (``face`` 0) or TT (1)."""
         flips = s.flips
         guard_now = owed & (flips >= FLIP_LIMIT)
         throw = owed & ~guard_now
-        # One draw of two random words: the odd flips before HH/TT are the first word's
-        # trailing zero bits (each bit 0 with probability 1/2; 32 when all are, probability
-        # 2**-32, so the run is cut there: jax.random.geometric's float32 draw cuts it near 24),
-        # and HH or TT is a bit of the second. Cheaper than a geometric (a logarithm) and a
-        # Bernoulli draw, each with its own key: this runs in every step and in every init.
-        bits = jax.random.bits(key, (2,), jnp.uint32)
-        k = jax.lax.population_count((bits[0] & -bits[0]) - jnp.uint32(1)).astype(jnp.int32)
-        face = (bits[1] & 1).astype(jnp.int32)  # HH 0 or TT 1
         to_recall = jnp.any(s.holder != NOBODY) & (s.odd + k >= _ODD_STEPS)
         before_recall = _ODD_STEPS - s.odd
         checked = jnp.where(to_recall, before_recall - 1, k)  # odd flips that check the guard
