@@ -15,6 +15,7 @@ first, in the same language.
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -1150,7 +1151,30 @@ def _text(
 def speak(said: Message, places: Mapping[str, str] | None = None) -> str:
     """``said`` in the language of the moment (``pocketarena.i18n.use_locale``), English
     when none is set."""
+    from pocketarena import i18n
+
+    if i18n.is_rtl(i18n.current()):
+        said = _signs_isolated(said)
     return render(said, current_translations(), places)
+
+
+# A number with its sign ("+2", "-1", "−3"): in a right-to-left sentence the sign, a neutral
+# character, would be drawn after the digits ("2+") unless the number is isolated.
+_SIGNED = re.compile(r"[+\-\u2212]\d[\d.,]*")
+
+
+def _signs_isolated(said: Message) -> Message:
+    """``said`` with each signed number among its parameters isolated left to right
+    (U+2066 … U+2069), inner messages too."""
+    params = {
+        name: f"\u2066{value}\u2069"
+        if isinstance(value, str) and _SIGNED.fullmatch(value)
+        else _signs_isolated(value)
+        if isinstance(value, Message)
+        else value
+        for name, value in said.params.items()
+    }
+    return Message(said.id, params)
 
 
 def current_translations() -> gettext.NullTranslations | None:

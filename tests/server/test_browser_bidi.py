@@ -91,3 +91,22 @@ def test_a_puzzle_rating_change(arabic: Page) -> None:
     change = arabic.locator("#pz-change")
     change.evaluate("(c) => { c.textContent = '\u221212'; }")  # as Puzzles.standing writes it
     assert change.evaluate(SIGNS) == [["−12", True]]
+
+
+def test_a_lessons_margins(arabic: Page) -> None:
+    """A 'most' step's verdict names both margins ("0", "+2"): in Arabic a sign stays left of
+    its digits (the lesson page writes the verdict as text into its RTL flow)."""
+    arabic.goto("/learn/flipwars")
+    r = arabic.request.post("/api/lessons/flipwars/0", data={"move": "place tank a1 r0"})
+    said = r.json()["message"]
+    box = arabic.evaluate_handle(
+        """(text) => {
+          const p = document.createElement("p");
+          p.textContent = text;
+          document.querySelector("main").append(p);
+          return p;
+        }""",
+        said,
+    )
+    signs = box.evaluate(SIGNS)
+    assert signs and all(left for _, left in signs), (said, signs)
