@@ -46,6 +46,7 @@ ENGLISH |= dict(
         M_("core.alternatives", "%(first)s or %(next)s"),
         M_("core.and", "%(first)s and %(next)s"),
         M_("seat.heads", "Heads"),
+        M_("bot.unknown", "unknown bot %(spec)r; valid bots: %(bots)s"),
         M_("seat.tails", "Tails"),
         M_("seat.blue", "Blue"),
         M_("seat.red", "Red"),

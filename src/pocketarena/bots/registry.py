@@ -19,6 +19,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from pocketarena.core import Game
+from pocketarena.core.errors import Message, message
 
 from .base import Bot
 from .levels import LEVEL_NAMES, counted
@@ -141,6 +142,21 @@ def _installed() -> dict[str, Any]:
     return {point.name: point for point in entry_points(group="pocketarena.bots")}
 
 
+class UnknownBotError(ValueError):
+    """A bot name no factory answers to; ``message`` says it (``bot.unknown``), worded where
+    it is shown (English in ``str``)."""
+
+    def __init__(self, said: Message) -> None:
+        self.message = said
+        super().__init__(said.id)
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message,))  # across processes (arena's workers) too
+
+
 def bot_names() -> list[str]:
     return sorted({*FACTORIES, *_installed()})
 
@@ -163,7 +179,7 @@ def make_bot(
     name, sep, argument = str(spec).strip().lower().partition(":")
     factory = _factory(name)
     if factory is None:
-        raise ValueError(f"unknown bot {spec!r}; valid bots: {', '.join(bot_names())}")
+        raise UnknownBotError(message("bot.unknown", spec=spec, bots=", ".join(bot_names())))
     if not reproducible:
         return factory(game, seed, argument if sep else None)
     if name in LEVEL_NAMES:

@@ -24,6 +24,7 @@ from pocketarena.core import (
     seat_name,
     with_seed,
 )
+from pocketarena.core.errors import Message
 from pocketarena.messages import speak
 
 console = Console(highlight=False)
@@ -65,6 +66,13 @@ def terminal_language(env: Mapping[str, str] = os.environ) -> str:
                 return code
         return i18n.DEFAULT
     return i18n.DEFAULT
+
+
+def reason(error: Exception) -> str:
+    """Why ``error`` refused, in the reader's language when it says so as a message
+    (``error.message``), else its own text."""
+    said = getattr(error, "message", None)
+    return speak(said) if isinstance(said, Message) else str(error)
 
 
 def seat_word(game: pa.Game, seat: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -48,13 +49,104 @@ def _flags_without_type(params: list[Any]) -> list[Any]:
     return params
 
 
+# pydantic's words for a value typer could not read as the option's type, in our catalog.
+_VALUE_WORDS = {
+    text: text
+    for text in (
+        N_("Input should be a valid integer, unable to parse string as an integer"),
+        N_("Input should be a valid number, unable to parse string as a number"),
+        N_("Input should be a valid boolean, unable to interpret input"),
+    )
+}
+
+
+def _hint(error: Any) -> str | None:
+    """The parameter a click error is about, as click names it (``'FILE'``, ``'--seat'``)."""
+    hint = getattr(error, "param_hint", None)
+    param = getattr(error, "param", None)
+    if hint is None and param is not None:
+        hint = param.get_error_hint()
+    if hint is None:
+        return None
+    return hint if isinstance(hint, str) else " / ".join(repr(h) for h in hint)
+
+
+def _parameter_said(error: Exception, kind: str, text: str, hint: str | None) -> str | None:
+    """A missing or unreadable parameter, worded (``_click_said``)."""
+    if not hint:
+        return None
+    if kind == "MissingParameter" and not text:
+        param = getattr(error, "param", None)
+        if param is not None and param.get_missing_message(ctx=getattr(error, "ctx", None)):
+            return None
+        what = getattr(error, "param_type", None) or getattr(param, "param_type_name", None)
+        if what == "argument":
+            return common._("missing argument %(name)s", name=hint)
+        if what == "option":
+            return common._("missing option %(name)s", name=hint)
+        return None
+    if kind == "BadParameter":
+        choice = re.fullmatch(r"Value error, ('.*') is not one of (.*)\.", text)
+        if choice:
+            return common._(
+                "invalid value for %(name)s: Value error, %(value)s is not one of %(choices)s",
+                name=hint,
+                value=choice[1],
+                choices=choice[2],
+            )
+        if text in _VALUE_WORDS:
+            return common._(
+                "invalid value for %(name)s: %(why)s", name=hint, why=common._(_VALUE_WORDS[text])
+            )
+        return None
+    return None
+
+
+def _click_said(error: Exception) -> str | None:
+    """A usage error worded from its kind and attributes in the reader's language (English
+    exactly as click writes it, lower case first), or None for one we do not know."""
+    kind = type(error).__name__
+    text = " ".join(str(getattr(error, "message", "")).split())
+    hint = _hint(error)
+    if kind == "NoSuchOption":
+        option = getattr(error, "option_name", "")
+        possible = getattr(error, "possibilities", None)
+        if text != f"No such option: {option}":
+            return None
+        if not possible:
+            return common._("no such option: %(option)s", option=option)
+        return common._(
+            "no such option: %(option)s (Possible options: %(options)s)",
+            option=option,
+            options=", ".join(sorted(possible)),
+        )
+    if kind in ("MissingParameter", "BadParameter"):
+        return _parameter_said(error, kind, text, hint)
+    if kind == "BadOptionUsage":
+        option = getattr(error, "option_name", "")
+        if text == f"Option {option!r} requires an argument.":
+            return common._("option %(option)s requires an argument", option=repr(option))
+        return None
+    if kind == "UsageError":
+        extra = re.fullmatch(r"Got unexpected extra argument\(s\) \((.*)\)", text)
+        if extra:
+            return common._("got unexpected extra argument(s) (%(args)s)", args=extra[1])
+        command = re.fullmatch(r"No such command (.*)\.", text)
+        if command:
+            return common._("no such command %(name)s", name=command[1])
+    return None
+
+
 def _usage_message(error: Exception) -> str:
-    """click's message as one of our lines: lower case first, the help to ask for after it."""
-    text = " ".join(getattr(error, "format_message", error.__str__)().split()).rstrip(".")
-    text = text[:1].lower() + text[1:]
+    """click's message as one of our lines, in the reader's language: lower case first, the
+    help to ask for after it. An error we cannot word keeps click's English text."""
+    text = _click_said(error)
+    if text is None:
+        text = " ".join(getattr(error, "format_message", error.__str__)().split()).rstrip(".")
+        text = text[:1].lower() + text[1:]
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
-        text += f" (see {ctx.command_path} -h)"
+        text = common._("%(problem)s (see %(command)s -h)", problem=text, command=ctx.command_path)
     return text
 
 

@@ -41,6 +41,7 @@ from .common import (
     game_options,
     load_or_fail,
     ngettext,
+    reason,
     say,
     scores_line,
     seat_word,
@@ -564,7 +565,7 @@ def _new_match(
         try:
             bot = make_bot(opponent, game, seed=seed)
         except ValueError as e:
-            fail(_("%(why)s (or human)", why=e))
+            fail(_("%(why)s (or human)", why=reason(e)))
         seats[1 - human] = bot
         players[1 - human] = Player(name=opponent, kind="bot")
         humans = [human]
@@ -593,7 +594,7 @@ def _resumed_match(record: Record, game: pa.Game) -> tuple[Match, list[int]]:
                     "in the saved game %(seat)s is the bot %(bot)r: %(why)s",
                     seat=seat_word(game, seat),
                     bot=player.name,
-                    why=e,
+                    why=reason(e),
                 )
             )
     humans = [seat for seat in (0, 1) if seats[seat] is None]
