@@ -221,14 +221,56 @@ def _interval(ci: list[float]) -> str:
     return f"{ci[0]:.2f}–{ci[1]:.2f}"
 
 
+# The tables' column headings, worded when a table is drawn (W, D, L: wins, draws, losses).
+STANDINGS = (
+    N_("bot"),
+    N_("rating"),
+    N_("score"),
+    N_("95% CI"),
+    N_("W"),
+    N_("D"),
+    N_("L"),
+    N_("s/move"),
+)
+PAIRINGS = (
+    N_("bot"),
+    N_("opponent"),
+    N_("score"),
+    N_("95% CI"),
+    N_("W"),
+    N_("D"),
+    N_("L"),
+    N_("wins 95%"),
+    N_("1st seat"),
+)
+ROUNDS = (
+    "#",  # a rank, the same in every language
+    N_("bot"),
+    N_("points"),
+    N_("Buchholz"),
+    N_("SB"),
+    N_("W"),
+    N_("D"),
+    N_("L"),
+    N_("byes"),
+)
+
+
 def print_report(data: dict[str, Any]) -> None:
     """The standings and the pairings as rich tables."""
-    standings = Table(title=f"{data['game']}: standings ({data['games']} games)")
-    for column in ("bot", "rating", "score", "95% CI", "W", "D", "L", "s/move"):
-        if column == "bot":
-            standings.add_column(column, overflow="fold")
+    games = ngettext(
+        "%(game)s: standings (%(count)s game)",
+        "%(game)s: standings (%(count)s games)",
+        data["games"],
+        game=data["game"],
+        count=data["games"],
+    )
+    standings = Table(title=escape(games))
+    for column in STANDINGS:
+        if column == STANDINGS[0]:
+            standings.add_column(_(column), overflow="fold")
         else:
-            standings.add_column(column, justify="right", no_wrap=True)
+            standings.add_column(_(column), justify="right", no_wrap=True)
     for row in data["standings"]:
         rating = row["rating"]
         standings.add_row(
@@ -242,12 +284,12 @@ def print_report(data: dict[str, Any]) -> None:
             "-" if row["seconds_per_move"] is None else f"{row['seconds_per_move']:.3f}",
         )
     console.print(standings)
-    pairings = Table(title="pairings (first bot's view)")
-    for column in ("bot", "opponent", "score", "95% CI", "W", "D", "L", "wins 95%", "1st seat"):
-        if column in ("bot", "opponent"):
-            pairings.add_column(column, overflow="fold")
+    pairings = Table(title=escape(_("pairings (first bot's view)")))
+    for column in PAIRINGS:
+        if column in PAIRINGS[:2]:
+            pairings.add_column(_(column), overflow="fold")
         else:
-            pairings.add_column(column, justify="right", no_wrap=True)
+            pairings.add_column(_(column), justify="right", no_wrap=True)
     for row in data["pairings"]:
         pairings.add_row(
             escape(row["bots"][0]),
@@ -265,13 +307,23 @@ def print_report(data: dict[str, Any]) -> None:
 
 def print_rounds(data: dict[str, Any]) -> None:
     """A tournament in rounds: its standings with the tie-breaks."""
-    title = f"{data['game']}: {data['kind']}, {len(data['rounds'])} rounds ({data['games']} games)"
-    table = Table(title=title)
-    for column in ("#", "bot", "points", "Buchholz", "SB", "W", "D", "L", "byes"):
-        if column == "bot":
-            table.add_column(column, overflow="fold")
+    rounds = ngettext(
+        "%(count)s round", "%(count)s rounds", len(data["rounds"]), count=len(data["rounds"])
+    )
+    games = ngettext("%(count)s game", "%(count)s games", data["games"], count=data["games"])
+    title = _(
+        "%(game)s: %(kind)s, %(rounds)s (%(games)s)",
+        game=data["game"],
+        kind=data["kind"],
+        rounds=rounds,
+        games=games,
+    )
+    table = Table(title=escape(title))
+    for column in ROUNDS:
+        if column == ROUNDS[1]:
+            table.add_column(_(column), overflow="fold")
         else:
-            table.add_column(column, justify="right", no_wrap=True)
+            table.add_column(_(column), justify="right", no_wrap=True)
     for row in data["standings"]:
         table.add_row(
             str(row["rank"]),

@@ -54,6 +54,7 @@ from .common import (
     fail,
     game_id_or_fail,
     interrupted,
+    ngettext,
     talk,
     writable_or_fail,
 )
@@ -74,29 +75,46 @@ def wrapped_items(items: list[str], width: int = LABEL_WIDTH) -> str:
     return " ·\n".join(lines)
 
 
+# The variants table's column headings (lines break where they do at 80 columns), worded when
+# the table is drawn.
+BALANCE = (
+    N_("1st seat\nscore"),
+    N_("95% CI"),
+    N_("draws"),
+    N_("plies\nmedian\n(IQR)"),
+    N_("margin\nmean ± sd"),
+    N_("win\nmargin\nmedian"),
+)
+
+
 def print_balance(data: dict[str, Any]) -> None:
-    pairing = data.get("pairing") or f"self-play of {data['bot']}"
+    if data.get("against"):
+        pairing = _("%(bot)s against %(other)s", bot=data["bot"], other=data["against"])
+    else:
+        pairing = _("self-play of %(bot)s", bot=data["bot"])
     # One space between columns, headers and the plies over lines, and compact labels (the
     # values under a heading that names the options) keep the table within 80 columns, nothing
     # cut short ("map=clas…") and no value folded ('coins={"Q": 6, "N":').
     rows = data["variants"]
     table = Table(
-        title=f"{data['game']}: {pairing} ({data['games_per_variant']} games a variant)",
+        title=escape(
+            ngettext(
+                "%(game)s: %(pairing)s (%(count)s game a variant)",
+                "%(game)s: %(pairing)s (%(count)s games a variant)",
+                data["games_per_variant"],
+                game=data["game"],
+                pairing=pairing,
+                count=data["games_per_variant"],
+            )
+        ),
         box=box.SIMPLE_HEAD,
         padding=0,
         show_edge=False,
     )
     names = option_names([v["options"] for v in rows])
     table.add_column(escape(wrapped_items(names.split("·"))), no_wrap=True)
-    for column in (
-        "1st seat\nscore",
-        "95% CI",
-        "draws",
-        "plies\nmedian\n(IQR)",
-        "margin\nmean ± sd",
-        "win\nmargin\nmedian",
-    ):
-        table.add_column(column, justify="right", no_wrap=True)
+    for column in BALANCE:
+        table.add_column(_(column), justify="right", no_wrap=True)
     for v in rows:
         first = v["first_seat"]
         plies = v["plies"]
@@ -127,22 +145,27 @@ def print_facts(data: dict[str, Any]) -> None:
     measures = list(dict.fromkeys(k for v in variants for k in v.get("measures", {})))
     categories = list(dict.fromkeys(k for v in variants for k in v.get("categories", {})))
     against = any(v.get("bot_side") for v in variants)
-    title = "length (median, 95% CI) and how games ended"
     if against:
-        title += f"; score: {escape(data['bot'])}'s against {escape(data['against'])}"
+        title = _(
+            "length (median, 95%% CI) and how games ended; score: %(bot)s's against %(other)s",
+            bot=data["bot"],
+            other=data["against"],
+        )
+    else:
+        title = _("length (median, 95% CI) and how games ended")
     table = Table(
-        title=title,
+        title=escape(title),
         box=box.SIMPLE_HEAD,
         padding=(0, 1),
     )
     table.add_column(escape(option_names([v["options"] for v in variants])), no_wrap=True)
-    table.add_column("decisions", justify="right")
+    table.add_column(_("decisions"), justify="right")
     for name in measures:
         table.add_column(name, justify="right", no_wrap=True)
     for name in categories:
         table.add_column(name)
     if against:
-        table.add_column("score", justify="right", no_wrap=True)
+        table.add_column(_("score"), justify="right", no_wrap=True)
     for v in variants:
         cells = [escape(variant_values(v["options"])), f"{v['decisions']['median']:g}"]
         cells += [_median_text(v["measures"][m]) if m in v["measures"] else "-" for m in measures]

@@ -12,9 +12,11 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from pocketarena.core import normalize_game_id
+from pocketarena import i18n
+from pocketarena.core import game_class, normalize_game_id, seat_name
+from pocketarena.messages import speak
 
-from .common import N_, _, err_console, fail, say
+from .common import N_, _, err_console, fail, ngettext, say
 
 SOLVABLE = ("stack-a-cash",)
 
@@ -76,9 +78,9 @@ def solve_command(
         try:
             save(solution, cache_dir())
         except OSError as e:
-            err_console.print(
-                f"[yellow]warning:[/] the solution could not be cached: {escape(str(e))}"
-            )
+            warning = escape(_("warning:"))
+            why = escape(_("the solution could not be cached: %(why)s", why=str(e)))
+            err_console.print(f"[yellow]{warning}[/] {why}", soft_wrap=True)
     else:
         solution = solve(choice)
     elapsed = time.perf_counter() - start
@@ -94,23 +96,54 @@ def solve_command(
             )
         )
         return
-    verdict = {1: "Heads (the first player) wins", 0: "it is a draw", -1: "Tails wins"}[
-        int(summary["value"])
-    ]
-    length = f" in {summary['plies']} plies" if summary["value"] else ""
-    say(f"[bold]Stack-a-Cash, protect={choice}[/]: with best play {verdict}{length}.")
-    say(
-        f"{solution.positions:,} reachable positions ({solution.classes:,} up to symmetry): "
-        f"{summary['won']:,} won, {summary['drawn']:,} drawn, {summary['lost']:,} lost for the "
-        f"side to move; the longest forced win takes {summary['longest']} plies."
-    )
-    if rebuild:
-        say(f"Solved just now in {elapsed:.1f} s (peak memory {summary['peak_mb']} MB).")
-    else:
-        say(
-            f"Read the stored solution in {elapsed:.1f} s (building it took "
-            f"{summary['seconds']} s and {summary['peak_mb']} MB; --rebuild solves afresh)."
+    number = i18n.format_number
+    value, plies = int(summary["value"]), int(summary["plies"])
+    seats = [speak(seat_name(seat)) for seat in game_class(key).SEATS]
+    if value:
+        # The winner is named with the seat it plays (the first player) only when it moves first.
+        winner = seats[0] if value == 1 else seats[1]
+        if value == 1:
+            winner = _("%(seat)s (the first player)", seat=winner)
+        verdict = ngettext(
+            "with best play %(seat)s wins in %(count)s ply.",
+            "with best play %(seat)s wins in %(count)s plies.",
+            plies,
+            seat=winner,
+            count=number(plies),
         )
+    else:
+        verdict = _("with best play it is a draw.")
+    title = f"[bold]Stack-a-Cash, protect={choice}[/]"
+    say(_("%(title)s: %(verdict)s", title=title, verdict=escape(verdict)))
+    line = _(
+        "%(positions)s reachable positions (%(classes)s up to symmetry): %(won)s won, "
+        "%(drawn)s drawn, %(lost)s lost for the side to move; the longest forced win takes "
+        "%(longest)s plies.",
+        positions=number(solution.positions),
+        classes=number(solution.classes),
+        won=number(float(summary["won"])),
+        drawn=number(float(summary["drawn"])),
+        lost=number(float(summary["lost"])),
+        longest=number(float(summary["longest"])),
+    )
+    say(escape(line))
+    seconds = number(elapsed, "0.0")
+    megabytes = number(float(summary["peak_mb"]), "0")
+    if rebuild:
+        line = _(
+            "Solved just now in %(seconds)s s (peak memory %(megabytes)s MB).",
+            seconds=seconds,
+            megabytes=megabytes,
+        )
+    else:
+        line = _(
+            "Read the stored solution in %(seconds)s s (building it took %(built)s s and "
+            "%(megabytes)s MB; --rebuild solves afresh).",
+            seconds=seconds,
+            built=number(float(summary["seconds"]), "0.0"),
+            megabytes=megabytes,
+        )
+    say(escape(line))
 
 
 def register(app: typer.Typer) -> None:
