@@ -79,3 +79,16 @@ def test_no_usage_error_is_bare_english_in_the_pseudo_locale(case: str) -> None:
     names = {"stack-a-cash", "pocketarena", "nobot", "sideways", "abc", "extra", "human"}
     names |= {"nosuchcommand", "FILE", *bot_names()}
     assert not pseudo_bare(result.output, names)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["arena", "stack-a-cash", "--bots", "random,wizard"],
+        ["balance", "stack-a-cash", "--bot", "wizard"],
+    ],
+)
+def test_an_unknown_bot_is_refused_in_the_readers_language(args: list[str]) -> None:
+    result = CliRunner().invoke(app, args, env={"LANGUAGE": "de", "COLUMNS": "400"})
+    assert result.exit_code == 2, result.output
+    assert f"Fehler: unbekannter Bot 'wizard'; gültige Bots: {BOTS}" in result.output

@@ -43,6 +43,7 @@ from .common import (
     console,
     fail,
     interrupted,
+    reason,
     seat_word,
     talk,
     writable_or_fail,
@@ -146,7 +147,7 @@ def analyze_command(
         # Counted budgets, not thinking times: the same record and seed get the same verdicts.
         probe = make_bot(spec, game, seed=0, reproducible=True)
     except ValueError as e:
-        fail(str(e))
+        fail(reason(e))
     if not hasattr(probe, "action_values"):
         fail(
             _(

@@ -55,6 +55,7 @@ from .common import (
     interrupted,
     load_game,
     ngettext,
+    reason,
     talk,
     writable_or_fail,
 )
@@ -468,7 +469,7 @@ def arena(
     try:
         specs = check_specs(game, bots.split(","))
     except ValueError as e:
-        fail(str(e))
+        fail(reason(e))
     folder = writable_or_fail(
         out if out is not None else default_out("arena", game.ID), "--out", folder=True
     )

@@ -55,6 +55,7 @@ from .common import (
     game_id_or_fail,
     interrupted,
     ngettext,
+    reason,
     talk,
     writable_or_fail,
 )
@@ -225,7 +226,7 @@ def balance(
             for spec in (bot, against) if against is not None else (bot,):
                 make_bot(spec, load(key, **options), seed=0)
     except ValueError as e:
-        fail(str(e))
+        fail(reason(e))
     spec = bot.strip().lower()
     other = against.strip().lower() if against is not None else None
     folder = writable_or_fail(
