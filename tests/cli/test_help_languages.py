@@ -68,6 +68,17 @@ def test_english_help_is_the_source_text() -> None:
     assert "[default: random,greedy,medium,hard]" in shown and "[required]" in shown
 
 
+def test_brackets_in_help_are_shown() -> None:
+    """typer reads help as rich markup: a default written in the text ("[default: greedy]")
+    or "[address]:port" vanished as if it were a tag; the defaults are typer's, in the
+    reader's words."""
+    shown = flat(helped("play", "-h"))
+    assert "[default: (greedy)]" in shown and "[default: (first)]" in shown
+    assert "[default: (human)]" in shown
+    assert "Where HAProxy listens, [address]:port." in flat(helped("haproxy-config", "-h"))
+    assert "[défaut : (first)]" in flat(helped("--lang", "fr", "play", "-h"))
+
+
 def commands() -> list[str]:
     return [info.name or "" for info in app.registered_commands]
 

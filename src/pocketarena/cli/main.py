@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from typer import rich_utils
 from typer.core import TyperCommand, TyperGroup
 
@@ -181,7 +182,8 @@ def help_words() -> dict[str, str]:
 
 
 def _worded(text: str | None, words: dict[str, str]) -> str | None:
-    return common._(inspect.cleandoc(text), **words) if text else text
+    # typer reads help as rich markup: "[default: greedy]" would be taken for a tag and vanish.
+    return escape(common._(inspect.cleandoc(text), **words)) if text else text
 
 
 @contextmanager

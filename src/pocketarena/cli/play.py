@@ -382,13 +382,13 @@ def play(
         str | None,
         typer.Option(
             "--vs",
-            help=N_("Opponent: human (both seats here) or a bot: %(bots)s. [default: greedy]"),
-            show_default=False,
+            help=N_("Opponent: human (both seats here) or a bot: %(bots)s."),
+            show_default="greedy",
         ),
     ] = None,
     seat: Annotated[
         SeatChoice | None,
-        typer.Option("--seat", help=N_("Your seat against a bot. [default: first]")),
+        typer.Option("--seat", help=N_("Your seat against a bot."), show_default="first"),
     ] = None,
     seed: Annotated[
         int | None,
@@ -405,7 +405,8 @@ def play(
         ),
     ] = None,
     name: Annotated[
-        str | None, typer.Option("--name", help=N_("Your name in the record. [default: human]"))
+        str | None,
+        typer.Option("--name", help=N_("Your name in the record."), show_default="human"),
     ] = None,
     resume: Annotated[
         Path | None,
