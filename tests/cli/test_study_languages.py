@@ -57,8 +57,9 @@ def test_arenas_tables_speak_french_and_japanese(tmp_path: Path) -> None:
 
 def test_balances_tables_speak_french(tmp_path: Path) -> None:
     out = balance(tmp_path, "fr")
-    assert "stack-a-cash : random contre greedy (2 parties par variante)" in out
-    assert "nuls" in out and "demi-coups" in out
+    title = " ".join(out.split())  # a title wider than its table is folded to the table's width
+    assert "stack-a-cash : random contre greedy (2 parties par variante)" in title
+    assert "nuls" in out and "médiane" in out
     assert "games a variant" not in out and "draws" not in out and "median" not in out
 
 
@@ -86,3 +87,27 @@ def test_the_study_commands_output_has_no_bare_english_in_the_pseudo_locale(
     # The summary's own path (the saved line) is allowed as any path is.
     bare = pseudo_bare(out, NAMES | {"swiss"})
     assert not bare, bare
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de", "es", "pt_BR", "ja", "zh_Hans", "ar"])
+def test_the_tables_cut_nothing_short_at_80_columns_in_any_language(
+    tmp_path: Path, lang: str
+) -> None:
+    """The headings are worded short enough that, at 80 columns, no figure or heading of
+    balance's two tables or arena's pairings ends in '…' (French's first headings did)."""
+    runner = CliRunner()
+    args = ["balance", "wallet-battles", "--bot", "random", "--against", "greedy", "-n", "2"]
+    args += ["--map", "gettysburg", "-o", "end=used", "-j", "1", "--no-plots", "--no-records"]
+    result = runner.invoke(
+        app, ["--lang", lang, *args, "--out", str(tmp_path / "b"), "-q"], env={"COLUMNS": "80"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output, result.output
+    args = ["arena", "stack-a-cash", "--bots", "random,greedy", "-n", "2", "-j", "1"]
+    result = runner.invoke(
+        app,
+        ["--lang", lang, *args, "--no-plots", "--out", str(tmp_path / "a"), "-q"],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output, result.output
