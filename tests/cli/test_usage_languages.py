@@ -92,3 +92,22 @@ def test_an_unknown_bot_is_refused_in_the_readers_language(args: list[str]) -> N
     result = CliRunner().invoke(app, args, env={"LANGUAGE": "de", "COLUMNS": "400"})
     assert result.exit_code == 2, result.output
     assert f"Fehler: unbekannter Bot 'wizard'; gültige Bots: {BOTS}" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--bots", "random"], "une arène demande au moins deux bots"),
+        (["--bots", "random,random"], "le bot 'random' est listé deux fois"),
+        (["--bots", "random,greedy", "--kind", "swiss", "--rounds", "0"], "reçu 0"),
+        (["--bots", "random,greedy", "--kind", "round-robin", "--rounds", "2"], "retirez --rounds"),
+    ],
+)
+def test_an_arena_the_bots_cannot_make_is_refused_in_the_readers_language(
+    args: list[str], words: str
+) -> None:
+    result = CliRunner().invoke(
+        app, ["arena", "stack-a-cash", *args], env={"LANGUAGE": "fr", "COLUMNS": "400"}
+    )
+    assert result.exit_code == 2, result.output
+    assert words in result.output, result.output

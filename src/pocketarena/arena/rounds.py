@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pocketarena.core import Game
+from pocketarena.core.errors import Refusal, message
 from pocketarena.tournaments import Pairing, Played, round_robin, standings, swiss
 
 from .runner import GameResult, GameTask, Interrupted
@@ -128,13 +129,13 @@ class RoundsReport:
 def schedule_size(kind: str, bots: int, rounds: int | None) -> int:
     """How many rounds the tournament has; ValueError names a wrong setting."""
     if kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+        raise Refusal(message("arena.unknown-kind", kind=kind, kinds=", ".join(KINDS)))
     if kind == "round-robin":
         if rounds is not None:
-            raise ValueError("a round robin has as many rounds as its groups need; drop --rounds")
+            raise Refusal(message("arena.round-robin-rounds"))
         return len(round_robin.pair([str(i) for i in range(bots)]))
     if rounds is None or rounds < 1:
-        raise ValueError(f"a Swiss needs --rounds of at least 1, got {rounds}")
+        raise Refusal(message("arena.swiss-rounds", rounds=rounds))
     return rounds
 
 

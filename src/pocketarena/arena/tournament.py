@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pocketarena.core import Game
+from pocketarena.core.errors import Refusal, message
 
 from .runner import GameResult, GameTask
 from .stats import Tally
@@ -31,11 +32,11 @@ def check_specs(game: Game, specs: Sequence[str]) -> list[str]:
 
     cleaned = [str(s).strip().lower() for s in specs if str(s).strip()]
     if len(cleaned) < 2:
-        raise ValueError("an arena needs at least two bots, e.g. --bots random,greedy")
+        raise Refusal(message("arena.two-bots"))
     seen: set[str] = set()
     for spec in cleaned:
         if spec in seen:
-            raise ValueError(f"bot {spec!r} is listed twice; each bot plays every other once")
+            raise Refusal(message("arena.bot-twice", spec=spec))
         seen.add(spec)
         make_bot(spec, game, seed=0)  # raises ValueError naming the problem
     return cleaned

@@ -19,7 +19,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from pocketarena.core import Game
-from pocketarena.core.errors import Message, message
+from pocketarena.core.errors import Refusal, message
 
 from .base import Bot
 from .levels import LEVEL_NAMES, counted
@@ -142,19 +142,8 @@ def _installed() -> dict[str, Any]:
     return {point.name: point for point in entry_points(group="pocketarena.bots")}
 
 
-class UnknownBotError(ValueError):
-    """A bot name no factory answers to; ``message`` says it (``bot.unknown``), worded where
-    it is shown (English in ``str``)."""
-
-    def __init__(self, said: Message) -> None:
-        self.message = said
-        super().__init__(said.id)
-
-    def __str__(self) -> str:
-        return str(self.message)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message,))  # across processes (arena's workers) too
+class UnknownBotError(Refusal):
+    """A bot name no factory answers to (``bot.unknown``)."""
 
 
 def bot_names() -> list[str]:

@@ -388,7 +388,7 @@ def play_in_rounds(
     try:
         total = schedule_size(kind, len(specs), rounds)
     except ValueError as e:
-        fail(str(e))
+        fail(reason(e))
     workers = workers_for(jobs, where, len(specs) // 2)
     report = RoundsReport(
         kind=kind,

@@ -87,6 +87,21 @@ def _said(reason: str | Message, params: Mapping[str, Any]) -> Message:
     return Message(SAID, {"text": reason})
 
 
+class Refusal(ValueError):
+    """A request refused outside the rules of play (a bot name nobody answers to, an arena of
+    one bot), said as a message and worded where it is shown (English in ``str``)."""
+
+    def __init__(self, said: Message) -> None:
+        self.message = said
+        super().__init__(said.id)
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message,))  # across processes (arena's workers) too
+
+
 class ActionError(ValueError):
     """An action that cannot be read or cannot be played; ``reason`` and ``params`` say why.
 
