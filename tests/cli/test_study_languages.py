@@ -9,12 +9,22 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pocketarena.cli import common
 from pocketarena.cli.main import app
 from tests.cli.test_languages import pseudo_bare
 
 WIDE = {"COLUMNS": "200"}  # no heading or cell folded, so each line reads whole
 # What the commands print as the games, the bots and the options name them.
 NAMES = {"Stack-a-Cash", "stack-a-cash", "protect", "touched", "placed", "random", "greedy"}
+
+
+@pytest.fixture(autouse=True)
+def _consoles_as_wide_as_the_environment() -> None:
+    """The program's consoles are made once per process, and rich keeps a width once one is
+    set: in the whole suite an arena table here came out 80 wide under COLUMNS=200. Each test
+    starts from the environment's width."""
+    for console in (common.console, common.err_console):
+        console._width = None  # noqa: SLF001
 
 
 def shown(*args: str, lang: str) -> str:
