@@ -235,17 +235,22 @@ def _language_asked(args: Sequence[str]) -> str:
     return common.terminal_language()
 
 
-class Group(TyperGroup):
+class _Spoken:
+    """What the program and each command share: flags shown without a type, and help and
+    usage lines in the reader's language."""
+
     def get_params(self, ctx: Any) -> list[Any]:
-        return _flags_without_type(super().get_params(ctx))
+        return _flags_without_type(super().get_params(ctx))  # type: ignore[misc]
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         with _in_the_readers_language(self, ctx):
-            super().format_help(ctx, formatter)
+            super().format_help(ctx, formatter)  # type: ignore[misc]
 
     def get_usage(self, ctx: Any) -> str:
-        return _usage_in_the_readers_language(super().get_usage(ctx))
+        return _usage_in_the_readers_language(super().get_usage(ctx))  # type: ignore[misc]
 
+
+class Group(_Spoken, TyperGroup):
     def main(
         self,
         args: Sequence[str] | None = None,
@@ -286,17 +291,7 @@ class Group(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-class Command(TyperCommand):
-    def get_params(self, ctx: Any) -> list[Any]:
-        return _flags_without_type(super().get_params(ctx))
-
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        with _in_the_readers_language(self, ctx):
-            super().format_help(ctx, formatter)
-
-    def get_usage(self, ctx: Any) -> str:
-        return _usage_in_the_readers_language(super().get_usage(ctx))
-
+class Command(_Spoken, TyperCommand):
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         """Arguments spelt one way in every usage line: ``GAME`` when required, ``[GAME]``
         when not, ``URL...`` for several (typer writes ``{game}``, ``[[GAME]]``, ``{url}...``)."""

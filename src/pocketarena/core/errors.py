@@ -88,12 +88,13 @@ def _said(reason: str | Message, params: Mapping[str, Any]) -> Message:
 
 
 class Refusal(ValueError):
-    """A request refused outside the rules of play (a bot name nobody answers to, an arena of
-    one bot), said as a message and worded where it is shown (English in ``str``)."""
+    """Something refused, said as a message and worded where it is shown (English in
+    ``str``): a message (more parameters added), an id and its parameters, or a plain sentence
+    kept as it is. Actions, records, bot names and arenas are refused this way."""
 
-    def __init__(self, said: Message) -> None:
-        self.message = said
-        super().__init__(said.id)
+    def __init__(self, reason: str | Message, /, **params: Any) -> None:
+        self.message = _said(reason, params)
+        super().__init__(self.message.id)
 
     def __str__(self) -> str:
         return str(self.message)
@@ -102,16 +103,12 @@ class Refusal(ValueError):
         return (type(self), (self.message,))  # across processes (arena's workers) too
 
 
-class ActionError(ValueError):
+class ActionError(Refusal):
     """An action that cannot be read or cannot be played; ``reason`` and ``params`` say why.
 
     ``ActionError("stack-a-cash.protected", place="b2", seat=...)``; a plain sentence instead
     of an id is kept as it is (reason ``core.said``), for games that have no message ids.
     """
-
-    def __init__(self, reason: str | Message, /, **params: Any) -> None:
-        self.message = _said(reason, params)
-        super().__init__(self.message.id)
 
     @property
     def reason(self) -> str:
@@ -124,12 +121,6 @@ class ActionError(ValueError):
     def to_json(self) -> dict[str, Any]:
         """``{"reason": ..., "params": {...}}``, JSON-safe, for services and clients."""
         return {"reason": self.message.id, "params": _json_params(self.message.params)}
-
-    def __str__(self) -> str:
-        return str(self.message)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message,))
 
 
 class IllegalActionError(ActionError):
@@ -148,17 +139,7 @@ class UnreadableActionError(NotationError, IllegalActionError):
     reading text alone (``Game.parse_action``) raises a plain ``NotationError``."""
 
 
-class RecordError(ValueError):
+class RecordError(Refusal):
     """A game record that cannot be read or does not replay; ``message`` says why, as a
     message id and parameters (``RecordError("record.empty")``), worded where it is shown.
     A plain sentence instead of an id is kept as it is."""
-
-    def __init__(self, reason: str | Message, /, **params: Any) -> None:
-        self.message = _said(reason, params)
-        super().__init__(self.message.id)
-
-    def __str__(self) -> str:
-        return str(self.message)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message,))
