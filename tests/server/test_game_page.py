@@ -708,3 +708,57 @@ def test_offline_the_throw_button_and_the_status_agree(server: str, browser: Bro
     page.click("#throw-btn")
     page.wait_for_function("() => window.paGame.view.history.length > 0")
     context.close()
+
+
+# A WebSocket that opens only after 1.5 s, as on a slow phone network: what the page sends
+# before then must not be lost.
+SLOW_SOCKET = """(() => {
+  const Real = window.WebSocket;
+  class Slow extends EventTarget {
+    constructor(url) {
+      super();
+      this.readyState = Real.CONNECTING;
+      setTimeout(() => {
+        const ws = (this.ws = new Real(url));
+        const pass = (type, make) => ws.addEventListener(type, (e) => {
+          this.readyState = ws.readyState;
+          this.dispatchEvent(make(e));
+        });
+        pass('open', () => new Event('open'));
+        pass('message', (e) => new MessageEvent('message', { data: e.data }));
+        pass('close', (e) => new CloseEvent('close', { code: e.code, reason: e.reason }));
+        pass('error', () => new Event('error'));
+      }, 1500);
+    }
+    send(data) {
+      if (this.readyState !== Real.OPEN) throw new DOMException('not open', 'InvalidStateError');
+      this.ws.send(data);
+    }
+    close() { if (this.ws) this.ws.close(); }
+  }
+  for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Slow[k] = Real[k];
+  window.WebSocket = Slow;
+})();"""
+
+
+def test_what_the_player_does_while_the_page_still_connects_is_sent_once_it_can(
+    server: str, browser: Browser
+) -> None:
+    """Resigning in the first second of a page (the socket not open yet) resigns once the
+    socket opens, instead of a "reconnecting" toast for a connection never lost."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors = watch_errors(page)
+    new_game(page, server, "wallet-battles", bot="random")
+    page.add_init_script(SLOW_SOCKET)
+    page.reload()
+    page.wait_for_function("() => window.paGame && window.paGame.view")
+    assert view(page)["status"] == "active"
+    assert page.evaluate("() => !window.paGame.live.open")  # still connecting
+    page.on("dialog", lambda d: d.accept())
+    page.click("#resign-btn")
+    page.wait_for_selector("#summary:not([hidden]) #share-btn")
+    assert view(page)["status"] == "finished"
+    assert not page.is_visible(".toast.error")
+    assert not errors, errors
+    context.close()

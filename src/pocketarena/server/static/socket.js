@@ -15,6 +15,9 @@ export class Live {
     this.backoff = 500;
     this.refs = 0;
     this.lost = false; // the socket was open and closed, and is not open again yet
+    // What the player did while the page's first connection was still opening: sent once it
+    // opens (a page is never "reconnecting" before it was connected).
+    this.early = [];
     this.connect();
     setInterval(() => this.send({ type: "ping" }, true), PING_MS);
   }
@@ -28,6 +31,7 @@ export class Live {
       $("#conn-banner")?.setAttribute("hidden", "");
       for (const [game, svg] of this.watching) this.send({ type: "watch", game, svg });
       if (this.lobby) this.send({ type: "lobby" });
+      for (const msg of this.early.splice(0)) this.ws.send(JSON.stringify(msg));
       this.emit("open", {});
     });
     this.ws.addEventListener("message", (e) => {
@@ -53,9 +57,15 @@ export class Live {
 
   get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
 
-  // The message's ref, or null when the socket is not open (said in a toast unless quiet).
+  // The message's ref, or null when the socket is not open (said in a toast unless quiet);
+  // before the first connection opens, the player's messages wait for it.
   send(msg, quiet = false) {
     if (!this.open) {
+      if (!this.lost && !quiet && this.ws?.readyState === WebSocket.CONNECTING) {
+        msg.ref = ++this.refs;
+        this.early.push(msg);
+        return msg.ref;
+      }
       if (!quiet) toast(t("Not connected — reconnecting, try again in a moment."), "error");
       return null;
     }
