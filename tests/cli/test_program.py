@@ -344,3 +344,38 @@ def test_the_arena_progress_bar_speaks_the_readers_language(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     bar = next(line for line in result.output.splitlines() if "2/2" in line)
     assert "2/2 parties" in bar and " reste " in bar and "games" not in bar, bar
+
+
+def test_solve_quiet_and_verbose(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve`` takes ``-q`` and ``-v`` as ``arena`` does: ``-q`` prints the verdict alone
+    and draws no progress bar (a rebuild's), ``-v`` what each first move leads to besides;
+    both at once are refused in one line."""
+    from pocketarena.solve import stack_a_cash as solver
+
+    monkeypatch.setenv("POCKETARENA_CACHE", str(tmp_path))
+    monkeypatch.setattr(solver, "_SOLVED", {})
+    shipped = solver.shipped("touched")
+    assert shipped is not None
+    bars: list[bool] = []
+
+    def build(protect: str, progress: object = None) -> solver.Solution:
+        bars.append(progress is not None)
+        return shipped
+
+    monkeypatch.setattr(solver, "build", build)
+    normal = run("solve", "stack-a-cash").output.splitlines()
+    assert len(normal) == 3 and "Read the stored solution" in normal[2]
+    quiet = run("solve", "stack-a-cash", "-q")
+    assert quiet.exit_code == 0, quiet.output
+    assert quiet.output.splitlines() == normal[:1]  # the verdict alone
+    assert run("solve", "stack-a-cash", "--rebuild").exit_code == 0
+    assert run("solve", "stack-a-cash", "--rebuild", "--quiet").exit_code == 0
+    assert bars == [True, False]  # a bar, then none with -q
+    verbose = run("solve", "stack-a-cash", "-v")
+    assert verbose.exit_code == 0, verbose.output
+    after = [line for line in verbose.output.splitlines() if line.startswith("After ")]
+    assert after and "place M b2" in after[0] and "wins in 15 plies" in after[0], after
+    assert sum(line.count("place ") for line in after) == 27  # every first move, once
+    assert set(normal[:2]) <= set(verbose.output.splitlines())  # and the timing, which varies
+    both = run("solve", "stack-a-cash", "-q", "-v")
+    assert_clean_error(both, 2, "--quiet and --verbose")

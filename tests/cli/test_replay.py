@@ -130,3 +130,36 @@ def test_counts_read_naturally(tmp_path: Path) -> None:
     path.write_text('[Game "stack-a-cash"]\n\nplace L b2\n*\n')
     out = run("replay", str(path), "--check").output
     assert out.strip() == "ok: stack-a-cash: 1 move, result *, scores 0-0"
+
+
+def test_check_quiet_and_verbose(record_file: Path, tmp_path: Path) -> None:
+    """``replay --check`` takes ``-q`` and ``-v`` as ``arena`` does: ``-q`` prints the verdict
+    alone (the result or the error), ``-v`` a line for each move before it; both at once, or
+    either without ``--check`` (the viewer is interactive), are refused in one line."""
+    record = load(record_file)
+    total = len(record.moves)
+    normal = run("replay", str(record_file), "--check")
+    quiet = run("replay", str(record_file), "--check", "-q")
+    assert quiet.exit_code == 0, quiet.output
+    assert quiet.output == normal.output and quiet.output.startswith("ok: ")
+    verbose = run("replay", str(record_file), "--check", "--verbose")
+    assert verbose.exit_code == 0, verbose.output
+    lines = verbose.output.splitlines()
+    assert lines[0].startswith(f"Move 1/{total}: {record.moves[0]}"), lines[0]
+    assert len([line for line in lines if line.startswith("Move ")]) == total
+    assert lines[-1] == normal.output.strip()
+    text = record_file.read_text().splitlines()
+    blank = text.index("")
+    text[blank + 2] = "add 9"  # move 2, the first decision, cannot be played
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(text) + "\n")
+    assert_clean_error(run("replay", str(bad), "--check", "-q"), 1, "bad.txt: move 2 (")
+    said = run("replay", str(bad), "--check", "-v")
+    assert said.exit_code == 1, said.output
+    assert said.output.splitlines()[0].startswith(f"Move 1/{total}: {record.moves[0]}")
+    assert "error: " in said.output.splitlines()[-1]
+    both = run("replay", str(record_file), "--check", "-q", "-v")
+    assert_clean_error(both, 2, "--quiet and --verbose")
+    for flag in ("-q", "-v"):
+        alone = run("replay", str(record_file), flag, input="q\n")
+        assert_clean_error(alone, 2, "--quiet and --verbose go with --check")

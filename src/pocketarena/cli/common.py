@@ -335,15 +335,20 @@ def scores_line(state: pa.State) -> str:
     return _("Score  %(first)s %(a)s · %(second)s %(b)s", **words)
 
 
+def quiet_flag(help: str) -> Any:
+    """``-q``/``--quiet`` with ``help`` (marked with ``N_``) saying what it leaves out here."""
+    return typer.Option("--quiet", "-q", help=help)
+
+
+def verbose_flag(help: str) -> Any:
+    """``-v``/``--verbose`` with ``help`` (marked with ``N_``) saying what it adds here."""
+    return typer.Option("--verbose", "-v", help=help)
+
+
 QuietOpt = Annotated[
-    bool,
-    typer.Option(
-        "--quiet", "-q", help=N_("Only the results and errors: no progress bar, no notes.")
-    ),
+    bool, quiet_flag(N_("Only the results and errors: no progress bar, no notes."))
 ]
-VerboseOpt = Annotated[
-    bool, typer.Option("--verbose", "-v", help=N_("More detail: a line for each game as it ends."))
-]
+VerboseOpt = Annotated[bool, verbose_flag(N_("More detail: a line for each game as it ends."))]
 
 
 def talk(quiet: bool, verbose: bool) -> int:

@@ -15,7 +15,21 @@ from pocketarena.messages import speak
 from pocketarena.records import Record, load
 
 from . import drawing
-from .common import FAILED, N_, _, console, fail, ngettext, say, scores_line, seat_word
+from .common import (
+    FAILED,
+    N_,
+    _,
+    console,
+    err_console,
+    fail,
+    ngettext,
+    quiet_flag,
+    say,
+    scores_line,
+    seat_word,
+    talk,
+    verbose_flag,
+)
 
 
 def help_text() -> str:
@@ -41,6 +55,20 @@ def _summary(record: Record, state: pa.State) -> str:
         a=a,
         b=b,
     )
+
+
+def move_heading(game: pa.Game, state: pa.State, before: pa.State, total: int) -> str:
+    """The line naming a position's last move: "Move 3/17: place L b2  (the game's sentence)"."""
+    last = state.history[-1]
+    sentence = drawing.describe(game, last, before)
+    said = f"  [dim]{escape(sentence)}[/]" if sentence else ""
+    heading = _(
+        "Move %(number)s/%(total)s: %(move)s",
+        number=len(state.history),
+        total=total,
+        move=f"[bold]{escape(last.text)}[/]",
+    )
+    return heading + said
 
 
 class Viewer:
@@ -80,17 +108,7 @@ class Viewer:
         if last is None:
             heading = _("Start (0/%(total)s)", total=total)
         else:
-            sentence = drawing.describe(self.game, last, self.states[self.position - 1])
-            said = f"  [dim]{escape(sentence)}[/]" if sentence else ""
-            heading = (
-                _(
-                    "Move %(number)s/%(total)s: %(move)s",
-                    number=self.position,
-                    total=total,
-                    move=f"[bold]{escape(last.text)}[/]",
-                )
-                + said
-            )
+            heading = move_heading(self.game, state, self.states[self.position - 1], total)
         say(heading)
         for comment in self.comments.get(self.position, []):
             say(f"[italic]# {escape(comment)}[/]")
@@ -183,15 +201,26 @@ def replay(
             ),
         ),
     ] = False,
+    quiet: Annotated[
+        bool, quiet_flag(N_("With --check: only the verdict (the result or the error)."))
+    ] = False,
+    verbose: Annotated[
+        bool, verbose_flag(N_("With --check: a line for each move before the verdict."))
+    ] = False,
 ) -> None:
     """Step through a game record, or check it with --check."""
+    talking = talk(quiet, verbose)
     try:
         record = load(file)
     except pa.RecordError as e:
         fail(speak(e.message))
     if as_json and not check:
         fail(_("--json goes with --check (the replay itself is interactive)"))
+    if talking and not check:
+        fail(_("--quiet and --verbose go with --check (the replay itself is interactive)"))
     if check:
+        if talking > 0:
+            say_moves(record, as_json)
         try:
             state = record.replay()
         except pa.RecordError as e:
@@ -237,6 +266,22 @@ def replay(
             return
         if not viewer.handle(line):
             return
+
+
+def say_moves(record: Record, as_json: bool) -> None:
+    """``--check -v``: a line for each move that can be played, before the verdict (on
+    standard error when standard output is for JSON)."""
+    game = record.load_game()
+    total = len(record.moves)
+    before: pa.State | None = None
+    try:
+        for state in record.walk():
+            if before is not None:
+                line = move_heading(game, state, before, total)
+                (err_console if as_json else console).print(line, soft_wrap=True)
+            before = state
+    except pa.RecordError:
+        return  # the verdict says why
 
 
 def register(app: typer.Typer) -> None:

@@ -7,16 +7,33 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 
+import pocketarena as pa
 from pocketarena import i18n
 from pocketarena.core import game_class, normalize_game_id, seat_name
+from pocketarena.core.words import comma_list
 from pocketarena.messages import speak
 
-from .common import N_, _, err_console, fail, ngettext, say
+from .common import (
+    N_,
+    _,
+    console,
+    err_console,
+    fail,
+    ngettext,
+    quiet_flag,
+    say,
+    talk,
+    verbose_flag,
+)
+
+if TYPE_CHECKING:
+    from pocketarena.solve.stack_a_cash import Solution
 
 SOLVABLE = ("stack-a-cash",)
 
@@ -44,10 +61,17 @@ def solve_command(
             "--rebuild", help=N_("Solve from scratch (a minute or two) and refresh the cache.")
         ),
     ] = False,
+    quiet: Annotated[
+        bool, quiet_flag(N_("Only the verdict and errors: no progress bar, no counts."))
+    ] = False,
+    verbose: Annotated[
+        bool, verbose_flag(N_("More detail: what each first move leads to with best play."))
+    ] = False,
 ) -> None:
     """Solve GAME: the value of every position with best play.
 
     Every reachable position is solved, and the opening's value printed."""
+    talking = talk(quiet, verbose)
     key = normalize_game_id(game)
     if key not in SOLVABLE:
         fail(
@@ -73,8 +97,11 @@ def solve_command(
     if rebuild:
         from pocketarena.solve.stack_a_cash import build, cache_dir
 
-        with progress_bar(choice) as update:
-            solution = build(choice, update)
+        if talking < 0:  # -q: no bar
+            solution = build(choice)
+        else:
+            with progress_bar(choice) as update:
+                solution = build(choice, update)
         try:
             save(solution, cache_dir())
         except OSError as e:
@@ -82,7 +109,7 @@ def solve_command(
             why = escape(_("the solution could not be cached: %(why)s", why=str(e)))
             err_console.print(f"[yellow]{warning}[/] {why}", soft_wrap=True)
     else:
-        solution = solve(choice)
+        solution = solve(choice, progress=talking >= 0)
     elapsed = time.perf_counter() - start
     summary = solution.summary()
     if json_out:
@@ -95,26 +122,16 @@ def solve_command(
                 }
             )
         )
+        if talking > 0:
+            first_moves(solution, key, err_console)
         return
     number = i18n.format_number
     value, plies = int(summary["value"]), int(summary["plies"])
-    seats = [speak(seat_name(seat)) for seat in game_class(key).SEATS]
-    if value:
-        # The winner is named with the seat it plays (the first player) only when it moves first.
-        winner = seats[0] if value == 1 else seats[1]
-        if value == 1:
-            winner = _("%(seat)s (the first player)", seat=winner)
-        verdict = ngettext(
-            "with best play %(seat)s wins in %(count)s ply.",
-            "with best play %(seat)s wins in %(count)s plies.",
-            plies,
-            seat=winner,
-            count=number(plies),
-        )
-    else:
-        verdict = _("with best play it is a draw.")
     title = f"[bold]Stack-a-Cash, protect={choice}[/]"
+    verdict = best_play(key, value, plies)
     say(_("%(title)s: %(verdict)s", title=title, verdict=escape(verdict)))
+    if talking < 0:
+        return
     line = _(
         "%(positions)s reachable positions (%(classes)s up to symmetry): %(won)s won, "
         "%(drawn)s drawn, %(lost)s lost for the side to move; the longest forced win takes "
@@ -144,6 +161,46 @@ def solve_command(
             megabytes=megabytes,
         )
     say(escape(line))
+    if talking > 0:
+        first_moves(solution, key, console)
+
+
+def best_play(key: str, value: int, plies: int) -> str:
+    """ "with best play Heads (the first player) wins in 15 plies.": ``value`` and ``plies``
+    from the first player's view (1 a win, 0 a draw, -1 a loss)."""
+    if not value:
+        return _("with best play it is a draw.")
+    seats = [speak(seat_name(seat)) for seat in game_class(key).SEATS]
+    # The winner is named with the seat it plays (the first player) only when it moves first.
+    winner = seats[0] if value == 1 else seats[1]
+    if value == 1:
+        winner = _("%(seat)s (the first player)", seat=winner)
+    return ngettext(
+        "with best play %(seat)s wins in %(count)s ply.",
+        "with best play %(seat)s wins in %(count)s plies.",
+        plies,
+        seat=winner,
+        count=i18n.format_number(plies),
+    )
+
+
+def first_moves(solution: Solution, key: str, screen: Console) -> None:
+    """-v: each first move and what it leads to with best play, the first moves that lead to
+    the same grouped on one line, the best first."""
+    opening = pa.load(key, protect=solution.protect).new_initial_state()
+    groups: dict[tuple[int, int], list[str]] = {}
+    for action, value, plies in solution.outcomes(opening):
+        groups.setdefault((value, plies), []).append(action.text)
+    # The fastest wins first, then draws, then the slowest losses.
+    for (value, plies), moves in sorted(
+        groups.items(), key=lambda g: (-g[0][0], g[0][0] * g[0][1])
+    ):
+        line = _(
+            "After any of %(moves)s: %(verdict)s",
+            moves=speak(comma_list(moves)),
+            verdict=best_play(key, value, plies),
+        )
+        screen.print(escape(line), soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
