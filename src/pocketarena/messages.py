@@ -47,6 +47,38 @@ ENGLISH |= dict(
         M_("core.and", "%(first)s and %(next)s"),
         M_("seat.heads", "Heads"),
         M_("bot.unknown", "unknown bot %(spec)r; valid bots: %(bots)s"),
+        M_("bot.no-argument", "bot %(name)r takes no argument (got %(spec)s)"),
+        M_(
+            "bot.budget",
+            "bot %(spec)r: after '%(name)s:' give a positive whole number (%(counts)s, e.g. "
+            "%(example)s) or seconds up to 3600 (e.g. %(name)s:1.5s)",
+        ),
+        M_("bot.count.iterations", "iterations"),
+        M_("bot.count.turns-deep", "turns deep"),
+        M_("bot.count.simulations", "simulations"),
+        M_(
+            "bot.level-seconds",
+            "bot %(spec)r: a level takes only a thinking time in seconds, e.g. %(level)s:0.5s",
+        ),
+        M_(
+            "bot.not-solved",
+            "%(game)s is not solved, so it has no perfect level; its levels: %(levels)s",
+        ),
+        M_("bot.no-level", "%(game)s has no level %(level)r; its levels: %(levels)s"),
+        M_(
+            "bot.level-untimed",
+            "%(game)s level %(level)s (%(recipe)s) has no thinking time to change",
+        ),
+        M_(
+            "bot.alphazero-elsewhere",
+            "this alphazero network plays only %(trained)s with %(options)s (it was trained "
+            "there); this game is %(game)s with %(played)s",
+        ),
+        M_(
+            "bot.needs-openspiel",
+            "the openspiel-mcts bot needs OpenSpiel: pip install 'pocketarena[rl]' (from a "
+            "clone: pip install -e '.[rl]')",
+        ),
         M_("arena.two-bots", "an arena needs at least two bots, e.g. --bots random,greedy"),
         M_("arena.bot-twice", "bot %(spec)r is listed twice; each bot plays every other once"),
         M_("arena.unknown-kind", "unknown kind %(kind)r; kinds: %(kinds)s"),
@@ -55,6 +87,8 @@ ENGLISH |= dict(
             "a round robin has as many rounds as its groups need; drop --rounds",
         ),
         M_("arena.swiss-rounds", "a Swiss needs --rounds of at least 1, got %(rounds)s"),
+        M_("arena.swiss-needs-rounds", "a Swiss needs --rounds, e.g. --rounds 5"),
+        M_("arena.swiss-many-rounds", "a Swiss plays at most %(most)s rounds, got %(rounds)s"),
         M_("seat.tails", "Tails"),
         M_("seat.blue", "Blue"),
         M_("seat.red", "Red"),

@@ -340,3 +340,39 @@ def test_analyze_quiet_and_verbose(tmp_path: Path) -> None:
     assert verbose.exit_code == 0, verbose.output
     judged = [line for line in verbose.output.splitlines() if re.match(r"\d+\. \S+ ", line)]
     assert judged and " -> " in judged[0] and "??" in "\n".join(judged), verbose.output
+
+
+# Bot specs and counts --bots and --games may hold: (the arguments, what the English says).
+ARENA_REFUSALS = [
+    (["--bots", "mcts:abc,random"], "after 'mcts:' give a positive whole number (iterations,"),
+    (["--bots", "random,expectimax:0"], "(turns deep, e.g. expectimax:2)"),
+    (["--bots", "hard:-1s,random"], "a level takes only a thinking time in seconds"),
+    (["--bots", "random:3,greedy"], "bot 'random' takes no argument (got random:3)"),
+    (["--bots", "alphazero:x,random"], "bot 'alphazero' takes no argument"),
+    (["--bots", "easy:1s,random"], "has no thinking time to change"),
+    (["--bots", "perfect,random", "--mode", "enclosed"], "is not solved, so it has no perfect"),
+    (["--bots", "alphazero,random", "--protect", "placed"], "plays only Stack-a-Cash with"),
+    (["--bots", "random,greedy", "--kind", "swiss"], "a Swiss needs --rounds"),
+    (["--bots", "random,greedy", "--kind", "swiss", "--rounds", str(10**20)], "at most 1000"),
+    (["--bots", "random,greedy", "--games", str(10**20)], "--games must be at most 100000"),
+]
+
+
+@pytest.mark.parametrize(("args", "english"), ARENA_REFUSALS, ids=lambda a: " ".join(a))
+def test_an_arena_refusal_is_one_line_in_the_readers_words(
+    args: list[str], english: str, tmp_path: Path
+) -> None:
+    """Bad --bots specs and counts are refused before any game, in one line, through the
+    catalogs (no English word left in the pseudo-locale), never as a hang or a traceback."""
+    from tests.cli.test_languages import pseudo_bare
+
+    game = "flipwars" if "--mode" in args else "stack-a-cash"
+    call = ["arena", game, *args, "--no-plots", "--out", str(tmp_path / "out")]
+    result = run(*call)
+    assert_clean_error(result, 2, english)
+    assert "None" not in result.output
+    pseudo = run("--lang", "qps", *call)
+    assert_clean_error(pseudo, 2)
+    names = {"stack-a-cash", "flipwars", "Stack-a-Cash", "protect", "touched", "mode", "enclosed"}
+    assert not pseudo_bare(pseudo.output, names | {a for a in args if not a.startswith("--")})
+    assert not (tmp_path / "out").exists()

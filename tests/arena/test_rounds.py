@@ -78,7 +78,7 @@ def test_a_round_robin_meets_every_pair_once(tmp_path: Path) -> None:
     "args, fragments",
     [
         (["--kind", "knockout"], ["unknown --kind 'knockout'; kinds: all-pairs, swiss"]),
-        (["--kind", "swiss"], ["a Swiss needs --rounds of at least 1"]),
+        (["--kind", "swiss"], ["a Swiss needs --rounds, e.g. --rounds 5"]),
         (["--kind", "swiss", "--rounds", "0"], ["a Swiss needs --rounds of at least 1, got 0"]),
         (["--kind", "swiss", "--rounds", "2", "--games", "4"], ["drop --games"]),
         (["--kind", "round-robin", "--rounds", "2"], ["drop --rounds"]),

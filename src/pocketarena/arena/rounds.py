@@ -25,6 +25,8 @@ from .runner import GameResult, GameTask, Interrupted
 FORMAT = "pocketarena-rounds"
 VERSION = 1
 KINDS = ("swiss", "round-robin")
+# More rounds than this is a typo (a Swiss of 10 bots repeats pairings after 9), not a plan.
+MOST_ROUNDS = 1000
 
 PlayRound = Callable[[list[GameTask]], list[GameResult]]
 
@@ -134,8 +136,12 @@ def schedule_size(kind: str, bots: int, rounds: int | None) -> int:
         if rounds is not None:
             raise Refusal(message("arena.round-robin-rounds"))
         return len(round_robin.pair([str(i) for i in range(bots)]))
-    if rounds is None or rounds < 1:
+    if rounds is None:
+        raise Refusal(message("arena.swiss-needs-rounds"))
+    if rounds < 1:
         raise Refusal(message("arena.swiss-rounds", rounds=rounds))
+    if rounds > MOST_ROUNDS:
+        raise Refusal(message("arena.swiss-many-rounds", most=MOST_ROUNDS, rounds=rounds))
     return rounds
 
 

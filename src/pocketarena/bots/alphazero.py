@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pocketarena.core import Action, Game, State, game_class
+from pocketarena.core import Action, Game, State, format_options, game_class
+from pocketarena.core.errors import Refusal
 
 from .base import Bot
 
@@ -103,10 +104,12 @@ class AlphaZeroBot(Bot):
         trained = str(self.network.meta.get("game", "stack-a-cash"))
         options = dict(self.network.meta.get("options", {"protect": "touched"}))
         if trained != game.ID or any(game.options.get(k) != v for k, v in options.items()):
-            said = ", ".join(f"{k}={v}" for k, v in options.items())
-            raise ValueError(
-                f"this alphazero network plays only {game_class(trained).TITLE} with {said} "
-                f"(it was trained there); this game is {game.ID} with {dict(game.options)}"
+            raise Refusal(
+                "bot.alphazero-elsewhere",
+                trained=game_class(trained).TITLE,
+                options=format_options(options),
+                game=game.ID,
+                played=format_options(dict(game.options)),
             )
 
     def choose(self, state: State) -> Action:

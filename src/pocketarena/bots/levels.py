@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pocketarena.core import Game
+from pocketarena.core.errors import Refusal
 
 from .base import Bot
 
@@ -146,15 +147,13 @@ def make_level(
     if recipe is None:
         have = ", ".join(name for name in LEVEL_NAMES if name in levels)
         if level == "perfect":
-            raise ValueError(
-                f"{game.ID} is not solved, so it has no perfect level; its levels: {have}"
-            )
-        raise ValueError(f"{game.ID} has no level {level!r}; its levels: {have}")
+            raise Refusal("bot.not-solved", game=game.ID, levels=have)
+        raise Refusal("bot.no-level", game=game.ID, level=level, levels=have)
     name = level
     if seconds is not None:
         if "seconds" not in recipe.settings:
-            raise ValueError(
-                f"{game.ID} level {level} ({recipe.describe(game)}) has no thinking time to change"
+            raise Refusal(
+                "bot.level-untimed", game=game.ID, level=level, recipe=recipe.describe(game)
             )
         recipe = replace(recipe, settings={**recipe.settings, "seconds": seconds})
         name = f"{level}:{seconds:g}s"

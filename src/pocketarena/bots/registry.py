@@ -19,7 +19,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from pocketarena.core import Game
-from pocketarena.core.errors import Refusal, message
+from pocketarena.core.errors import Message, Refusal, message
 
 from .base import Bot
 from .levels import LEVEL_NAMES, counted
@@ -33,16 +33,16 @@ def _plain(cls: type[Bot]) -> Factory:
 
     def make(game: Game, seed: int | str | None, argument: str | None) -> Bot:
         if argument is not None:
-            raise ValueError(f"bot {cls.name!r} takes no argument (got {cls.name}:{argument})")
+            raise Refusal("bot.no-argument", name=cls.name, spec=f"{cls.name}:{argument}")
         return cls(game, seed=seed)
 
     return make
 
 
 # What the whole number after ``name:`` counts, per search bot: (budget name, in words).
-_COUNTS = {
-    "mcts": ("iterations", "iterations", 2000),
-    "expectimax": ("depth", "turns deep", 2),
+_COUNTS: dict[str, tuple[str, Message, int]] = {
+    "mcts": ("iterations", message("bot.count.iterations"), 2000),
+    "expectimax": ("depth", message("bot.count.turns-deep"), 2),
 }
 
 
@@ -51,10 +51,10 @@ def _budget(name: str, argument: str | None) -> dict[str, Any]:
 
 
 def parse_budget(
-    name: str, argument: str | None, budget: str, words: str, example: int
+    name: str, argument: str | None, budget: str, words: Message, example: int
 ) -> dict[str, Any]:
     """Read a search budget after ``name:``: ``2000`` (a count of ``budget``, e.g. iterations,
-    described as ``words``) or ``1.5s`` (seconds)."""
+    described as ``words``, a message such as ``bot.count.iterations``) or ``1.5s`` (seconds)."""
     if argument is None:
         return {}
     text = argument.strip()
@@ -69,9 +69,12 @@ def parse_budget(
             raise ValueError
         return {budget: count}
     except ValueError:
-        raise ValueError(
-            f"bot '{name}:{argument}': after '{name}:' give a positive whole number ({words}, "
-            f"e.g. {name}:{example}) or seconds up to 3600 (e.g. {name}:1.5s)"
+        raise Refusal(
+            "bot.budget",
+            spec=f"{name}:{argument}",
+            name=name,
+            counts=words,
+            example=f"{name}:{example}",
         ) from None
 
 
@@ -90,7 +93,7 @@ def _expectimax(game: Game, seed: int | str | None, argument: str | None) -> Bot
 
 def _alphazero(game: Game, seed: int | str | None, argument: str | None) -> Bot:
     if argument is not None:
-        raise ValueError(f"bot 'alphazero' takes no argument (got alphazero:{argument})")
+        raise Refusal("bot.no-argument", name="alphazero", spec=f"alphazero:{argument}")
     from .alphazero import AlphaZeroBot
 
     return AlphaZeroBot(game, seed=seed)
@@ -116,10 +119,7 @@ def _level_bot(
         except ValueError:
             seconds = -1.0
         if not 0 < seconds <= 3600:
-            raise ValueError(
-                f"bot '{level}:{argument}': a level takes only a thinking time in seconds, "
-                f"e.g. {level}:0.5s"
-            )
+            raise Refusal("bot.level-seconds", spec=f"{level}:{argument}", level=level)
     return make_level(game, level, seed, seconds=seconds, reproducible=reproducible)
 
 

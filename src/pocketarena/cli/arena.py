@@ -37,6 +37,7 @@ from pocketarena.messages import speak
 from pocketarena.records import now_utc
 
 from .common import (
+    MOST_GAMES,
     N_,
     GameArg,
     MapOpt,
@@ -463,7 +464,7 @@ def arena(
     if kind == "all-pairs" and rounds is not None:
         fail(_("--rounds is for --kind swiss"))
     games = 20 if games is None else games
-    at_least_one("--games", games)
+    at_least_one("--games", games, MOST_GAMES)
     jobs_or_fail(jobs)
     where = ray_or_fail(ray, ray_address)
     try:

@@ -39,6 +39,7 @@ from .arena import (
     workers_for,
 )
 from .common import (
+    MOST_GAMES,
     N_,
     GameArg,
     MapOpt,
@@ -217,7 +218,7 @@ def balance(
     for name, value in (("mode", mode), ("map", map), ("protect", protect)):
         if value is not None:
             narrowed[name] = value
-    at_least_one("--games", games)
+    at_least_one("--games", games, MOST_GAMES)
     jobs_or_fail(jobs)
     where = ray_or_fail(ray, ray_address)
     try:

@@ -123,10 +123,19 @@ def cannot_write(folder: Path, error: OSError) -> NoReturn:
     )
 
 
-def at_least_one(flag: str, value: int) -> None:
-    """Stop on a count below 1 (``--games 0``)."""
+# Games per pairing or variant: the games are listed before the first is played, so a count
+# far past any study's (a typo, 10**20) would only fill the memory.
+MOST_GAMES = 100_000
+
+
+def at_least_one(flag: str, value: int, most: int | None = None) -> None:
+    """Stop on a count below 1 (``--games 0``) or, given ``most``, above it."""
     if value < 1:
         fail(_("%(flag)s must be at least 1, got %(value)s", flag=flag, value=value))
+    if most is not None and value > most:
+        fail(
+            _("%(flag)s must be at most %(most)s, got %(value)s", flag=flag, most=most, value=value)
+        )
 
 
 GameArg = Annotated[

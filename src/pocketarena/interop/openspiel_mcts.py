@@ -19,6 +19,7 @@ from typing import Any
 from pocketarena.bots.base import Bot
 from pocketarena.bots.registry import parse_budget
 from pocketarena.core import Action, Game, State
+from pocketarena.core.errors import Refusal, message
 
 UCT_C = 2.0  # OpenSpiel's examples use 2 with returns in [-1, 1]
 
@@ -53,10 +54,7 @@ class OpenSpielMCTSBot(Bot):
 
             from .openspiel import spiel_name
         except ImportError:
-            raise ValueError(
-                "the openspiel-mcts bot needs OpenSpiel: pip install 'pocketarena[rl]' "
-                "(from a clone: pip install -e '.[rl]')"
-            ) from None
+            raise Refusal("bot.needs-openspiel") from None
         iterations = budget.get("iterations")
         seconds = budget.get("seconds")
         if iterations is None and seconds is None:
@@ -122,5 +120,7 @@ def _numpy_seed(seed: int | str | None) -> int:
 
 def make(game: Game, seed: int | str | None, argument: str | None) -> Bot:
     """The bot for ``openspiel-mcts[:N|:Ns]`` (N simulations, or N seconds a move)."""
-    budget = parse_budget("openspiel-mcts", argument, "iterations", "simulations", 1000)
+    budget = parse_budget(
+        "openspiel-mcts", argument, "iterations", message("bot.count.simulations"), 1000
+    )
     return OpenSpielMCTSBot(game, seed=seed, **budget)
