@@ -89,6 +89,19 @@ ENGLISH |= dict(
         M_("arena.swiss-rounds", "a Swiss needs --rounds of at least 1, got %(rounds)s"),
         M_("arena.swiss-needs-rounds", "a Swiss needs --rounds, e.g. --rounds 5"),
         M_("arena.swiss-many-rounds", "a Swiss plays at most %(most)s rounds, got %(rounds)s"),
+        # -- the research adapters (pocketarena.interop) -------------------------------------
+        M_("interop.seat", "seat must be 0, 1, 'random' or 'alternate', got %(seat)r"),
+        M_("interop.true-or-false", "%(name)s must be True or False, got %(value)r"),
+        M_("interop.opponent-game", "the opponent plays %(theirs)s, not %(ours)s"),
+        M_("interop.reset-options", "reset() options are 'seat' only, got %(option)r"),
+        M_(
+            "interop.render-mode", "render_mode must be one of %(modes)s for %(game)s, got %(mode)r"
+        ),
+        M_("interop.not-an-id", "an action is a decision id (an integer), got %(action)r"),
+        M_(
+            "interop.id-out-of-range",
+            "action id %(id)s is out of range: %(game)s decisions are 0..%(last)s",
+        ),
         M_("seat.tails", "Tails"),
         M_("seat.blue", "Blue"),
         M_("seat.red", "Red"),

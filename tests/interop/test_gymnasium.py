@@ -143,6 +143,52 @@ def test_bad_arguments_say_what_is_wrong(kwargs: dict[str, Any], message: str) -
             gymnasium.make(env_id("stack-a-cash"), **kwargs)
 
 
+def _refused(call: Any) -> ValueError:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # gymnasium's own note about an unknown render mode
+        with pytest.raises(ValueError) as caught:
+            call()
+    return caught.value
+
+
+def _stepped(action: object) -> Any:
+    env = gymnasium.make(env_id("stack-a-cash"), opponent="random")
+    env.reset(seed=0)
+    return lambda: env.step(action)
+
+
+REFUSALS = {
+    "opponent": lambda: gymnasium.make(
+        env_id("stack-a-cash"),
+        opponent=make_bot("greedy", pa.load("stack-a-cash", protect="placed")),
+    ),
+    "unknown bot": lambda: gymnasium.make(env_id("stack-a-cash"), opponent="nobody"),
+    "seat": lambda: gymnasium.make(env_id("stack-a-cash"), seat=2),
+    "fixed_actions": lambda: gymnasium.make(env_id("stack-a-cash"), fixed_actions="yes"),
+    "render_mode": lambda: gymnasium.make(env_id("stack-a-cash"), render_mode="human"),
+    "reset options": lambda: gymnasium.make(env_id("stack-a-cash")).reset(options={"foo": 1}),
+    "not an id": lambda: _stepped("place L b2")(),
+    "out of range": lambda: _stepped(10_000)(),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_a_refusal_is_a_message_worded_in_every_language(case: str) -> None:
+    """The adapter refuses as the engine does (``Refusal``: a message id and parameters, the
+    English in ``str``), so each language's catalog words it, as ``UnknownBotError``'s."""
+    from pocketarena import i18n
+    from pocketarena.core.errors import SAID, Message
+    from pocketarena.messages import speak
+
+    error = _refused(REFUSALS[case])
+    said = getattr(error, "message", None)
+    assert isinstance(said, Message) and said.id != SAID, (case, error)
+    for code in i18n.LANGUAGES:
+        with i18n.use_locale(code):
+            worded = speak(said)
+        assert worded and (worded == str(error)) == (code == i18n.DEFAULT), (code, worded)
+
+
 def run_fresh(code: str) -> str:
     """What ``code`` prints in a fresh interpreter running this checkout."""
     result = subprocess.run(

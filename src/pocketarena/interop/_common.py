@@ -21,6 +21,7 @@ from pocketarena.core import (
     outcome_from_unit,
     with_seed,
 )
+from pocketarena.core.errors import Refusal
 
 __all__ = [
     "action_mask",
@@ -103,10 +104,10 @@ def decision(game: Game, action: object) -> Action:
     if isinstance(action, np.integer):
         action = int(action)
     if isinstance(action, bool) or not isinstance(action, int):
-        raise ValueError(f"an action is a decision id (an integer), got {action!r}")
+        raise Refusal("interop.not-an-id", action=action)
     if not 0 <= action < game.num_decisions:
-        raise ValueError(
-            f"action id {action} is out of range: {game.TITLE} decisions are 0..{game.num_decisions - 1}"
+        raise Refusal(
+            "interop.id-out-of-range", id=action, game=game.TITLE, last=game.num_decisions - 1
         )
     return game.actions[action]
 
@@ -125,9 +126,7 @@ def render_modes(game: Game) -> list[str]:
 def check_render_mode(game: Game, mode: str | None) -> None:
     modes = render_modes(game)
     if mode is not None and mode not in modes:
-        raise ValueError(
-            f"render_mode must be one of {', '.join(modes)} for {game.ID}, got {mode!r}"
-        )
+        raise Refusal("interop.render-mode", modes=", ".join(modes), game=game.ID, mode=mode)
 
 
 def padded_decision(game: Game, action: object, size: int) -> Action | None:

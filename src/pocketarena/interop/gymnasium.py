@@ -45,6 +45,7 @@ import numpy as np
 import pocketarena as pa
 from pocketarena.bots import Bot, make_bot
 from pocketarena.core import CHANCE, TERMINAL, Game, State, outcome_from_unit
+from pocketarena.core.errors import Refusal
 from pocketarena.observe import observation_shape, observation_tensor
 
 from ._common import (
@@ -69,7 +70,7 @@ MAX_FINISHED_RESETS = 1000
 
 def check_seat(seat: object) -> int | str:
     if isinstance(seat, bool) or seat not in SEATS:
-        raise ValueError(f"seat must be 0, 1, 'random' or 'alternate', got {seat!r}")
+        raise Refusal("interop.seat", seat=seat)
     return seat
 
 
@@ -94,7 +95,7 @@ class PocketArenaEnv(gymnasium.Env[np.ndarray, np.int64]):
     ) -> None:
         self.game: Game = load(game_id, options)
         if not isinstance(fixed_actions, bool):
-            raise ValueError(f"fixed_actions must be True or False, got {fixed_actions!r}")
+            raise Refusal("interop.true-or-false", name="fixed_actions", value=fixed_actions)
         self.fixed_actions = fixed_actions
         check_render_mode(self.game, render_mode)
         self.render_mode = render_mode
@@ -102,7 +103,9 @@ class PocketArenaEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.seat_choice = check_seat(seat)
         if isinstance(opponent, Bot):
             if opponent.game != self.game:
-                raise ValueError(f"the opponent plays {opponent.game!r}, not {self.game!r}")
+                raise Refusal(
+                    "interop.opponent-game", theirs=repr(opponent.game), ours=repr(self.game)
+                )
         else:
             make_bot(opponent, self.game)  # check the spec now, not at the first reset
         self.opponent_spec = opponent
@@ -126,7 +129,7 @@ class PocketArenaEnv(gymnasium.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         extra = sorted(set(options or {}) - {"seat"})
         if extra:
-            raise ValueError(f"reset() options are 'seat' only, got {extra[0]!r}")
+            raise Refusal("interop.reset-options", option=extra[0])
         choice = check_seat((options or {}).get("seat", self.seat_choice))
         super().reset(seed=seed)  # after the checks: a bad option changes nothing
         rng = self.np_random
