@@ -350,7 +350,14 @@ def main() -> None:
     )
     parser.add_argument("--database-url", default="", help="default: SQLite in a temporary folder")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="every probe, smaller (a smoke run: 2 s of lobby flood, 200 sockets, 1 s of "
+        "thinking and 1 s down around the crash); its figures are not the issue's",
+    )
     args = parser.parse_args()
+    lobby_s, sockets, pause_s = (2.0, 200, 1.0) if args.quick else (10.0, 1000, 5.0)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         data = tmp / "data"
@@ -365,8 +372,8 @@ def main() -> None:
             server = Served(data, url, **env).start()
             try:
                 results["flood"] = probe_flood(server)
-                results["lobby_load"] = asyncio.run(probe_lobby_load(server, 50, 10.0))
-                results["sockets"] = asyncio.run(probe_sockets(server, 1000))
+                results["lobby_load"] = asyncio.run(probe_lobby_load(server, 50, lobby_s))
+                results["sockets"] = asyncio.run(probe_sockets(server, sockets))
                 results["sessions"] = probe_sessions(server)
                 results["malformed"] = probe_malformed(server, tmp)
                 results["farming"] = probe_farming(server)
@@ -374,7 +381,9 @@ def main() -> None:
                 server.stop()
             crash_data = tmp / "crash"
             crash_url = url if schema else f"sqlite:///{crash_data / 'pocketarena.sqlite3'}"
-            results["crash"] = probe_crash(crash_data, crash_url, env, think_s=5.0, down_s=5.0)
+            results["crash"] = probe_crash(
+                crash_data, crash_url, env, think_s=pause_s, down_s=pause_s
+            )
         finally:
             if schema:
                 engine = create_engine(url)
