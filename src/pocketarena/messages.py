@@ -88,6 +88,14 @@ ENGLISH |= dict(
         ),
         M_("arena.swiss-rounds", "a Swiss needs --rounds of at least 1, got %(rounds)s"),
         M_("arena.swiss-needs-rounds", "a Swiss needs --rounds, e.g. --rounds 5"),
+        M_(
+            "arena.ray-missing",
+            "Ray is not installed; install it with: pip install 'pocketarena[ray]' (from a "
+            "clone: pip install -e '.[ray]')",
+        ),
+        M_("arena.ray-address", "cannot read the Ray address %(address)r; give host:port"),
+        M_("arena.ray-unreachable", "cannot reach the Ray cluster at %(address)r: %(why)s"),
+        M_("arena.ray-lost", "lost the Ray cluster at %(address)r during the run: %(why)s"),
         M_("arena.swiss-many-rounds", "a Swiss plays at most %(most)s rounds, got %(rounds)s"),
         # -- the research adapters (pocketarena.interop) -------------------------------------
         M_("interop.seat", "seat must be 0, 1, 'random' or 'alternate', got %(seat)r"),
@@ -107,6 +115,38 @@ ENGLISH |= dict(
         M_("seat.red", "Red"),
         M_("seat.union", "Union"),
         M_("seat.confederacy", "Confederacy"),
+        # -- game options (pocketarena.core.options), as typed after -o or sent by a form -----
+        M_("option.pair", "option %(pair)r must look like name=value"),
+        M_("option.unknown", "unknown option %(name)r for %(game)s; valid options: %(valid)s"),
+        M_("option.none", "unknown option %(name)r for %(game)s; it has no options"),
+        M_("option.true-or-false", "%(game)s option %(name)r must be true or false, got %(value)r"),
+        M_("option.integer", "%(game)s option %(name)r must be an integer, got %(value)r"),
+        M_("option.type", "%(game)s option %(name)r must be a %(type)s, got %(value)r"),
+        M_("option.json", "%(game)s option %(name)r must be JSON, e.g. %(example)s"),
+        M_(
+            "option.choice",
+            "%(game)s option %(name)s=%(value)r is not valid; choose one of: %(choices)s",
+        ),
+        M_("option.problem", "%(game)s option %(name)r: %(problem)s"),
+        M_("wallet-battles.coins-dict", "must be a dict of coin counts like %(example)s"),
+        M_(
+            "wallet-battles.coins-missing",
+            "needs exactly the keys Q, N, P, D (missing %(missing)s), e.g. %(example)s",
+        ),
+        M_(
+            "wallet-battles.coins-unknown",
+            "needs exactly the keys Q, N, P, D (unknown %(unknown)s), e.g. %(example)s",
+        ),
+        M_(
+            "wallet-battles.coins-missing-unknown",
+            "needs exactly the keys Q, N, P, D (missing %(missing)s; unknown %(unknown)s), e.g. "
+            "%(example)s",
+        ),
+        M_(
+            "wallet-battles.coin-count",
+            "%(coin)s must be a whole number from 0 to %(most)s, got %(value)r",
+        ),
+        M_("wallet-battles.no-coins", "each pile needs at least one coin in total"),
         # -- reading notation (every game) ----------------------------------------------------
         M_("core.empty-action", "an empty action: type a move in notation (e.g. %(example)s)"),
         M_(

@@ -342,37 +342,53 @@ def test_analyze_quiet_and_verbose(tmp_path: Path) -> None:
     assert judged and " -> " in judged[0] and "??" in "\n".join(judged), verbose.output
 
 
-# Bot specs and counts --bots and --games may hold: (the arguments, what the English says).
+# Bot specs, counts and game options arena may be given: (GAME and arguments, the English).
+SAC = "stack-a-cash"
 ARENA_REFUSALS = [
-    (["--bots", "mcts:abc,random"], "after 'mcts:' give a positive whole number (iterations,"),
-    (["--bots", "random,expectimax:0"], "(turns deep, e.g. expectimax:2)"),
-    (["--bots", "hard:-1s,random"], "a level takes only a thinking time in seconds"),
-    (["--bots", "random:3,greedy"], "bot 'random' takes no argument (got random:3)"),
-    (["--bots", "alphazero:x,random"], "bot 'alphazero' takes no argument"),
-    (["--bots", "easy:1s,random"], "has no thinking time to change"),
-    (["--bots", "perfect,random", "--mode", "enclosed"], "is not solved, so it has no perfect"),
-    (["--bots", "alphazero,random", "--protect", "placed"], "plays only Stack-a-Cash with"),
-    (["--bots", "random,greedy", "--kind", "swiss"], "a Swiss needs --rounds"),
-    (["--bots", "random,greedy", "--kind", "swiss", "--rounds", str(10**20)], "at most 1000"),
-    (["--bots", "random,greedy", "--games", str(10**20)], "--games must be at most 100000"),
+    ([SAC, "--bots", "mcts:abc,random"], "after 'mcts:' give a positive whole number (iterations,"),
+    ([SAC, "--bots", "random,expectimax:0"], "(turns deep, e.g. expectimax:2)"),
+    ([SAC, "--bots", "hard:-1s,random"], "a level takes only a thinking time in seconds"),
+    ([SAC, "--bots", "random:3,greedy"], "bot 'random' takes no argument (got random:3)"),
+    ([SAC, "--bots", "alphazero:x,random"], "bot 'alphazero' takes no argument"),
+    ([SAC, "--bots", "easy:1s,random"], "has no thinking time to change"),
+    (["flipwars", "--bots", "perfect,random"], "is not solved, so it has no perfect"),
+    ([SAC, "--bots", "alphazero,random", "--protect", "placed"], "plays only Stack-a-Cash with"),
+    ([SAC, "--bots", "random,greedy", "--kind", "swiss"], "a Swiss needs --rounds"),
+    ([SAC, "--bots", "random,greedy", "--kind", "swiss", "--rounds", str(10**20)], "at most 1000"),
+    ([SAC, "--bots", "random,greedy", "--games", str(10**20)], "--games must be at most 100000"),
+    ([SAC, "--bots", "random,greedy", "--ray-address", "nonsense"], "cannot read the Ray address"),
+    ([SAC, "-o", "foo=bar"], "unknown option 'foo' for stack-a-cash; valid options: protect"),
+    ([SAC, "-o", "foo"], "option 'foo' must look like name=value"),
+    ([SAC, "--protect", "never"], "option protect='never' is not valid; choose one of: touched"),
+    (["flipwars", "-o", "series=maybe"], "option 'series' must be true or false, got 'maybe'"),
+    (["coin-age", "-o", "seed=x"], "option 'seed' must be an integer, got 'x'"),
+    (["wallet-battles", "-o", "coins={"], "option 'coins' must be JSON, e.g. "),
+    (["wallet-battles", "-o", "coins=[1]"], "option 'coins' must be a dict, got [1]"),
+    (["wallet-battles", "-o", 'coins={"Q":1}'], "needs exactly the keys Q, N, P, D (missing N"),
+    (["wallet-battles", "-o", 'coins={"Q":1,"N":1,"P":1,"D":1,"X":1}'], "(unknown 'X')"),
+    (["wallet-battles", "-o", 'coins={"Q":1,"N":1,"P":1,"D":99}'], "D must be a whole number"),
+    (["wallet-battles", "-o", 'coins={"Q":0,"N":0,"P":0,"D":0}'], "needs at least one coin"),
 ]
 
 
-@pytest.mark.parametrize(("args", "english"), ARENA_REFUSALS, ids=lambda a: " ".join(a))
+@pytest.mark.parametrize(
+    ("args", "english"), ARENA_REFUSALS, ids=[" ".join(a) for a, _ in ARENA_REFUSALS]
+)
 def test_an_arena_refusal_is_one_line_in_the_readers_words(
     args: list[str], english: str, tmp_path: Path
 ) -> None:
-    """Bad --bots specs and counts are refused before any game, in one line, through the
-    catalogs (no English word left in the pseudo-locale), never as a hang or a traceback."""
+    """Bad --bots specs, counts and game options are refused before any game, in one line,
+    through the catalogs (no English word left in the pseudo-locale), never as a hang or a
+    traceback."""
     from tests.cli.test_languages import pseudo_bare
 
-    game = "flipwars" if "--mode" in args else "stack-a-cash"
-    call = ["arena", game, *args, "--no-plots", "--out", str(tmp_path / "out")]
+    call = ["arena", *args, "--no-plots", "--out", str(tmp_path / "out")]
     result = run(*call)
     assert_clean_error(result, 2, english)
     assert "None" not in result.output
     pseudo = run("--lang", "qps", *call)
     assert_clean_error(pseudo, 2)
-    names = {"stack-a-cash", "flipwars", "Stack-a-Cash", "protect", "touched", "mode", "enclosed"}
+    names = {"Stack-a-Cash", "protect", "touched", "placed", "series", "seed", "coins"}
+    names |= {"Q", "N", "P", "D", "X", "dict"}
     assert not pseudo_bare(pseudo.output, names | {a for a in args if not a.startswith("--")})
     assert not (tmp_path / "out").exists()

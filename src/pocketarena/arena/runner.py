@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pocketarena.core import State
+from pocketarena.core import State, message
 
 from ..records import Player, Record
 
@@ -148,16 +148,17 @@ def _pool(workers: int) -> Any:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-RAY_MISSING = (
-    "Ray is not installed; install it with: pip install 'pocketarena[ray]' "
-    "(from a clone: pip install -e '.[ray]')"
-)
+RAY_MISSING = "arena.ray-missing"  # the message: how to install Ray
 LOCAL_RAY = "local"  # ``ray=LOCAL_RAY``: start a Ray instance on this machine for the run
 
 
 class RayUnavailable(RuntimeError):
     """Ray is not installed, or the cluster named cannot be reached or went away during the run;
-    the message says which."""
+    the message (``error.message``, English in ``str``) says which."""
+
+    def __init__(self, reason: str, /, **params: Any) -> None:
+        self.message = message(reason, **params)
+        super().__init__(str(self.message))
 
 
 def run_tasks(
@@ -214,9 +215,9 @@ def _play_quietly(task: GameTask) -> GameResult:
     return play_task(task)
 
 
-def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
-    """Refuse an address nobody answers at: Ray itself would retry for minutes."""
-    import socket
+def read_address(address: str) -> tuple[str, int]:
+    """The host and port of a Ray address (``10.0.0.5:6379``, ``ray://host:10001``);
+    RayUnavailable when it has none."""
     from urllib.parse import urlsplit
 
     where = urlsplit(address if "://" in address else f"ray://{address}")
@@ -225,13 +226,20 @@ def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
     except ValueError:
         host = port = None
     if not host or port is None:
-        raise RayUnavailable(f"cannot read the Ray address {address!r}; give host:port")
+        raise RayUnavailable("arena.ray-address", address=address)
+    return host, port
+
+
+def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """Refuse an address nobody answers at: Ray itself would retry for minutes."""
+    import socket
+
+    host, port = read_address(address)
     try:
         socket.create_connection((host, port), timeout=timeout_s).close()
     except OSError as e:
-        raise RayUnavailable(
-            f"cannot reach the Ray cluster at {address!r}: {e.strerror or e}"
-        ) from None
+        why = e.strerror or str(e)
+        raise RayUnavailable("arena.ray-unreachable", address=address, why=why) from None
 
 
 def _run_on_ray(
@@ -259,7 +267,7 @@ def _run_on_ray(
             else:
                 ray.init(address=address, **options)
         except (ConnectionError, ValueError, RuntimeError) as e:
-            raise RayUnavailable(f"cannot reach the Ray cluster at {address!r}: {e}") from None
+            raise RayUnavailable("arena.ray-unreachable", address=address, why=str(e)) from None
     remote = ray.remote(num_cpus=1, max_retries=3)(_play_quietly)
     queue = list(tasks)
     running: list[Any] = []
@@ -275,9 +283,8 @@ def _run_on_ray(
             raise  # a game's own failure, not the cluster's
         # The cluster stopped under the run (its head shut down, a raylet died): say so in one
         # line, as for a cluster that never answered.
-        raise RayUnavailable(
-            f"lost the Ray cluster at {address!r} during the run: {str(e).splitlines()[0]}"
-        ) from None
+        why = str(e).splitlines()[0]
+        raise RayUnavailable("arena.ray-lost", address=address, why=why) from None
     except KeyboardInterrupt:
         # A connection made here (a local Ray started, or a cluster joined by address) ends at
         # shutdown, and Ray ends a job's tasks with its driver; cancelling them first can race

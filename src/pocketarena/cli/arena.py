@@ -30,9 +30,9 @@ from pocketarena.arena import (
 )
 from pocketarena.arena.rounds import KINDS as ROUND_KINDS
 from pocketarena.arena.rounds import RoundsReport, run_rounds, schedule_size
-from pocketarena.arena.runner import LOCAL_RAY, RAY_MISSING, RayUnavailable
+from pocketarena.arena.runner import LOCAL_RAY, RAY_MISSING, RayUnavailable, read_address
 from pocketarena.arena.tournament import plot
-from pocketarena.core import Game, seat_name
+from pocketarena.core import Game, message, seat_name
 from pocketarena.messages import speak
 from pocketarena.records import now_utc
 
@@ -146,8 +146,16 @@ def ray_or_fail(ray: bool, address: str | None) -> str | None:
     if not ray and address is None:
         return None
     if importlib.util.find_spec("ray") is None:
-        fail(RAY_MISSING)
-    return address.strip() if address is not None else LOCAL_RAY
+        fail(speak(message(RAY_MISSING)))
+    if address is None:
+        return LOCAL_RAY
+    address = address.strip()
+    if address not in ("auto", LOCAL_RAY):
+        try:
+            read_address(address)  # a typo is a usage error, found before any game
+        except RayUnavailable as e:
+            fail(reason(e))
+    return address
 
 
 def workers_for(jobs: int | None, ray: str | None, tasks: int) -> int:
@@ -190,7 +198,7 @@ def run_or_fail(
             words=(_("games"), _("eta")),
         )
     except RayUnavailable as e:
-        fail(str(e), 1)
+        fail(reason(e), 1)
 
 
 def game_line(result: GameResult, number: int, total: int) -> str:

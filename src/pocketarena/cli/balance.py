@@ -214,7 +214,7 @@ def balance(
     try:
         narrowed: dict[str, Any] = parse_option_pairs(list(option or []))
     except ValueError as e:
-        fail(str(e))
+        fail(reason(e))
     for name, value in (("mode", mode), ("map", map), ("protect", protect)):
         if value is not None:
             narrowed[name] = value

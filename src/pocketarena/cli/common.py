@@ -190,7 +190,7 @@ def game_options(
     try:
         options: dict[str, Any] = parse_option_pairs(list(option or []))
     except ValueError as e:
-        fail(str(e))
+        fail(reason(e))
     for name, value in (("mode", mode), ("map", map), ("protect", protect)):
         if value is None:
             continue
@@ -230,7 +230,7 @@ def load_or_fail(key: str, options: Mapping[str, Any], seed: int | None = None) 
     try:
         game = pa.load(key, **with_seed(key, options, fresh_seed() if seed is None else seed))
     except ValueError as e:
-        fail(str(e))
+        fail(reason(e))
     declared = {o.name: o for o in type(game).OPTIONS}
     for name, typed in options.items():
         wanted = declared[name].coerce(key, typed)

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import Message, Refusal, message
+
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
@@ -21,8 +23,9 @@ class Option:
     help: str
     choices: tuple[Any, ...] | None = None
     nullable: bool = False  # may also be None ("none" on a command line)
-    # Extra check on a coerced value; returns an error message or None.
-    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+    # Extra check on a coerced value; returns why it is refused (a message, or a plain
+    # sentence from a game that has no message ids) or None.
+    check: Callable[[Any], Message | str | None] | None = field(default=None, compare=False)
     # How forms name the option and its choices for a person (the name and values otherwise).
     label: str = ""
     choice_labels: tuple[tuple[Any, str], ...] = ()
@@ -50,30 +53,29 @@ class Option:
             value = self._from_text(game_id, value)
         if self.type is bool:
             if not isinstance(value, bool):
-                raise ValueError(
-                    f"{game_id} option {self.name!r} must be true or false, got {value!r}"
-                )
+                raise self._refusal("option.true-or-false", game_id, value=value)
         elif self.type is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(
-                    f"{game_id} option {self.name!r} must be an integer, got {value!r}"
-                )
+                raise self._refusal("option.integer", game_id, value=value)
         elif not isinstance(value, self.type):
-            raise ValueError(
-                f"{game_id} option {self.name!r} must be a {self.type.__name__}, got {value!r}"
-            )
+            raise self._refusal("option.type", game_id, type=self.type.__name__, value=value)
         if self.type is str:
             value = value.strip().lower()
         if self.choices is not None and value not in self.choices:
             valid = ", ".join(str(c) for c in self.choices)
-            raise ValueError(
-                f"{game_id} option {self.name}={value!r} is not valid; choose one of: {valid}"
-            )
+            raise self._refusal("option.choice", game_id, value=value, choices=valid)
         if self.check is not None:
             problem = self.check(value)
             if problem:
-                raise ValueError(f"{game_id} option {self.name!r}: {problem}")
+                said = (
+                    problem if isinstance(problem, Message) else message("core.said", text=problem)
+                )
+                raise self._refusal("option.problem", game_id, problem=said)
         return value
+
+    def _refusal(self, reason: str, game_id: str, **params: Any) -> Refusal:
+        """A refused value of this option: ``reason``'s message with the game and the name."""
+        return Refusal(reason, game=game_id, name=self.name, **params)
 
     def _from_text(self, game_id: str, text: str) -> Any:
         t = text.strip()
@@ -82,21 +84,18 @@ class Option:
                 return True
             if t.lower() in _FALSE:
                 return False
-            raise ValueError(f"{game_id} option {self.name!r} must be true or false, got {text!r}")
+            raise self._refusal("option.true-or-false", game_id, value=text)
         if self.type is int:
             try:
                 return int(t)
             except ValueError:
-                raise ValueError(
-                    f"{game_id} option {self.name!r} must be an integer, got {text!r}"
-                ) from None
+                raise self._refusal("option.integer", game_id, value=text) from None
         if self.type in (dict, list):
             try:
                 return json.loads(t)
             except json.JSONDecodeError:
-                raise ValueError(
-                    f"{game_id} option {self.name!r} must be JSON, e.g. {json.dumps(self.default)}"
-                ) from None
+                example = json.dumps(self.default)
+                raise self._refusal("option.json", game_id, example=example) from None
         return t
 
 
@@ -106,9 +105,10 @@ def resolve_options(
     """Validate ``given`` against ``declared``; fill defaults. Unknown names raise ValueError."""
     by_name = {o.name: o for o in declared}
     unknown = [k for k in given if k not in by_name]
+    if unknown and not by_name:
+        raise Refusal("option.none", name=unknown[0], game=game_id)
     if unknown:
-        valid = ", ".join(by_name) if by_name else "none"
-        raise ValueError(f"unknown option {unknown[0]!r} for {game_id}; valid options: {valid}")
+        raise Refusal("option.unknown", name=unknown[0], game=game_id, valid=", ".join(by_name))
     resolved: dict[str, Any] = {}
     for option in declared:
         if option.name in given:
@@ -133,6 +133,6 @@ def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise ValueError(f"option {pair!r} must look like name=value")
+            raise Refusal("option.pair", pair=pair)
         out[name.strip().replace("-", "_")] = value.strip()
     return out

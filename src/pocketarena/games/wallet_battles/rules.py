@@ -144,27 +144,27 @@ def location_names() -> dict[str, str]:
 
 
 # -- options ------------------------------------------------------------------------------
-def _check_coins(value: Any) -> str | None:
+def _check_coins(value: Any) -> Message | None:
     """Why a ``coins`` option is not a valid starting pile, or None if it is."""
     example = json.dumps(DEFAULT_COINS)
     if not isinstance(value, Mapping):
-        return f"must be a dict of coin counts like {example}"
+        return message("wallet-battles.coins-dict", example=example)
     keys = {str(k) for k in value}
-    missing = [c for c in COINS if c not in keys]
-    unknown = sorted(keys - set(COINS))
+    missing = ", ".join(c for c in COINS if c not in keys)
+    unknown = ", ".join(repr(k) for k in sorted(keys - set(COINS)))
     if missing or unknown:
-        parts = []
-        if missing:
-            parts.append("missing " + ", ".join(missing))
-        if unknown:
-            parts.append("unknown " + ", ".join(repr(k) for k in unknown))
-        return f"needs exactly the keys Q, N, P, D ({'; '.join(parts)}), e.g. {example}"
+        which = "missing-unknown" if missing and unknown else "missing" if missing else "unknown"
+        return message(
+            f"wallet-battles.coins-{which}", missing=missing, unknown=unknown, example=example
+        )
     for coin in COINS:
         n = value[coin]
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_COINS_OF_A_KIND:
-            return f"{coin} must be a whole number from 0 to {MAX_COINS_OF_A_KIND}, got {n!r}"
+            return message(
+                "wallet-battles.coin-count", coin=coin, most=MAX_COINS_OF_A_KIND, value=n
+            )
     if sum(value[c] for c in COINS) == 0:
-        return "each pile needs at least one coin in total"
+        return message("wallet-battles.no-coins")
     return None
 
 
