@@ -147,6 +147,11 @@ ENGLISH |= dict(
             "%(coin)s must be a whole number from 0 to %(most)s, got %(value)r",
         ),
         M_("wallet-battles.no-coins", "each pile needs at least one coin in total"),
+        # -- solving Stack-a-Cash afresh (solve --rebuild's progress bar) ---------------------
+        M_("solve.solving", "Solving Stack-a-Cash (protect=%(protect)s)"),
+        M_("solve.exploring", "exploring, %(depth)s plies deep"),
+        M_("solve.retrograde-depth", "retrograde analysis, %(depth)s plies from the end"),
+        M_("solve.retrograde", "retrograde analysis"),
         # -- reading notation (every game) ----------------------------------------------------
         M_("core.empty-action", "an empty action: type a move in notation (e.g. %(example)s)"),
         M_(

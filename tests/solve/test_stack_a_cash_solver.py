@@ -319,3 +319,33 @@ def test_a_fresh_build_matches_the_shipped_solution() -> None:
 
 def test_the_module_examples_hold() -> None:
     assert doctest.testmod(solver, raise_on_error=False).failed == 0
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_the_rebuilds_progress_bar_speaks_the_readers_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``solve --rebuild``'s bar says what is being done as a message (exploring, the
+    retrograde analysis), worded in the reader's language as arena's bar is."""
+    from pocketarena import i18n
+    from pocketarena.core.errors import Message, message
+
+    said: list[str | Message] = []
+
+    def first(what: str | Message, done: int, total: int) -> None:
+        said.append(what)
+        raise _Stop  # one report is enough: the whole exploration takes a minute
+
+    with pytest.raises(_Stop):
+        solver._explore(True, first)
+    assert isinstance(said[0], Message) and said[0].id == "solve.exploring", said
+    shown = ""
+    for what in (said[0], message("solve.retrograde")):  # the bar's last words are shown
+        with i18n.use_locale("fr"), solver.progress_bar("touched") as update:
+            update(what, 1, 2)
+        shown += capsys.readouterr().err
+    assert "exploration" in shown and "analyse rétrograde" in shown, shown
+    assert "exploring" not in shown and "Solving" not in shown, shown

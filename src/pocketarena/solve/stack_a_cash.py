@@ -55,7 +55,7 @@ import numpy as np
 import numpy.typing as npt
 
 import pocketarena as pa
-from pocketarena.core import TERMINAL, Action, State
+from pocketarena.core import TERMINAL, Action, Message, State, message
 from pocketarena.games.stack_a_cash import StackACashState
 from pocketarena.games.stack_a_cash import board as R
 
@@ -79,7 +79,8 @@ CHUNK = 4096  # classes expanded at a time: small enough for the arrays to stay 
 
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
-Progress = Callable[[str, int, int], None]  # (what is being done, done, total)
+# (what is being done: a message, worded where it is shown, or a plain note; done, total)
+Progress = Callable[[str | Message, int, int], None]
 
 
 # -- tables over the 64 stack codes and the 8 board symmetries --------------------------------
@@ -251,7 +252,9 @@ def _explore(touched: bool, progress: Progress) -> _Graph:
             keep[1:] = succ[1:] != succ[:-1]
             found.append(succ[keep])
             progress(
-                f"exploring, {depth} plies deep", reached.size, reached.size + frontier.size - lo
+                message("solve.exploring", depth=depth),
+                reached.size,
+                reached.size + frontier.size - lo,
             )
         fresh = _unique(np.concatenate(found))
         frontier = fresh[~_contains(reached, fresh)]
@@ -332,7 +335,7 @@ def _retrograde(graph: _Graph, progress: Progress) -> npt.NDArray[np.int16]:
     new_won, new_lost = np.nonzero(win)[0], np.nonzero(lost)[0]
     depth, decided = 1, int(new_won.size + new_lost.size)
     while new_won.size or new_lost.size:
-        progress(f"retrograde analysis, {depth} plies from the end", decided, n)
+        progress(message("solve.retrograde-depth", depth=depth), decided, n)
         # A class with a successor lost in `depth` is won in depth + 1.
         candidates = _gather(parent_offsets, parents, new_lost)
         next_won = _unique(candidates[dtw[candidates] == 0])
@@ -346,7 +349,7 @@ def _retrograde(graph: _Graph, progress: Progress) -> npt.NDArray[np.int16]:
         new_won, new_lost = next_won, next_lost
         decided += int(new_won.size + new_lost.size)
         depth += 1
-    progress("retrograde analysis", n, n)
+    progress(message("solve.retrograde"), n, n)
     return dtw
 
 
@@ -596,9 +599,12 @@ _SOLVED: dict[str, Solution] = {}
 
 @contextlib.contextmanager
 def progress_bar(protect: str) -> Iterator[Progress]:
-    """A rich progress bar on stderr, as a ``Progress`` callback."""
+    """A rich progress bar on stderr, as a ``Progress`` callback, in the reader's language."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from pocketarena.messages import speak
 
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -607,10 +613,12 @@ def progress_bar(protect: str) -> Iterator[Progress]:
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
-        task = bar.add_task(f"Solving Stack-a-Cash (protect={protect})", total=None)
+        solving = speak(message("solve.solving", protect=protect))
+        task = bar.add_task(escape(solving), total=None)
 
-        def update(what: str, done: int, total: int) -> None:
-            bar.update(task, description=f"{protect}: {what}", completed=done, total=total)
+        def update(what: str | Message, done: int, total: int) -> None:
+            said = speak(what) if isinstance(what, Message) else what
+            bar.update(task, description=escape(f"{protect}: {said}"), completed=done, total=total)
 
         yield update
 
