@@ -1,7 +1,9 @@
 """The bus: how the server processes of a cluster tell each other what changed.
 
 One small interface, two implementations. ``MemoryBus`` keeps everything in this process (one
-server: today's behaviour, no Redis needed; several hubs may share one in a test).
+server alone, no Redis needed): it does what the cluster's parts do when there are no other
+processes (its messages reach this process only, its lock is always free), so the hub asks
+which bus it has only where being alone really differs.
 ``RedisBus`` carries the same messages over Redis pub/sub, so any number of processes, on any
 machines, hear the changes of the games they serve and the lobby's.
 
@@ -133,7 +135,8 @@ class Bus(Protocol):
         ...
 
     async def try_lock(self, name: str, ttl_s: float) -> bool:
-        """Take the lock ``name`` for ``ttl_s`` unless another process holds it."""
+        """Take the lock ``name`` for ``ttl_s`` unless it is held, so that one process at a
+        time runs a sweep (a process alone has nobody to keep out: always)."""
         ...
 
     async def ping(self) -> None:
@@ -152,7 +155,6 @@ class MemoryBus:
         self.node = node or node_name()
         self._handlers: dict[str, list[Handler]] = {}
         self._lobby: dict[str, str] = {}
-        self._locks: dict[str, float] = {}
         self._offers: dict[str, set[int]] = {}
         self._topics: dict[str, int] = {}  # followed topic -> how many follows
         self._online: dict[str, int] = {}
@@ -230,11 +232,7 @@ class MemoryBus:
         return set(offers)
 
     async def try_lock(self, name: str, ttl_s: float) -> bool:
-        now = time.monotonic()
-        if self._locks.get(name, 0.0) > now:
-            return False
-        self._locks[name] = now + ttl_s
-        return True
+        return True  # no other process to keep out: a sweep runs whenever this one asks
 
     async def ping(self) -> None:
         return None

@@ -42,10 +42,10 @@ async def clocks(runner: Runner) -> int:
 
 async def turns(runner: Runner) -> int:
     """End the turn-based games whose move was due (read from the database: they end on
-    time whether or not any process holds them). In a cluster one process at a time
-    looks, and the version each end is written against ends a game once whoever else
-    races. How many games ended."""
-    if runner.clustered and not await runner.bus.try_lock("turns", CLOCK_SWEEP_S * 5):
+    time whether or not any process holds them). One process at a time looks (alone: it
+    always may), and the version each end is written against ends a game once whoever
+    else races. How many games ended."""
+    if not await runner.bus.try_lock("turns", CLOCK_SWEEP_S * 5):
         return 0
     ended = 0
     for gid in await runner.db(runner.store.due_turns, runner.now(), TURN_SWEEP_BATCH):
