@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -303,3 +304,23 @@ def test_two_hubs_share_a_game_as_two_processes_would(
 
     run(main())
     engine.dispose()
+
+
+def test_a_new_name_is_told_to_the_other_processes(
+    tmp_path: Path, redis_url: str, prefix: str
+) -> None:
+    """``PATCH /api/me`` in a cluster: the new name goes out on the bus. It used to fail
+    (500): the route ran on a worker thread, where the outbox cannot start its task."""
+    from fastapi.testclient import TestClient
+
+    from pocketarena.server.main import create_app
+
+    with TestClient(create_app(cluster_settings(tmp_path, redis_url, prefix))) as client:
+        bus = client.app.state.ctx.hub.bus  # type: ignore[attr-defined]
+        before = bus.published
+        r = client.patch("/api/me", json={"name": "Ada"})
+        assert r.status_code == 200 and r.json()["name"] == "Ada"
+        deadline = time.monotonic() + 5
+        while bus.published == before:
+            assert time.monotonic() < deadline, "the new name was never published"
+            time.sleep(0.01)

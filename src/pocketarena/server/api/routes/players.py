@@ -36,10 +36,10 @@ def get_me(store: StoreDep, player: PlayerIdDep) -> dict[str, Any]:
 @router.patch(
     "/me", response_model=MeOut, responses={400: {"model": ErrorOut}}, dependencies=[WriteLimit]
 )
-def rename(body: NameIn, store: StoreDep, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+async def rename(body: NameIn, store: StoreDep, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
     """Choose the display name others see."""
-    p = store.rename(player, body.name)
-    hub.player_renamed(p.id, p.name)
+    p = await hub.db(store.rename, player, body.name)
+    hub.player_renamed(p.id, p.name)  # on the event loop: it tells the watchers and the bus
     return me_of(p)
 
 
