@@ -390,7 +390,8 @@ class Hub:
         self.lobby.changed(live)
 
     def player_renamed(self, player_id: str, name: str, announce: bool = True) -> None:
-        if self.clustered and announce:
+        """``announce``: renamed here, so the other processes are told (alone: nobody)."""
+        if announce:
             self.outbox.tell(PLAYERS, {"player": player_id, "name": name})
         for live in self.games.values():
             if session.rename(live, player_id, name):

@@ -107,8 +107,9 @@ class Watchers:
         return self.message(live, conn, conn.watching.get(live.id, True))
 
     def sessions_ended(self, session_ids: list[str], announce: bool = True) -> None:
-        """Close the sockets of sessions that ended (sign-out): they act for nobody now."""
-        if self.runner.clustered and announce:
+        """Close the sockets of sessions that ended (sign-out): they act for nobody now; the
+        other processes are told (``announce``: it ended here; alone, the bus tells nobody)."""
+        if announce:
             self.outbox.tell(SESSIONS, {"ids": list(session_ids)})
         ended = set(session_ids)
         for conn in list(self.connections):
