@@ -270,3 +270,17 @@ def test_bad_gesture_messages_get_clear_errors(client: TestClient) -> None:
         ws.send(type="takeback", game=gid)
         err = ws.until("error")
         assert err["code"] == "forbidden" and "nothing to take back" in err["message"]
+
+
+def test_a_rematch_offer_outlives_the_game_leaving_memory(client: TestClient) -> None:
+    """A finished game nobody watches leaves memory (it stays stored). The rematch offer made
+    before then still counts when the opponent offers after, for one process alone as for a
+    cluster (the offers are kept by the bus, not by the game in memory)."""
+    bob, gid = friend(client)
+    assert post(client, gid, "resign")["status"] == "finished"
+    assert post(client, gid, "rematch")["rematch"]["offers"] == [0]
+    hub = client.app.state.ctx.hub  # type: ignore[attr-defined]
+    client.portal.call(hub.forget, hub.games[gid])  # type: ignore[union-attr]
+    assert gid not in hub.games
+    rematch = post(bob, gid, "rematch")["rematch"]
+    assert rematch["offers"] == [0, 1] and rematch["id"] is not None

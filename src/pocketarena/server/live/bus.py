@@ -50,6 +50,7 @@ NODE_TTL_S = 15  # a process that has not said it is alive for this long is gone
 ALIVE_EVERY_S = NODE_TTL_S / 3  # how often a process says so
 SOCKET_TIMEOUT_S = 5.0  # longer than any command we send takes (the longest blocks 1 s)
 FOLLOW_WAIT_S = 2.0  # at most this long to wait for Redis to confirm a new subscription
+OFFERS_TTL_S = 86400  # a finished game's rematch offers are kept this long after the last look
 
 
 def seen_mark(game_id: str, player_id: str) -> str:
@@ -155,7 +156,7 @@ class MemoryBus:
         self.node = node or node_name()
         self._handlers: dict[str, list[Handler]] = {}
         self._lobby: dict[str, str] = {}
-        self._offers: dict[str, set[int]] = {}
+        self._offers: dict[str, tuple[float, set[int]]] = {}  # game -> (kept until, seats)
         self._topics: dict[str, int] = {}  # followed topic -> how many follows
         self._online: dict[str, int] = {}
         self._seen: dict[str, int] = {}
@@ -227,8 +228,11 @@ class MemoryBus:
         return dict(self._lobby)
 
     async def rematch_offers(self, game_id: str, seats: list[int]) -> set[int]:
-        offers = self._offers.setdefault(game_id, set())
-        offers.update(seats)
+        now = time.monotonic()
+        self._offers = {g: kept for g, kept in self._offers.items() if kept[0] > now}
+        offers = self._offers.get(game_id, (0.0, set()))[1] | set(seats)
+        if offers:  # as with Redis, a game nobody offered a rematch of keeps no entry
+            self._offers[game_id] = (now + OFFERS_TTL_S, offers)
         return set(offers)
 
     async def try_lock(self, name: str, ttl_s: float) -> bool:
@@ -586,7 +590,7 @@ class RedisBus:
         async with self.redis.pipeline(transaction=True) as pipe:
             if seats:
                 pipe.sadd(key, *seats)
-            pipe.expire(key, 86400)
+            pipe.expire(key, OFFERS_TTL_S)
             pipe.smembers(key)
             *_, members = await pipe.execute()
         return {int(m) for m in members}

@@ -204,7 +204,7 @@ class Hub:
             raise GameError("unknown_game", _("there is no game %(id)r", id=game_id))
         live = await loading.build(self, row)
         await loading.charge_time_before_stop(self, live, row)
-        if self.clustered and live.status == "finished":
+        if live.status == "finished":  # offers made before it left memory, here or elsewhere
             live.rematch_offers = await self.cluster.offers(live, [])
         self.games[game_id] = live
         if live.status == "active":

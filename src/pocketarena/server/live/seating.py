@@ -216,8 +216,9 @@ class Seating:
             if live.rematch_id or player_id is None:
                 return live
             live.rematch_offers.update(mine)
-            if self.runner.clustered:  # the other player may be on another process
-                await self.cluster.share_offers(live, mine)
+            # kept by the bus: the other player may be on another process, or offer after
+            # the game left memory here
+            await self.cluster.share_offers(live, mine)
             if not session.rematch_agreed(live, mine):
                 self.runner.broadcast(live)
                 return live
