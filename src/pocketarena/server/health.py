@@ -64,7 +64,7 @@ async def _check(probe: Any) -> str:
 
 async def _bots(hub: Hub, settings: Settings) -> Bots:
     jobs = hub.botjobs.queue
-    if not hub.clustered or jobs is None:
+    if jobs is None:  # one process alone has no queue: its bots think in it
         return Bots(queue="not used", group=True, waiting=0, oldest_wait_s=0.0)
     try:
         pipeline = await asyncio.wait_for(jobs.pipeline(), CHECK_TIMEOUT_S)
@@ -95,6 +95,7 @@ async def _bots(hub: Hub, settings: Settings) -> Bots:
 
 async def report(hub: Hub, engine: Engine, settings: Settings) -> Health:
     database = await _check(asyncio.to_thread(_database_ok, engine))
+    # alone there is no Redis: "ok" would claim one
     redis = await _check(hub.bus.ping()) if hub.clustered else "not used"
     bots = await _bots(hub, settings)
     ok = database == "ok" and redis in ("ok", "not used") and bots.queue in ("ok", "not used")

@@ -199,7 +199,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
             asyncio.create_task(tournament_ticks(app.state.ctx.tournaments)),
             asyncio.create_task(send_forever(app.state.ctx.sender, hub.now)),
         ]
-        if hub.clustered:
+        if hub.clustered:  # alone, every clock has its timer here and nothing else writes
             chores.append(asyncio.create_task(clock_sweeps(hub)))
         try:
             yield

@@ -39,7 +39,7 @@ class BotJobs:
     def changed(self, live: LiveGame, announce: bool) -> None:
         """After a change to a game in progress (``announce``: made here): in a cluster its
         bot's move is queued, wherever a process takes the job; alone, its bot thinks."""
-        if self.runner.clustered:
+        if self.queue is not None:  # a job any process may take, not a task of this one
             if announce:
                 self.queue_move(live)
             return

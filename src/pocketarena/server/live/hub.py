@@ -82,8 +82,9 @@ class Hub:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
-        # The cluster (live.cluster): one process alone uses a MemoryBus and behaves as if
-        # there were no bus at all.
+        # The cluster (live.cluster): one process alone uses a MemoryBus, which does what the
+        # cluster's parts do with no other process; ``clustered`` is asked only where being
+        # alone really differs (each place says how).
         self.bus: Bus = bus or MemoryBus()
         self.clustered = self.bus.shared
         # What this process tells the others, in order, by one task (live.outbox).
@@ -123,9 +124,9 @@ class Hub:
         await asyncio.to_thread(lambda: [catalog.bot_levels(g) for g in catalog.game_ids()])
         await self.bus.start()
         self.presence.start()
-        if self.clustered:
-            await self.cluster.start()
-            return  # games load where they are asked for; sweeps.clocks finds the forgotten
+        await self.cluster.start()  # alone: an empty lobby read from the bus, no bot queue
+        if self.clustered:  # games load where asked for; alone, every timer and bot is here
+            return  # (sweeps.clocks finds a cluster's forgotten clocks)
         await sweeps.waiting(self)  # games nobody joined in time are not brought back
         ids = await self.db(self.store.unfinished_game_ids)
         for gid in ids[: self.settings.max_live_games]:
@@ -172,8 +173,8 @@ class Hub:
             raise GameError("unknown_game", _("no game has that id"))
         live = self.games.get(game_id)
         if live is not None:
-            # a game no socket here watches is not followed, so another
-            # process may have changed it without this one hearing: read it again
+            # a game no socket here watches is not followed, so another process may
+            # have changed it without this one hearing: read it again (alone, none can)
             if (fresh or not live.subscribers) and self.clustered:
                 async with self.locked(live):
                     pass
@@ -370,7 +371,7 @@ class Hub:
     def broadcast(self, live: LiveGame, announce: bool = True) -> None:
         """Send every watcher the change; in a cluster the other processes hear of it too
         (``announce``)."""
-        if self.clustered and announce:
+        if self.clustered and announce:  # alone: nobody to tell, nor to read its lobby entry
             self.outbox.changed(live.id, live.version)
         self.watchers.send(live)
 
@@ -413,7 +414,7 @@ class Hub:
         """Hold the game's lock, with its newest stored version in hand (in a cluster another
         process may have moved it on: ``Cluster.refresh``)."""
         async with live.lock:
-            if self.clustered:
+            if self.clustered:  # alone, nobody else writes the store: a read would say so
                 await self.cluster.refresh(live)
             yield
 

@@ -53,6 +53,7 @@ async def charge_time_before_stop(runner: Runner, live: LiveGame, row: GameRecor
     if beat is None:
         return
     now = utcnow()
+    # alone, the last heartbeat is this process's own, from before it stopped
     if runner.clustered and (now - beat).total_seconds() < CLUSTER_ALIVE_S:
         beat = now  # the cluster runs (only one process may have died): time went on
     session.charge(live, aware(since), min(beat, now))

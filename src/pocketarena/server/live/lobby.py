@@ -184,14 +184,14 @@ class Lobby:
         self.mirror = LobbyMirror(bus, spawn, self.board.soon)  # others' entries
 
     def items(self) -> list[LobbyItem]:
-        if self.clustered:
+        if self.clustered:  # alone, its own games are every game: shown as they are now
             return list(self.mirror.items.values())
         wall, now = time.time(), time.monotonic()
         return [item(live, wall, now) for live in self.games.values() if listed(live)]
 
     def changed(self, live: LiveGame | None = None) -> None:
         """Something the lobby shows changed (in ``live``, if given)."""
-        if self.clustered:
+        if self.clustered:  # alone, its watchers get an update at once, not via the bus
             if live is not None:
                 self.outbox.listed(live.id)
             self.outbox.tell(LOBBY, {})
