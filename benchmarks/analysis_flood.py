@@ -125,7 +125,7 @@ async def player(
                     if view["node"] == "chance":
                         out = {"type": "throw", "game": gid, "version": view["version"]}
                     else:
-                        action = rng.choice(msg["legal"])["text"]
+                        action = rng.choice(msg["legal"])
                         out = {"type": "move", "game": gid, "action": action}
                         out["version"] = view["version"]
                     await asyncio.sleep(rng.uniform(0.2, 0.6))  # a person's thinking: not timed

@@ -6,7 +6,8 @@ cached is reused): the view of the game, the legal moves, the clocks. The anchor
 message made by the hub of ``--before`` (its ``live/hub.py``, read with ``git show`` and run
 on today's other modules: a revision whose hub still made the messages itself, before the
 split), measured in the same run on the same positions. The two messages are checked to say
-the same, but for the keys the view gained since (``GAINED``).
+the same, but for the keys the view gained since (``GAINED``) and the legal actions' form
+(objects then, their texts since 2026-12).
 
     python benchmarks/live_views.py                      # against 3ab5463 (before the split)
     python benchmarks/live_views.py --repeat 3000
@@ -103,8 +104,11 @@ class Player:
 
 def same_message(old_text: str, new_text: str) -> list[str]:
     """Check that the two messages say the same, but for what the view gained since the
-    anchor (``GAINED``, after the anchor's keys); the keys gained."""
+    anchor (``GAINED``, after the anchor's keys) and the legal actions, sent as objects then
+    and as their texts now (whose words the client reads as the objects' verb and tokens);
+    the keys gained."""
     old, new = json.loads(old_text), json.loads(new_text)
+    old["legal"] = [action["text"] for action in old["legal"]]
     gained = [k for k in new["game"] if k not in old["game"]]
     assert {k: new["game"][k] for k in gained} == {k: GAINED[k] for k in gained}, gained
     assert list(new["game"])[: len(new["game"]) - len(gained)] == list(old["game"])

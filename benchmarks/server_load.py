@@ -163,7 +163,7 @@ async def play_side(
             out = {
                 "type": "move",
                 "game": gid,
-                "action": rng.choice(msg["legal"])["text"],
+                "action": rng.choice(msg["legal"]),
                 "version": view["version"],
             }
         else:

@@ -114,6 +114,13 @@ def player_id(client: TestClient) -> str:
     return client.get("/api/me").json()["id"]
 
 
+def as_move(text: str) -> dict[str, Any]:
+    """A legal action as a state message sends it (its text) read as the browser's picker
+    reads it (``asMove``): the API's fields but the id, the first word the verb."""
+    words = text.split()
+    return {"text": text, "verb": words[0], "tokens": words[1:]}
+
+
 class Socket:
     """A WebSocket session with helpers to wait for a kind of message."""
 
@@ -129,9 +136,11 @@ class Socket:
 
     def recv(self) -> dict[str, Any]:
         """The next message; a state's move list is made whole from the updates (each carries
-        only the entries since the previous one, as the browser client rebuilds it)."""
+        only the entries since the previous one), and its legal actions (sent as texts) read
+        as objects with their words, as the browser client does."""
         msg: dict[str, Any] = self.ws.receive_json()
         if msg["type"] == "state":
+            msg["legal"] = [as_move(text) for text in msg["legal"]]
             game = msg["game"]
             known = self.histories.get(game["id"], [])
             assert len(known) >= game["history_from"], "an update skipped entries"

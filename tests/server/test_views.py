@@ -8,18 +8,17 @@ import random
 from datetime import UTC, datetime
 
 import pytest
-from pydantic import TypeAdapter
 
-from pocketarena.core import CHANCE
+from pocketarena.core import CHANCE, Action
 from pocketarena.server import catalog
 from pocketarena.server.live import lobby, session, views
 from pocketarena.server.live.clock import Clock
 from pocketarena.server.live.games import LiveGame
-from pocketarena.server.schemas import ActionOut, GameView
+from pocketarena.server.schemas import GameView
 
+from .conftest import as_move
 from .tables import made, seat
 
-LEGAL = TypeAdapter(list[ActionOut])
 WALL = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 VIEW_KEYS = [
     *("id", "game", "title", "options", "options_text", "mode", "status", "rated", "version"),
@@ -70,10 +69,12 @@ def test_views_keep_their_keys_through_a_whole_game(game: str) -> None:
         assert list(message) == ["type", "you", "clock", "legal", "game"]
         to_act = live.status == "active" and live.state.current_player >= 0
         legal = [a.text for a in live.state.legal_actions()] if to_act else []
-        assert [a["text"] for a in message["legal"]] == legal
-        # the text joined from each action's cached JSON is byte for byte the list's
-        whole = LEGAL.dump_json(views.legal(live)).decode()
-        assert views.legal_text(live) == whole
+        # the mover is sent the actions' texts alone: the client reads each one's verb and
+        # tokens from its words, which must be the API's (``GET /api/games/{id}``) for it
+        assert message["legal"] == legal
+        objects = [a.model_dump(exclude={"id"}) for a in views.legal(live)] if to_act else []
+        assert [as_move(text) for text in message["legal"]] == objects
+        assert views.legal_text(live) == json.dumps(legal, separators=(",", ":"))
         assert (message["clock"] is None) == (live.clock is None)
         if live.status != "active":
             break
@@ -87,6 +88,21 @@ def test_views_keep_their_keys_through_a_whole_game(game: str) -> None:
         session.adopt(live, change)
     assert data["fair"] is None or data["fair"]["seed"] is not None  # revealed at the end
     assert data["to_move"] is None and data["legal"] == []
+
+
+def test_legal_texts_that_json_must_escape_are_written_by_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The texts are joined as they are only when none needs an escape (no game's notation
+    does today); one that does is still sent as valid JSON saying the same."""
+    live = live_game("stack-a-cash", timed=False)
+    texts = ['say "hi"', "path a\\b", "tab\there", "plain é"]
+    actions = [Action(n, text, text.split()[0]) for n, text in enumerate(texts)]
+    monkeypatch.setattr(views, "_legal_actions", lambda _live: actions)
+    assert json.loads(views.legal_text(live)) == texts
+    live.revision += 1
+    monkeypatch.setattr(views, "_legal_actions", lambda _live: actions[3:])
+    assert views.legal_text(live) == '["plain é"]'
 
 
 def test_the_lobby_lists_seeks_fairly_and_live_games_liveliest_first() -> None:

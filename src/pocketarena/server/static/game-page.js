@@ -10,6 +10,7 @@ import {
   announce, renderControls, renderFair, renderInterlude, renderInvite, renderMoves, renderPlayers,
   renderStatus, renderSummary, renderThrow, tickClocks,
 } from "./panels.js";
+import { asMove } from "./picker.js";
 import { Turn } from "./turn.js";
 
 const WIDE = matchMedia("(min-width: 900px)"); // the two-column game page, its dock at the foot
@@ -126,7 +127,7 @@ export class GamePage {
       }
       g.history = have.concat(g.history);
     }
-    g.legal = msg.legal || [];
+    g.legal = (msg.legal || []).map(asMove); // sent as texts: the picker reads their words
     this.update(g, msg.you, msg.clock);
   }
 

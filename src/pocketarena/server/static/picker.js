@@ -12,8 +12,9 @@ import { CLICKABLE, CLICK_SELECTOR, tokenOf } from "./board.js";
 
 const same = (a, b) => a.toLowerCase() === b.toLowerCase();
 
-// A move as the picker reads it: {text, verb, tokens}; text alone is read as its words.
-function asMove(m) {
+// A move as the picker reads it: {text, verb, tokens}; text alone (as the state message and
+// the study pages send it) is read as its words, the first of them the verb.
+export function asMove(m) {
   if (typeof m !== "string") return m;
   const words = m.trim().split(/\s+/);
   return { text: m, verb: words[0], tokens: words.slice(1) };
