@@ -113,22 +113,31 @@ def test_bot_games_go_on_after_redis_restarts_empty(tmp_path: Path, own_redis: O
         ):
             alice = Watcher("alice")
             server.watchers.connect(alice)
-            game = await server.seating.create(
-                "alice", "stack-a-cash", {}, "bot", seat=0, bot="random"
-            )
-            gid = game.id
-            await server.watchers.watch(alice, gid, svg=False)
             seek = await server.seating.create("carol", "stack-a-cash", {}, "seek", seat=0)
+            gid = ""
 
             async def move_and_wait_reply(redis: str = "up") -> float:
                 """Alice moves; seconds from Redis being back (or the move) to the bot's reply.
                 ``redis``: "up"; "restarts" (empty, right after the move was written);
-                "down" while the move is written (its job cannot be queued), back empty."""
-                live = await server.get(gid, fresh=True)
+                "down" while the move is written (its job cannot be queued), back empty.
+                Her move never ends the game (the bot must answer it), and a game the random
+                bot has won meanwhile gives way to a new one."""
+                nonlocal gid
+                live = await server.get(gid, fresh=True) if gid else None
+                if live is None or live.status != "active":
+                    game = await server.seating.create(
+                        "alice", "stack-a-cash", {}, "bot", seat=0, bot="random"
+                    )
+                    gid = game.id
+                    await server.watchers.watch(alice, gid, svg=False)
+                    live = await server.get(gid, fresh=True)
                 version = live.version
+                going_on = [
+                    a for a in views.legal(live) if not live.state.child(a.text).is_terminal()
+                ]
                 if redis == "down":
                     own_redis.kill()
-                await server.move("alice", gid, views.legal(live)[0].text, version)
+                await server.move("alice", gid, going_on[0].text, version)
                 if redis == "restarts":
                     own_redis.restart_empty()
                 elif redis == "down":
