@@ -106,6 +106,10 @@ ENGLISH |= dict(
             "interop.render-mode", "render_mode must be one of %(modes)s for %(game)s, got %(mode)r"
         ),
         M_("interop.not-an-id", "an action is a decision id (an integer), got %(action)r"),
+        M_("interop.not-legal-now", "%(move)r is not legal now (it is %(agent)s's turn)"),
+        M_("interop.id-not-legal-now", "action %(id)s is not legal now (it is %(agent)s's turn)"),
+        M_("game.unknown", "unknown game %(game)r; valid games: %(games)s"),
+        M_("game.none-installed", "unknown game %(game)r; no game is installed"),
         M_(
             "interop.id-out-of-range",
             "action id %(id)s is out of range: %(game)s decisions are 0..%(last)s",

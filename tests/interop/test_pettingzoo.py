@@ -121,3 +121,38 @@ def test_bad_game_or_option() -> None:
         env("chess")
     with pytest.raises(ValueError, match="unknown option 'mode'"):
         env("stack-a-cash", mode="fast")
+
+
+def _stepped(action: int, game: str = "stack-a-cash", **kwargs: Any) -> Any:
+    arena = raw_env(game, **kwargs)
+    arena.reset(seed=0)
+    return lambda: arena.step(action)
+
+
+REFUSALS = {
+    "fixed_actions": lambda: env("stack-a-cash", fixed_actions="yes"),
+    "cycle": lambda: env("stack-a-cash", cycle=1),
+    "unknown game": lambda: env("chess"),
+    "unknown option": lambda: env("stack-a-cash", mode="fast"),
+    "not legal now": lambda: _stepped(27 + 4)(),
+    "padding": lambda: _stepped(94, "coin-age", fixed_actions=True)(),  # past classic's 93
+    "out of range": lambda: _stepped(1000)(),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_a_refusal_is_a_message_worded_in_every_language(case: str) -> None:
+    """As the Gymnasium adapter's: a ``Refusal`` with a message id, English in ``str``, each
+    language's catalog wording it."""
+    from pocketarena import i18n
+    from pocketarena.core.errors import SAID, Message
+    from pocketarena.messages import speak
+
+    with pytest.raises(ValueError) as caught:
+        REFUSALS[case]()
+    said = getattr(caught.value, "message", None)
+    assert isinstance(said, Message) and said.id != SAID, (case, caught.value)
+    for code in i18n.LANGUAGES:
+        with i18n.use_locale(code):
+            worded = speak(said)
+        assert worded and (worded == str(caught.value)) == (code == i18n.DEFAULT), (code, worded)

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from types import MappingProxyType, ModuleType
 from typing import Any, Literal, TypeVar, get_args
 
+from .errors import Refusal
 from .game import Game
 from .options import resolve_options
 
@@ -67,8 +68,9 @@ def game_class(game_id: str) -> type[Game]:
         raise ValueError(f"a game is named by its id, e.g. 'flipwars', got {game_id!r}")
     cls = _GAMES.get(normalize_game_id(game_id))
     if cls is None:
-        valid = ", ".join(sorted(_GAMES)) or "none installed"
-        raise ValueError(f"unknown game {game_id!r}; valid games: {valid}")
+        if not _GAMES:
+            raise Refusal("game.none-installed", game=game_id)
+        raise Refusal("game.unknown", game=game_id, games=", ".join(sorted(_GAMES)))
     return cls
 
 

@@ -41,6 +41,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from pocketarena.core import TERMINAL, State
+from pocketarena.core.errors import Refusal
 from pocketarena.observe import observation_shape, observation_tensor
 
 from ._common import (
@@ -82,7 +83,7 @@ class PocketArenaAEC(AECEnv):  # type: ignore[misc]
         check_render_mode(self.game, render_mode)
         for name, value in (("fixed_actions", fixed_actions), ("cycle", cycle)):
             if not isinstance(value, bool):
-                raise ValueError(f"{name} must be True or False, got {value!r}")
+                raise Refusal("interop.true-or-false", name=name, value=value)
         self.render_mode = render_mode
         self.cycle = cycle
         self.metadata = {
@@ -158,8 +159,9 @@ class PocketArenaAEC(AECEnv):  # type: ignore[misc]
             return
         move = padded_decision(self.game, action, self.num_actions)
         if move is None or move not in self.state.legal_actions():
-            what = f"action {action}" if move is None else repr(move.text)
-            raise ValueError(f"{what} is not legal now (it is {agent}'s turn)")
+            if move is None:  # an id past the game's own, in a fixed action space
+                raise Refusal("interop.id-not-legal-now", id=action, agent=agent)
+            raise Refusal("interop.not-legal-now", move=move.text, agent=agent)
         self._cumulative_rewards[agent] = 0.0
         self.state.apply(move)
         self.thrown += [a.text for a in settle_chance(self.state, self._rng)]
