@@ -258,7 +258,9 @@ def _explore(touched: bool, progress: Progress) -> _Graph:
             )
         fresh = _unique(np.concatenate(found))
         frontier = fresh[~_contains(reached, fresh)]
-        reached = np.union1d(reached, frontier)
+        # Two sorted, disjoint arrays: a stable sort merges their runs in linear time, where
+        # np.union1d hashes (a fifth of the whole build in numpy 2.4).
+        reached = np.sort(np.concatenate((reached, frontier)), kind="stable")
         depth += 1
     keys = reached
     win = _contains(np.sort(np.concatenate(won)), keys)
