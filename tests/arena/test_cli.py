@@ -363,7 +363,11 @@ ARENA_REFUSALS = [
     (["flipwars", "-o", "series=maybe"], "option 'series' must be true or false, got 'maybe'"),
     (["coin-age", "-o", "seed=x"], "option 'seed' must be an integer, got 'x'"),
     (["wallet-battles", "-o", "coins={"], "option 'coins' must be JSON, e.g. "),
-    (["wallet-battles", "-o", "coins=[1]"], "option 'coins' must be a dict, got [1]"),
+    (["wallet-battles", "-o", "coins=[1]"], "option 'coins': must be a dict of coin counts like {"),
+    (
+        ["wallet-battles", "-o", "coins=null"],
+        "option 'coins': must be a dict of coin counts like {",
+    ),
     (["wallet-battles", "-o", 'coins={"Q":1}'], "needs exactly the keys Q, N, P, D (missing N"),
     (["wallet-battles", "-o", 'coins={"Q":1,"N":1,"P":1,"D":1,"X":1}'], "(unknown 'X')"),
     (["wallet-battles", "-o", 'coins={"Q":1,"N":1,"P":1,"D":99}'], "D must be a whole number"),

@@ -24,7 +24,8 @@ class Option:
     choices: tuple[Any, ...] | None = None
     nullable: bool = False  # may also be None ("none" on a command line)
     # Extra check on a coerced value; returns why it is refused (a message, or a plain
-    # sentence from a game that has no message ids) or None.
+    # sentence from a game that has no message ids) or None. A dict or list option's check
+    # also sees a value of another type (JSON's null, a number), so the game says what it wants.
     check: Callable[[Any], Message | str | None] | None = field(default=None, compare=False)
     # How forms name the option and its choices for a person (the name and values otherwise).
     label: str = ""
@@ -58,20 +59,23 @@ class Option:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise self._refusal("option.integer", game_id, value=value)
         elif not isinstance(value, self.type):
+            if self.type in (dict, list):
+                self._check(game_id, value)  # the game's words for what the value must be
             raise self._refusal("option.type", game_id, type=self.type.__name__, value=value)
         if self.type is str:
             value = value.strip().lower()
         if self.choices is not None and value not in self.choices:
             valid = ", ".join(str(c) for c in self.choices)
             raise self._refusal("option.choice", game_id, value=value, choices=valid)
-        if self.check is not None:
-            problem = self.check(value)
-            if problem:
-                said = (
-                    problem if isinstance(problem, Message) else message("core.said", text=problem)
-                )
-                raise self._refusal("option.problem", game_id, problem=said)
+        self._check(game_id, value)
         return value
+
+    def _check(self, game_id: str, value: Any) -> None:
+        """Refuse ``value`` if the option's own check finds a problem with it."""
+        problem = self.check(value) if self.check is not None else None
+        if problem:
+            said = problem if isinstance(problem, Message) else message("core.said", text=problem)
+            raise self._refusal("option.problem", game_id, problem=said)
 
     def _refusal(self, reason: str, game_id: str, **params: Any) -> Refusal:
         """A refused value of this option: ``reason``'s message with the game and the name."""
