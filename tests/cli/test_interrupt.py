@@ -125,3 +125,26 @@ def test_arena_with_nothing_finished(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert result.exit_code == 130, result.output
     assert "Interrupted: 0 of 2 games finished; nothing was saved." in result.output
     assert not (out / "summary.json").exists()
+
+
+def test_analyze_words_what_it_kept_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The kept part of analyze's Ctrl-C line is a catalog text worded once, as every
+    command's: here each wording is marked «…», and the line has one mark inside the other."""
+    from pocketarena import i18n
+    from pocketarena.cli import analyze
+
+    def stop(*_args: object, **_kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    worded = i18n.ENGINE.gettext
+    monkeypatch.setattr(analyze, "analyze", stop)
+    monkeypatch.setattr(
+        i18n.ENGINE, "gettext", lambda text, /, **params: f"«{worded(text, **params)}»"
+    )
+    record = tmp_path / "g.txt"
+    record.write_text('[Game "stack-a-cash"]\n\nplace L b2\nplace M a1\nplace S c3\n*\n')
+    result = run("analyze", str(record), "--bot", "mcts:10", "--out", str(tmp_path / "n.txt"))
+    assert result.exit_code == 130, result.output
+    line = "«Interrupted: «0 of 3 decisions judged; nothing was saved.»»"
+    assert line in result.output.splitlines(), result.output
+    assert not (tmp_path / "n.txt").exists()

@@ -188,11 +188,9 @@ def analyze_command(
             )
     except KeyboardInterrupt:
         interrupted(
-            _(
-                "%(done)s of %(total)s decisions judged; nothing was saved.",
-                done=len(done),
-                total=total,
-            )
+            N_("%(done)s of %(total)s decisions judged; nothing was saved."),
+            done=len(done),
+            total=total,
         )
     if as_json:
         console.print_json(json.dumps([j.to_json() for j in judgements]))
