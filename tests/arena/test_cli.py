@@ -396,3 +396,31 @@ def test_an_arena_refusal_is_one_line_in_the_readers_words(
     names |= {"Q", "N", "P", "D", "X", "dict"}
     assert not pseudo_bare(pseudo.output, names | {a for a in args if not a.startswith("--")})
     assert not (tmp_path / "out").exists()
+
+
+EMPTY_PATHS = [
+    (["arena", SAC, "--bots", "random,greedy", "-n", "2", "--no-plots", "--out", ""], "--out"),
+    (["balance", SAC, "-n", "2", "--no-plots", "--out", ""], "--out"),
+    (["analyze", "game.txt", "--bot", "mcts:10", "--out", ""], "--out"),
+    (["play", SAC, "--vs", "random", "--save", ""], "--save"),
+]
+
+
+@pytest.mark.parametrize(("args", "flag"), EMPTY_PATHS, ids=[a[0] for a, _ in EMPTY_PATHS])
+def test_an_empty_path_is_refused(
+    args: list[str], flag: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--out ''`` is no path (Python reads it as the current folder, where arena and balance
+    wrote everything): refused in one line, exit 2, nothing written, in the reader's words."""
+    from tests.cli.test_languages import pseudo_bare
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.txt").write_text('[Game "stack-a-cash"]\n\nplace L b2\n*\n')
+    result = run(*args, input="q\n")
+    assert_clean_error(result, 2, f"{flag} needs a path")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.txt"]
+    pseudo = run("--lang", "qps", *args, input="q\n")
+    assert_clean_error(pseudo, 2)
+    assert not pseudo_bare(pseudo.output, {a for a in args if not a.startswith("--")}), (
+        pseudo.output
+    )

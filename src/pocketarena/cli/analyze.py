@@ -43,6 +43,7 @@ from .common import (
     console,
     fail,
     interrupted,
+    path_typed,
     reason,
     seat_word,
     talk,
@@ -88,7 +89,10 @@ def analyze_command(
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", help=N_("Write the record with the judgements as comments (.json or text).")
+            "--out",
+            help=N_("Write the record with the judgements as comments (.json or text)."),
+            parser=path_typed("--out"),
+            metavar="<path>",
         ),
     ] = None,
     inaccuracy: Annotated[

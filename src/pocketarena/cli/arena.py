@@ -56,6 +56,7 @@ from .common import (
     interrupted,
     load_game,
     ngettext,
+    path_typed,
     reason,
     talk,
     writable_or_fail,
@@ -95,7 +96,12 @@ JobsOpt = Annotated[
 SeedOpt = Annotated[int, typer.Option("--seed", help=N_("Seed for the throws and the bots."))]
 OutOpt = Annotated[
     Path | None,
-    typer.Option("--out", help=N_("Folder for summary.json, the records and the plots.")),
+    typer.Option(
+        "--out",
+        help=N_("Folder for summary.json, the records and the plots."),
+        parser=path_typed("--out"),
+        metavar="<path>",
+    ),
 ]
 JsonOpt = Annotated[
     bool,

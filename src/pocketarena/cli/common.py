@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -264,6 +264,19 @@ def data_folder() -> Path:
 
 def _inside(path: Path, folder: Path) -> bool:
     return path.resolve().is_relative_to(folder.resolve())
+
+
+def path_typed(flag: str) -> Callable[[str], Path]:
+    """The parser of a path option (``parser=path_typed("--out")``): the path as typed, an
+    empty one refused at once (Python reads ``Path("")`` as the current folder, where the
+    command would then write)."""
+
+    def parse(text: str) -> Path:
+        if not text.strip():
+            fail(_("%(flag)s needs a path, not an empty one", flag=flag))
+        return Path(text)
+
+    return parse
 
 
 def writable_or_fail(path: Path, flag: str, *, folder: bool = False) -> Path:

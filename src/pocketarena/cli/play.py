@@ -41,6 +41,7 @@ from .common import (
     game_options,
     load_or_fail,
     ngettext,
+    path_typed,
     reason,
     say,
     scores_line,
@@ -398,6 +399,8 @@ def play(
         Path | None,
         typer.Option(
             "--save",
+            parser=path_typed("--save"),
+            metavar="<path>",
             help=N_(
                 "Where to save the record (.json for JSON, else text); with --resume, "
                 "the resumed file unless given."
@@ -413,6 +416,7 @@ def play(
         typer.Option(
             "--resume",
             metavar="FILE",
+            parser=path_typed("--resume"),
             help=N_(
                 "Go on with an unfinished game saved in FILE: same players, same seed, the "
                 "coins falling as they would have."
