@@ -108,6 +108,28 @@ ENGLISH |= dict(
         M_("interop.not-an-id", "an action is a decision id (an integer), got %(action)r"),
         M_("interop.not-legal-now", "%(move)r is not legal now (it is %(agent)s's turn)"),
         M_("interop.id-not-legal-now", "action %(id)s is not legal now (it is %(agent)s's turn)"),
+        M_(
+            "interop.written-like",
+            "%(game)s option %(name)r must be written like %(example)s (or as JSON: %(json)s), "
+            "got %(text)r",
+        ),
+        M_(
+            "interop.unknown-parameter", "unknown parameter %(name)r for %(game)s; valid: %(valid)s"
+        ),
+        M_("interop.no-parameters", "unknown parameter %(name)r for %(game)s; it takes none"),
+        M_("interop.32-bits", "%(game)s option %(name)r must fit in 32 bits for OpenSpiel"),
+        M_(
+            "interop.initial-state-arguments",
+            "Pocket Arena games have one initial state; it takes no arguments",
+        ),
+        M_(
+            "interop.observation-parameters",
+            "observation parameters are not supported, got %(params)s",
+        ),
+        M_(
+            "interop.chance-outcome",
+            "chance outcome %(outcome)s is not one of the %(count)s here (0..%(last)s)",
+        ),
         M_("game.unknown", "unknown game %(game)r; valid games: %(games)s"),
         M_("game.none-installed", "unknown game %(game)r; no game is installed"),
         M_(

@@ -20,6 +20,7 @@ from pocketarena.bots import make_bot
 from pocketarena.interop.gymnasium import ENV_IDS, env_id
 from pocketarena.observe import observation_tensor
 from tests.conftest import all_variants, variant_id
+from tests.interop.conftest import assert_worded_in_every_language
 
 VARIANTS = all_variants()
 # Subprocesses run this checkout's code, as pytest does.
@@ -176,17 +177,7 @@ REFUSALS = {
 def test_a_refusal_is_a_message_worded_in_every_language(case: str) -> None:
     """The adapter refuses as the engine does (``Refusal``: a message id and parameters, the
     English in ``str``), so each language's catalog words it, as ``UnknownBotError``'s."""
-    from pocketarena import i18n
-    from pocketarena.core.errors import SAID, Message
-    from pocketarena.messages import speak
-
-    error = _refused(REFUSALS[case])
-    said = getattr(error, "message", None)
-    assert isinstance(said, Message) and said.id != SAID, (case, error)
-    for code in i18n.LANGUAGES:
-        with i18n.use_locale(code):
-            worded = speak(said)
-        assert worded and (worded == str(error)) == (code == i18n.DEFAULT), (code, worded)
+    assert_worded_in_every_language(_refused(REFUSALS[case]))
 
 
 def run_fresh(code: str) -> str:

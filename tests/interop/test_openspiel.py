@@ -17,6 +17,7 @@ import pocketarena as pa
 from pocketarena.interop.openspiel import encode_mapping, registered_names, spiel_name
 from pocketarena.observe import observation_tensor
 from tests.conftest import all_variants, variant_id
+from tests.interop.conftest import assert_worded_in_every_language
 
 VARIANTS = all_variants()
 
@@ -324,3 +325,42 @@ def test_the_interop_benchmark_runs(tmp_path: Any) -> None:
     names = [*shipped, "tic_tac_toe (C++)", "python_tic_tac_toe"]
     assert [row.split(" | ")[0][2:] for row in rows[1:]] == names
     assert all(row.count(" | ") == 7 and row.rstrip(" |").endswith("x") for row in rows[1:])
+
+
+def _merged_chance_state() -> Any:
+    game = pyspiel.load_game("pocketarena_wallet_battles(merge_chance=true)")
+    state = game.new_initial_state()
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+def _built(game_id: str, params: dict[str, Any], **changed: Any) -> Any:
+    """The adapter's game built straight from parameters (``pyspiel.load_game`` checks their
+    names and types in C++ before the adapter sees them)."""
+    from pocketarena.core import game_class
+    from pocketarena.interop.openspiel import PocketArenaSpielGame
+
+    cls = game_class(game_id)
+    return PocketArenaSpielGame(type(cls.__name__, (cls,), changed) if changed else cls, params)
+
+
+OPENSPIEL_REFUSALS = {
+    "written like": lambda: pyspiel.load_game("pocketarena_wallet_battles(coins=Q1)"),
+    "unknown parameter": lambda: _built("stack-a-cash", {"side": "heads"}),
+    "no parameters": lambda: _built("stack-a-cash", {"side": "heads"}, OPTIONS=()),
+    "32 bits": lambda: _built("coin-age", {"seed": 2**40}),
+    "merge_chance": lambda: _built("wallet-battles", {"merge_chance": 3}),
+    "initial state": lambda: pyspiel.load_game("pocketarena_flipwars").new_initial_state(1),
+    "observer": lambda: pyspiel.load_game("pocketarena_flipwars").make_py_observer(None, {"a": 1}),
+    "chance outcome": lambda: _merged_chance_state()._run(10**6),
+}
+
+
+@pytest.mark.parametrize("case", OPENSPIEL_REFUSALS)
+def test_a_refusal_is_a_message_worded_in_every_language(case: str) -> None:
+    """The adapter refuses as the engine and the other adapters do (``Refusal``: a message id
+    and parameters, the English in ``str``), so each language's catalog words it."""
+    with pytest.raises(ValueError) as caught:
+        OPENSPIEL_REFUSALS[case]()
+    assert_worded_in_every_language(caught.value)

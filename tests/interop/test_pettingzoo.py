@@ -13,6 +13,7 @@ import pocketarena as pa
 from pocketarena.interop.pettingzoo import env, raw_env
 from pocketarena.observe import observation_shape, observation_tensor
 from tests.conftest import all_variants, variant_id
+from tests.interop.conftest import assert_worded_in_every_language
 
 VARIANTS = all_variants()
 
@@ -144,15 +145,6 @@ REFUSALS = {
 def test_a_refusal_is_a_message_worded_in_every_language(case: str) -> None:
     """As the Gymnasium adapter's: a ``Refusal`` with a message id, English in ``str``, each
     language's catalog wording it."""
-    from pocketarena import i18n
-    from pocketarena.core.errors import SAID, Message
-    from pocketarena.messages import speak
-
     with pytest.raises(ValueError) as caught:
         REFUSALS[case]()
-    said = getattr(caught.value, "message", None)
-    assert isinstance(said, Message) and said.id != SAID, (case, caught.value)
-    for code in i18n.LANGUAGES:
-        with i18n.use_locale(code):
-            worded = speak(said)
-        assert worded and (worded == str(caught.value)) == (code == i18n.DEFAULT), (code, worded)
+    assert_worded_in_every_language(caught.value)

@@ -53,6 +53,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 import pocketarena as pa
 from pocketarena.core import Action, Game, Option, State
+from pocketarena.core.errors import Refusal
 from pocketarena.observe import observation_shape, observation_tensor
 
 from ._common import load
@@ -101,10 +102,13 @@ def _decode_mapping(game_id: str, option: Option, text: object) -> Any:
             out[key.strip()] = int(value) if value.lstrip("+-").isdigit() else value
         else:
             return out
-    example = encode_mapping(option.default)
-    raise ValueError(
-        f"{game_id} option {option.name!r} must be written like {example} "
-        f"(or as JSON: {json.dumps(option.default)}), got {text!r}"
+    raise Refusal(
+        "interop.written-like",
+        game=game_id,
+        name=option.name,
+        example=encode_mapping(option.default),
+        json=json.dumps(option.default),
+        text=text,
     )
 
 
@@ -133,10 +137,14 @@ def _options(cls: type[Game], params: Mapping[str, Any]) -> dict[str, Any]:
         out[option.name] = value
     names = [o.name for o in cls.OPTIONS] + ([MERGE_CHANCE] if cls.CHANCE else [])
     unknown = sorted(set(params) - set(names))
+    if unknown and not names:
+        raise Refusal("interop.no-parameters", name=unknown[0], game=spiel_name(cls.ID))
     if unknown:
-        valid = ", ".join(names) or "none"
-        raise ValueError(
-            f"unknown parameter {unknown[0]!r} for {spiel_name(cls.ID)}; valid: {valid}"
+        raise Refusal(
+            "interop.unknown-parameter",
+            name=unknown[0],
+            game=spiel_name(cls.ID),
+            valid=", ".join(names),
         )
     return out
 
@@ -148,7 +156,7 @@ def _load_for_spiel(cls: type[Game], options: dict[str, Any]) -> Game:
     for option in cls.OPTIONS:
         value = options.get(option.name)
         if option.type is int and isinstance(value, int) and not -INT32 <= value < INT32:
-            raise ValueError(f"{cls.ID} option {option.name!r} must fit in 32 bits for OpenSpiel")
+            raise Refusal("interop.32-bits", game=cls.ID, name=option.name)
     return load(cls.ID, options)
 
 
@@ -211,7 +219,7 @@ class PocketArenaSpielGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         merge = params.pop(MERGE_CHANCE, False) if cls.CHANCE else False
         if not isinstance(merge, bool):
-            raise ValueError(f"{MERGE_CHANCE} must be true or false, got {merge!r}")
+            raise Refusal("interop.true-or-false", name=MERGE_CHANCE, value=merge)
         game = _load_for_spiel(cls, _options(cls, params))
         info = game.info
         chance_table = len(game.actions) - game.num_decisions
@@ -239,14 +247,14 @@ class PocketArenaSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self, *args: Any) -> PocketArenaSpielState:
         if args:
-            raise ValueError("Pocket Arena games have one initial state; it takes no arguments")
+            raise Refusal("interop.initial-state-arguments")
         return PocketArenaSpielState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> _Observer:
         if params:
-            raise ValueError(f"observation parameters are not supported, got {dict(params)}")
+            raise Refusal("interop.observation-parameters", params=dict(params))
         history = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
         return _Observer(self.pocketarena, history)
 
@@ -310,7 +318,9 @@ class PocketArenaSpielState(pyspiel.State):  # type: ignore[misc]
             return [state.game.action(int(action))]
         runs = chance_runs(state)
         if not 0 <= action < len(runs):
-            raise ValueError(f"chance outcome {action} is not one of the {len(runs)} here")
+            raise Refusal(
+                "interop.chance-outcome", outcome=action, count=len(runs), last=len(runs) - 1
+            )
         return runs[action][0]
 
     def _apply_action(self, action: int) -> None:
