@@ -1285,6 +1285,13 @@ def speak(said: Message, places: Mapping[str, str] | None = None) -> str:
     return render(said, current_translations(), places)
 
 
+def speak_error(error: BaseException) -> str:
+    """Why ``error`` refused, in the language of the moment when it says so as a message
+    (``error.message``: a ``Refusal``'s, a ``RecordError``'s), else its own text."""
+    said = getattr(error, "message", None)
+    return speak(said) if isinstance(said, Message) else str(error)
+
+
 # A number with its sign ("+2", "-1", "−3"): in a right-to-left sentence the sign, a neutral
 # character, would be drawn after the digits ("2+") unless the number is isolated.
 _SIGNED = re.compile(r"[+\-\u2212]\d[\d.,]*")

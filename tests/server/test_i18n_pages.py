@@ -388,3 +388,71 @@ def test_a_refused_request_body_is_explained_in_the_readers_language(client: Tes
     fields = {"game", "extra", "seat", "mode"}
     bare = [t for t in said if not worded(t, fields | {"local", "bot"})]
     assert not bare, bare
+
+
+def test_game_option_and_unknown_game_refusals_in_the_readers_language(
+    client: TestClient,
+) -> None:
+    """A new game's or a tournament's options that the game refuses, and a game that does not
+    exist, are answered in the request's language (``Accept-Language`` or the ``lang``
+    cookie), as the engine words them; the English answer, its status and code are as before,
+    and nothing was made."""
+    r = client.post("/api/auth/register", json={"username": "odile", "password": "pw-" + "x" * 10})
+    assert r.status_code == 200, r.text
+    tournament = {"name": "Coupe", "kind": "swiss", "rounds": 3, "starts_in_s": 3600}
+    asked = {
+        "game option": (
+            "post",
+            "/api/games",
+            {"game": "stack-a-cash", "mode": "local", "options": {"protect": "never"}},
+        ),
+        "unknown option": (
+            "post",
+            "/api/games",
+            {"game": "stack-a-cash", "mode": "local", "options": {"size": 4}},
+        ),
+        "game, unknown": ("post", "/api/games", {"game": "chess", "mode": "local"}),
+        "catalog, unknown": ("get", "/api/catalog/chess", None),
+        "tournament option": (
+            "post",
+            "/api/tournaments",
+            {**tournament, "game": "wallet-battles", "options": {"coins": None}},
+        ),
+        "tournament, unknown": ("post", "/api/tournaments", {**tournament, "game": "chess"}),
+    }
+    french = {
+        "game option": "l'option protect='never' de stack-a-cash n'est pas valide ; choisissez "
+        "parmi : touched, placed",
+        "unknown option": "option inconnue 'size' pour stack-a-cash ; options valides : protect",
+        "game, unknown": "jeu inconnu 'chess' ; jeux valides : ",
+        "catalog, unknown": "jeu inconnu 'chess' ; jeux valides : ",
+        "tournament option": "option 'coins' de wallet-battles : doit être un dict de nombres",
+        "tournament, unknown": "jeu inconnu 'chess' ; jeux valides : ",
+    }
+    english = {
+        "game option": "stack-a-cash option protect='never' is not valid; choose one of: touched",
+        "unknown option": "unknown option 'size' for stack-a-cash; valid options: protect",
+        "game, unknown": "unknown game 'chess'; valid games: ",
+        "catalog, unknown": "unknown game 'chess'; valid games: ",
+        "tournament option": "wallet-battles option 'coins': must be a dict of coin counts like",
+        "tournament, unknown": "unknown game 'chess'; valid games: ",
+    }
+    tournaments = client.get("/api/tournaments").json()
+
+    def answers(**headers: str) -> dict[str, tuple[int, str | None, str]]:
+        out = {}
+        for what, (method, url, body) in asked.items():
+            r = client.request(method, url, json=body, headers=headers)
+            out[what] = (r.status_code, r.json().get("code"), r.json()["detail"])
+        return out
+
+    said = {"en": answers(), "fr": answers(**{"Accept-Language": "fr"})}
+    client.cookies.set("lang", "fr")
+    said["fr cookie"] = answers()
+    client.cookies.delete("lang")
+    for what, (status, code, detail) in said["en"].items():
+        assert status in (400, 404) and english[what] in detail, (what, status, detail)
+        for lang in ("fr", "fr cookie"):
+            assert said[lang][what][:2] == (status, code), (what, lang, said[lang][what])
+            assert french[what] in said[lang][what][2], (what, lang, said[lang][what])
+    assert client.get("/api/tournaments").json() == tournaments

@@ -24,8 +24,7 @@ from pocketarena.core import (
     seat_name,
     with_seed,
 )
-from pocketarena.core.errors import Message
-from pocketarena.messages import speak
+from pocketarena.messages import speak, speak_error
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -71,8 +70,7 @@ def terminal_language(env: Mapping[str, str] = os.environ) -> str:
 def reason(error: Exception) -> str:
     """Why ``error`` refused, in the reader's language when it says so as a message
     (``error.message``), else its own text."""
-    said = getattr(error, "message", None)
-    return speak(said) if isinstance(said, Message) else str(error)
+    return speak_error(error)
 
 
 def seat_word(game: pa.Game, seat: int) -> str:

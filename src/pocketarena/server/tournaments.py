@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 
 from pocketarena import tournaments as pairing
 from pocketarena.i18n import _
+from pocketarena.messages import speak_error
 from pocketarena.tournaments import Played
 
 from . import catalog
@@ -483,7 +484,7 @@ class Tournaments:
         try:
             game = catalog.load_game(body.game, body.options)
         except ValueError as e:
-            raise GameError("bad_request", str(e)) from None
+            raise GameError("bad_request", speak_error(e)) from None
         check_timing(body)
         limit = self.settings.tournament_max_players
         max_players = body.max_players or limit

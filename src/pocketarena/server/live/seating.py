@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from pocketarena.core import Game
 from pocketarena.fair import FairChance
 from pocketarena.i18n import _
+from pocketarena.messages import speak_error
 
 from .. import catalog
 from ..core.security import new_game_id, new_invite_token
@@ -112,7 +113,7 @@ class Seating:
         try:
             game = catalog.load_game(game_id, options)
         except ValueError as e:
-            raise GameError("bad_request", str(e)) from None
+            raise GameError("bad_request", speak_error(e)) from None
         found = await runner.db(runner.store.get_players, list(players))
         if any(pid not in found for pid in players):
             raise GameError("bad_request", _("a paired player is unknown"))

@@ -25,7 +25,7 @@ from pocketarena.core import (
 )
 from pocketarena.fair import SCHEME, FairChance
 from pocketarena.i18n import N_, _
-from pocketarena.messages import speak
+from pocketarena.messages import speak, speak_error
 from pocketarena.ratings import Rating
 from pocketarena.records import result_for
 from pocketarena.render import place_names
@@ -686,7 +686,7 @@ def check_new_game(
     try:
         game = catalog.load_game(game_id, options)  # ValueError for anything but a game id
     except ValueError as e:
-        raise GameError("bad_request", str(e)) from None
+        raise GameError("bad_request", speak_error(e)) from None
     if seat not in (None, 0, 1):
         raise GameError("bad_request", _("seat must be 0 (first), 1 (second) or omitted (random)"))
     if clock is not None:

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from pocketarena import i18n
 from pocketarena.core import RecordError
 from pocketarena.i18n import _
-from pocketarena.messages import speak
+from pocketarena.messages import speak_error
 from pocketarena.records import loads
 from pocketarena.study import MAX_MOVES, PositionError, evaluate, load_position, position_report
 
@@ -142,9 +142,9 @@ async def analysis_record(request: Request) -> dict[str, Any]:
             record.replay()
             game = record.load_game()
         except (RecordError, ValueError) as e:
-            why = speak(e.message) if isinstance(e, RecordError) else str(e)
             raise HTTPException(
-                status_code=400, detail=_("this is not a readable record: %(why)s", why=why)
+                status_code=400,
+                detail=_("this is not a readable record: %(why)s", why=speak_error(e)),
             ) from None
         return {"game_id": game.ID, "options": dict(game.options), "moves": list(record.moves)}
 

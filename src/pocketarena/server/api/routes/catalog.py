@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
 
+from pocketarena.messages import speak_error
+
 from ... import catalog
 from ...schemas import CatalogGame, ErrorOut
 
@@ -20,4 +22,4 @@ def get_game(game: str) -> dict[str, object]:
     try:
         return catalog.game_info(game)
     except ValueError as e:
-        raise HTTPException(status_code=404, detail=str(e)) from None
+        raise HTTPException(status_code=404, detail=speak_error(e)) from None
