@@ -23,7 +23,6 @@ from pocketarena import i18n
 from pocketarena.core import (
     CHANCE,
     TERMINAL,
-    ActionError,
     State,
     fresh_seed,
     load_shared,
@@ -32,7 +31,7 @@ from pocketarena.core import (
 from pocketarena.core.errors import Message, message
 from pocketarena.core.words import seat_name as seat_word
 from pocketarena.explore import ExplorerError, MoveValue, explorable, explorable_message, explore
-from pocketarena.messages import speak
+from pocketarena.messages import speak, speak_error
 
 __all__ = ["MAX_MOVES", "PositionError", "evaluate", "load_position", "position_report"]
 
@@ -53,7 +52,7 @@ def load_position(game_id: str, options: Mapping[str, Any], moves: Sequence[str]
     try:
         game = load_shared(game_id, with_seed(game_id, dict(options), fresh_seed()))
     except (ValueError, TypeError) as e:
-        raise PositionError(str(e)) from None
+        raise PositionError(speak_error(e)) from None
     if len(moves) > MAX_MOVES:
         raise PositionError(speak(message("study.too-many-moves", most=MAX_MOVES)))
     state = game.new_initial_state()
@@ -63,8 +62,7 @@ def load_position(game_id: str, options: Mapping[str, Any], moves: Sequence[str]
         try:
             state.apply(text)
         except ValueError as e:
-            why = speak(e.message) if isinstance(e, ActionError) else str(e)
-            said = message("study.move-illegal", number=n, text=text, why=why)
+            said = message("study.move-illegal", number=n, text=text, why=speak_error(e))
             raise PositionError(speak(said)) from None
     return state
 

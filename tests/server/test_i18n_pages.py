@@ -393,10 +393,10 @@ def test_a_refused_request_body_is_explained_in_the_readers_language(client: Tes
 def test_game_option_and_unknown_game_refusals_in_the_readers_language(
     client: TestClient,
 ) -> None:
-    """A new game's or a tournament's options that the game refuses, and a game that does not
-    exist, are answered in the request's language (``Accept-Language`` or the ``lang``
-    cookie), as the engine words them; the English answer, its status and code are as before,
-    and nothing was made."""
+    """A new game's, a tournament's or the analysis board's options that the game refuses,
+    and a game that does not exist, are answered in the request's language
+    (``Accept-Language`` or the ``lang`` cookie), as the engine words them; the English
+    answer, its status and code are as before, and nothing was made."""
     r = client.post("/api/auth/register", json={"username": "odile", "password": "pw-" + "x" * 10})
     assert r.status_code == 200, r.text
     tournament = {"name": "Coupe", "kind": "swiss", "rounds": 3, "starts_in_s": 3600}
@@ -419,6 +419,11 @@ def test_game_option_and_unknown_game_refusals_in_the_readers_language(
             {**tournament, "game": "wallet-battles", "options": {"coins": None}},
         ),
         "tournament, unknown": ("post", "/api/tournaments", {**tournament, "game": "chess"}),
+        "analysis option": (
+            "post",
+            "/api/analysis/position",
+            {"game_id": "stack-a-cash", "options": {"protect": "never"}},
+        ),
     }
     french = {
         "game option": "l'option protect='never' de stack-a-cash n'est pas valide ; choisissez "
@@ -428,6 +433,7 @@ def test_game_option_and_unknown_game_refusals_in_the_readers_language(
         "catalog, unknown": "jeu inconnu 'chess' ; jeux valides : ",
         "tournament option": "option 'coins' de wallet-battles : doit être un dict de nombres",
         "tournament, unknown": "jeu inconnu 'chess' ; jeux valides : ",
+        "analysis option": "l'option protect='never' de stack-a-cash n'est pas valide",
     }
     english = {
         "game option": "stack-a-cash option protect='never' is not valid; choose one of: touched",
@@ -436,6 +442,7 @@ def test_game_option_and_unknown_game_refusals_in_the_readers_language(
         "catalog, unknown": "unknown game 'chess'; valid games: ",
         "tournament option": "wallet-battles option 'coins': must be a dict of coin counts like",
         "tournament, unknown": "unknown game 'chess'; valid games: ",
+        "analysis option": "stack-a-cash option protect='never' is not valid; choose one of",
     }
     tournaments = client.get("/api/tournaments").json()
 
