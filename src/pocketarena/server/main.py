@@ -49,7 +49,7 @@ from .api.routes import friends as friends_routes
 from .api.routes import notify as notify_routes
 from .api.routes import settings as settings_routes
 from .api.routes.pages import error_page, is_page
-from .assets import Assets
+from .assets import BUILD, STATIC, Assets
 from .context import AppContext
 from .core.config import Settings
 from .core.db import (
@@ -154,6 +154,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         npgettext=lambda c, s, p, n: i18n.SITE.catalog().npgettext(c, s, p, n),
         newstyle=True,
     )
+    templates.env.globals["build"] = BUILD  # base.html's <meta name="pa-build">
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -264,7 +265,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         notify_routes,
     ):
         app.include_router(module.router)
-    app.mount("/static", Assets(directory=str(PACKAGE / "static")), name="static")
+    app.mount("/static", Assets(directory=str(STATIC)), name="static")
     return app
 
 

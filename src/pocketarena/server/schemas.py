@@ -548,10 +548,12 @@ def message_text(message: BaseModel, **dump: Any) -> str:
 
 
 class HelloOut(BaseModel):
-    """The first message on every socket: who the server takes the client for."""
+    """The first message on every socket: who the server takes the client for, and the build
+    of the pages it serves (``assets.BUILD``): a page of another build runs old scripts."""
 
     type: Literal["hello"] = "hello"
     player: str | None
+    build: str
 
 
 class PongOut(BaseModel):

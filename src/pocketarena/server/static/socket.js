@@ -1,11 +1,26 @@
 // The page's one live connection (/ws): it reconnects by itself (backing off to 8 s), says so
 // in the header's banner, and watches again what it watched. Handlers hear messages by type
 // (live.on("state", fn)); other scripts of the page (chat.js) hear them as "pa:live" events of
-// the document.
-import { $, toast } from "./dom.js";
+// the document. A hello of another build than the page's (an upgrade while the tab stayed open)
+// tells the player to reload.
+import { $, el, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 const PING_MS = 25000;
+
+// The server was upgraded while this tab stayed open: its scripts are the old ones and may no
+// longer read what the new server sends (a move list, a state). Said once, until the player
+// reloads; never reloaded for them (a chat message may be half typed).
+function noticeUpgrade(build) {
+  const mine = document.querySelector('meta[name="pa-build"]')?.content;
+  if (!build || !mine || build === mine || $("#upgrade-notice")) return;
+  const notice = el("div", { id: "upgrade-notice", class: "toast upgrade-notice", role: "alert" },
+    el("span", { text: t("Pocket Arena was updated. Reload the page to go on.") }),
+    el("button", { type: "button", class: "btn", text: t("Reload"), onclick: () => location.reload() }));
+  const box = $("#toasts");
+  if (box) box.prepend(notice);
+  else document.body.append(notice);
+}
 
 export class Live {
   constructor() {
@@ -37,6 +52,7 @@ export class Live {
     this.ws.addEventListener("message", (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg.type === "hello") noticeUpgrade(msg.build);
       this.emit(msg.type, msg);
     });
     this.ws.addEventListener("close", () => {

@@ -11,7 +11,7 @@ ID, "answer": "offer"|"accept"|"decline"}``, ``{"type": "takeback", "game": ID, 
 ``{"type": "lobby"}`` (subscribe to lobby updates), ``{"type": "tournament", "id": ID}``
 (subscribe to a tournament's standings and pairings), ``{"type": "ping"}``.
 
-Server → client: ``hello``, ``state`` (after every change of a watched game), ``chat`` (a
+Server → client: ``hello`` (the player and the pages' build), ``state`` (after every change of a watched game), ``chat`` (a
 new message of the watched game's chat room the client reads; see ``server.chat``), ``lobby``,
 ``presence`` (whether each seat's player of a watched game is online; see ``live.presence``),
 ``spectators`` (how many watch a game without a seat in it),
@@ -34,6 +34,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from pocketarena.i18n import _
 
+from ...assets import BUILD
 from ...context import AppContext
 from ...core.db import database_away
 from ...core.ratelimit import TokenBucket
@@ -193,7 +194,7 @@ async def _serve(
     )
     hub.watchers.connect(conn)
     writer = asyncio.create_task(conn.writer())
-    conn.push(HelloOut(player=player_id).model_dump_json())
+    conn.push(HelloOut(player=player_id, build=BUILD).model_dump_json())
     try:
         while not conn.closed:
             message = await websocket.receive()
