@@ -392,3 +392,48 @@ def test_pages_and_watchers_show_who_is_online(
         bot_game = create(ann, game="stack-a-cash", mode="bot", bot="random", seat=0)["id"]
         assert page_presence(spectator, bot_game) == [False, None]
         assert spectator.get("/players/NOPE").status_code == 404
+
+
+def test_presence_stops_when_closed_just_after_a_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing right after a change (a server stopping: its sockets leave, then the hub
+    closes) stops the presence loop. Python 3.11's asyncio.wait_for returned the wake instead
+    of the cancel when both came in the same turn of the loop, and the loop ran on, so a hub's
+    close (a worker's Ctrl-C) waited forever."""
+
+    class Leaving:
+        id = "s1"
+        player_id = "ann"
+
+        def push(self, text: str) -> None:
+            pass
+
+    # The loop spends its time waiting for a change (its first look done at once).
+    monkeypatch.setattr(presence_module, "POLL_S", 30.0)
+    monkeypatch.setattr(presence_module, "SETTLE_S", 0.001)
+    monkeypatch.setattr(presence_module, "MIN_GAP_S", 0.002)
+
+    async def main() -> None:
+        for spins in range(4):  # the change lands 0-3 turns of the loop before the close
+            presence = Presence(MemoryBus(), lambda: [])
+            presence.start()
+            await asyncio.sleep(0.1)  # the loop waits for a change
+            presence.unwatched(Leaving(), "g1", None)  # type: ignore[arg-type]
+            for _ in range(spins):
+                await asyncio.sleep(0)
+            loop_task = presence._task
+            assert loop_task is not None
+            rescued: list[int] = []
+
+            def rescue(task: asyncio.Task[None], rescued: list[int]) -> None:
+                # A loop that lost its cancel runs forever: cancel again, so the test ends.
+                if not task.done():
+                    rescued.append(1)
+                    task.cancel()
+                    asyncio.get_running_loop().call_later(0.1, rescue, task, rescued)
+
+            guard = asyncio.get_running_loop().call_later(2.0, rescue, loop_task, rescued)
+            await presence.close()  # inline, as the hub awaits it
+            guard.cancel()
+            assert not rescued, f"the loop ran on after close (change {spins} turns before)"
+
+    run(main())

@@ -111,7 +111,8 @@ class StudySlots:
         self.check_room(seconds_each)
         self.waiting += 1
         try:
-            await asyncio.wait_for(self._free.acquire(), wait_s)
+            async with asyncio.timeout(wait_s):  # not wait_for: it can swallow a cancel (3.11)
+                await self._free.acquire()
         except TimeoutError:
             raise Busy(
                 _("the analysis workers are busy; try again in a moment"),

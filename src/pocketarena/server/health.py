@@ -54,7 +54,8 @@ def _reason(e: BaseException) -> str:
 
 async def _check(probe: Any) -> str:
     try:
-        await asyncio.wait_for(probe, CHECK_TIMEOUT_S)
+        async with asyncio.timeout(CHECK_TIMEOUT_S):  # not wait_for: it can drop a cancel
+            await probe
     except TimeoutError:
         return f"no answer within {CHECK_TIMEOUT_S:g} s"
     except Exception as e:
@@ -67,10 +68,13 @@ async def _bots(hub: Hub, settings: Settings) -> Bots:
     if jobs is None:  # one process alone has no queue: its bots think in it
         return Bots(queue="not used", group=True, waiting=0, oldest_wait_s=0.0)
     try:
-        pipeline = await asyncio.wait_for(jobs.pipeline(), CHECK_TIMEOUT_S)
+        async with asyncio.timeout(CHECK_TIMEOUT_S):
+            pipeline = await jobs.pipeline()
         if not pipeline.group:  # Redis lost it: made again now, then looked at again
-            await asyncio.wait_for(jobs.setup(), CHECK_TIMEOUT_S)
-            pipeline = await asyncio.wait_for(jobs.pipeline(), CHECK_TIMEOUT_S)
+            async with asyncio.timeout(CHECK_TIMEOUT_S):
+                await jobs.setup()
+            async with asyncio.timeout(CHECK_TIMEOUT_S):
+                pipeline = await jobs.pipeline()
     except TimeoutError:
         return Bots(
             queue=f"no answer within {CHECK_TIMEOUT_S:g} s", group=False, waiting=0, oldest_wait_s=0
@@ -118,7 +122,8 @@ async def serve_health(
 
     async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), CHECK_TIMEOUT_S)
+            async with asyncio.timeout(CHECK_TIMEOUT_S):
+                head = await reader.readuntil(b"\r\n\r\n")
             parts = head.split(b"\r\n", 1)[0].split()
             path = parts[1].split(b"?", 1)[0] if len(parts) >= 2 else b""
             if len(parts) >= 2 and parts[0] in (b"GET", b"HEAD") and path == b"/healthz":

@@ -172,7 +172,11 @@ class BotRunner:
         else:
             future = loop.run_in_executor(self._pool, _choose_here, spec, state.clone(), seed)
         try:
-            text = await asyncio.wait_for(future, budget)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns a result that
+            # lands in the same turn as a cancel (a resignation, a server stopping) and drops
+            # the cancel, so a cancelled bot would play on.
+            async with asyncio.timeout(budget):
+                text = await future
             action = state.game.action(text)
             if action in state.legal_actions():
                 return action
@@ -192,7 +196,8 @@ class BotRunner:
         worker, for work that must not slow live games down."""
         loop = asyncio.get_running_loop()
         pool = self._background_pool() if background else self._pool
-        return await asyncio.wait_for(loop.run_in_executor(pool, fn, *args), timeout_s)
+        async with asyncio.timeout(timeout_s):  # not wait_for: see choose
+            return await loop.run_in_executor(pool, fn, *args)
 
     def _background_pool(self) -> Executor:
         if self.mode != "process":

@@ -438,7 +438,8 @@ class RedisBus:
                 return
         if waiting is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(waiting), FOLLOW_WAIT_S)
+                async with asyncio.timeout(FOLLOW_WAIT_S):  # not wait_for: it can drop a cancel
+                    await asyncio.shield(waiting)
             self._confirmed.pop(channel, None)
 
     async def _say_alive_once(self) -> None:

@@ -239,8 +239,11 @@ class Presence:
         changed here (after ``SETTLE_S``), and every ``POLL_S`` for the other processes'
         changes (and their deaths, which nobody announces)."""
         while True:
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns the wake instead
+            # of a cancel that comes in the same turn, and the loop would never stop.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL_S)
+                async with asyncio.timeout(POLL_S):
+                    await self._wake.wait()
             await asyncio.sleep(SETTLE_S)
             self._wake.clear()
             try:
