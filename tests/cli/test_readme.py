@@ -190,14 +190,7 @@ def _serve_and_stop(args: list[str], ready: str, env: dict[str, str], cwd: Path)
         "serve --port",
         "serve --trusted",
         "serve --database-url",
-        pytest.param(
-            "worker",
-            # Stops in 17 s alone (4 of 4), but in 2 of 2 whole-suite runs on 2026-12-06 it
-            # did not stop within 60 or 150 s of Ctrl-C; cause not found yet (issue 24 note).
-            marks=pytest.mark.xfail(
-                reason="worker's Ctrl-C hangs in the whole suite", strict=False
-            ),
-        ),
+        "worker",
     ],
 )
 def test_the_servers_in_the_readme_start_and_stop(
