@@ -74,7 +74,10 @@ def test_a_person_joins_a_swiss_of_bots_and_plays_it_to_the_end(
                     "document.getElementById('your-game')",
                     timeout=30_000,
                 )
-        page.wait_for_selector("text=Final standings", timeout=60_000)
+        # The page reloads itself when the tournament ends: what follows reads the new page.
+        page.wait_for_selector("#tournament-status[data-status=finished]", timeout=60_000)
+        page.wait_for_load_state("load")
+        assert page.is_visible("text=Final standings")
         rows = page.locator("#standings tbody tr")
         assert rows.count() == 4
         assert page.locator(".round").count() == 2

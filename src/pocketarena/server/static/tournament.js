@@ -100,13 +100,16 @@ if (head && id) {
   let fetching = Promise.resolve();
   const refresh = (view) => {
     fetching = fetching.then(async () => {
+      if (view.status !== status) {
+        // The buttons change with the status: the whole page again, at once (drawing the live
+        // part first only showed it a moment before the reload threw it away).
+        status = view.status;
+        location.reload();
+        return;
+      }
       const res = await fetch(`/t/${encodeURIComponent(id)}/live`, { credentials: "same-origin" });
       if (!res.ok) return;
       live.innerHTML = await res.text();
-      if (view.status !== status) {
-        status = view.status;
-        location.reload(); // the buttons change with the status
-      }
       const mine = view.you?.game ?? null;
       if (mine && mine !== game) {
         // Your next game has started: say so where the eye is (the live part shows the link).
