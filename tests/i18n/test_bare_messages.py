@@ -1,6 +1,6 @@
 """No refusal is written as a bare English literal: the message argument of every call that
 shows a person an error (the terminal's ``fail``, ``error_line`` and ``interrupted``, the
-server's ``GameError``, ``HTTPException`` and ``BadParameter``, a ``RecordError``) goes through a catalog, as
+server's ``GameError``, ``HTTPException``, ``StoreError`` and ``BadParameter``, a ``RecordError``) goes through a catalog, as
 ``_("…", name=value)``, a name marked with ``N_``, or text a catalog already worded. Found by
 reading the source (an AST walk), so a refusal nobody triggers in a test is caught too."""
 
@@ -21,6 +21,8 @@ SHOWN = {
     "BadParameter": (0, "message"),
     "GameError": (1, "message"),
     "RecordError": (0, "reason"),
+    "StoreError": (0, "message"),
+    "ConflictError": (0, "message"),
     "HTTPException": (1, "detail"),
     "StarletteHTTPException": (1, "detail"),
 }

@@ -463,3 +463,54 @@ def test_game_option_and_unknown_game_refusals_in_the_readers_language(
             assert said[lang][what][:2] == (status, code), (what, lang, said[lang][what])
             assert french[what] in said[lang][what][2], (what, lang, said[lang][what])
     assert client.get("/api/tournaments").json() == tournaments
+
+
+def test_account_refusals_in_the_readers_language(client: TestClient) -> None:
+    """Registering with a too-short password, a taken or a malformed username, again while
+    signed in, and signing in with a wrong password are answered in the request's language
+    (``Accept-Language`` or the ``lang`` cookie); the English answer, status and code are as
+    before."""
+    r = client.post("/api/auth/register", json={"username": "odile", "password": "pw-" + "x" * 10})
+    assert r.status_code == 200, r.text
+    guest = second_client(client)
+    long_enough = "pw-" + "y" * 10
+    asked = {
+        "short password": (guest, "register", {"username": "pauline", "password": "short"}),
+        "taken": (guest, "register", {"username": "Odile", "password": long_enough}),
+        "bad username": (guest, "register", {"username": "a b!", "password": long_enough}),
+        "signed in": (client, "register", {"username": "pauline", "password": long_enough}),
+        "wrong password": (guest, "login", {"username": "odile", "password": long_enough}),
+        "wrong username": (guest, "login", {"username": "a b!", "password": long_enough}),
+    }
+    english = {
+        "short password": "a password must be at least 8 characters long",
+        "taken": "the username 'odile' is taken",
+        "bad username": "a username is 3 to 24 letters, digits, '-' or '_'",
+        "signed in": "you are already signed in to an account; sign out first",
+        "wrong password": "wrong username or password",
+        "wrong username": "wrong username or password",
+    }
+    french = {
+        "short password": "un mot de passe doit compter au moins 8 caractères",
+        "taken": "le nom d'utilisateur 'odile' est déjà pris",
+        "bad username": "un nom d'utilisateur compte de 3 à 24 lettres, chiffres, « - » ou « _ »",
+        "signed in": "vous êtes déjà connecté à un compte ; déconnectez-vous d'abord",
+        "wrong password": "nom d'utilisateur ou mot de passe incorrect",
+        "wrong username": "nom d'utilisateur ou mot de passe incorrect",
+    }
+
+    def answers(**headers: str) -> dict[str, tuple[int, str | None, str]]:
+        out = {}
+        for what, (browser, path, body) in asked.items():
+            r = browser.post(f"/api/auth/{path}", json=body, headers=headers)
+            out[what] = (r.status_code, r.json().get("code"), r.json()["detail"])
+        return out
+
+    said = {"en": answers(), "fr": answers(**{"Accept-Language": "fr"})}
+    for browser in (client, guest):
+        browser.cookies.set("lang", "fr")
+    said["fr cookie"] = answers()
+    for what, (status, code, detail) in said["en"].items():
+        assert (status, code, detail) == (400, "bad_request", english[what]), what
+        for lang in ("fr", "fr cookie"):
+            assert said[lang][what] == (400, "bad_request", french[what]), (what, lang)

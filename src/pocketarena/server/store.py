@@ -28,6 +28,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from pocketarena.i18n import N_, _
 from pocketarena.ratings import Rating, rate
 
 from .core.security import default_guest_name, hash_password, needs_rehash, verify_password
@@ -39,6 +40,14 @@ _PLAYERS: Table = Player.__table__  # type: ignore[assignment]
 NAME_MIN, NAME_MAX = 2, 24
 USERNAME_MAX = 24
 PASSWORD_MIN = 8
+
+
+WRONG = N_("wrong username or password")
+
+
+def changed_elsewhere(game_id: str) -> str:
+    """Why a write that lost a race was refused, in the language of the moment."""
+    return _("game %(game)s changed elsewhere; reload it", game=game_id)
 
 
 class StoreError(ValueError):
@@ -71,17 +80,21 @@ def clean_name(name: object) -> str:
     """A display name: 2-24 characters by ``core.text.visible_line``'s rule (NFC, single-spaced,
     no control, format or direction characters), none of the characters HTML is made of."""
     if not isinstance(name, str):
-        raise StoreError("a name must be text")
+        raise StoreError(_("a name must be text"))
     try:
         name = visible_line(name)
     except TextError as e:
-        raise StoreError(f"a name cannot hold {e}") from None
+        raise StoreError(_("a name cannot hold %(what)s", what=str(e))) from None
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise StoreError(f"a name must be {NAME_MIN} to {NAME_MAX} characters long")
+        raise StoreError(
+            _("a name must be %(min)d to %(max)d characters long", min=NAME_MIN, max=NAME_MAX)
+        )
     if any(ch in "<>&\"'`" for ch in name):
-        raise StoreError("a name may not contain any of < > & \" ' `")
+        raise StoreError(_("a name may not contain any of < > & \" ' `"))
     if reserved_name(name):
-        raise StoreError(f"the name {name!r} is kept for the site's bots and staff: choose another")
+        raise StoreError(
+            _("the name %(name)r is kept for the site's bots and staff: choose another", name=name)
+        )
     return name
 
 
@@ -89,20 +102,25 @@ def clean_username(username: object) -> str:
     """A username: 3-24 ASCII letters, digits, '-' or '_', lower case (checked after the rule
     of ``core.text.visible_line``, so a refused character is named)."""
     if not isinstance(username, str):
-        raise StoreError("a username must be text")
+        raise StoreError(_("a username must be text"))
     try:
         username = visible_line(username).lower()
     except TextError as e:
-        raise StoreError(f"a username cannot hold {e}") from None
+        raise StoreError(_("a username cannot hold %(what)s", what=str(e))) from None
     if not 3 <= len(username) <= USERNAME_MAX or not all(
         c.isalnum() or c in "-_" for c in username
     ):
-        raise StoreError(f"a username is 3 to {USERNAME_MAX} letters, digits, '-' or '_'")
+        raise StoreError(
+            _("a username is 3 to %(max)d letters, digits, '-' or '_'", max=USERNAME_MAX)
+        )
     if not username.isascii():
-        raise StoreError("a username uses ASCII letters and digits only")
+        raise StoreError(_("a username uses ASCII letters and digits only"))
     if reserved_name(username):
         raise StoreError(
-            f"the username {username!r} is kept for the site's bots and staff: choose another"
+            _(
+                "the username %(username)r is kept for the site's bots and staff: choose another",
+                username=username,
+            )
         )
     return username
 
@@ -210,7 +228,7 @@ class Store:
             player = s.get(Player, player_id)
             assert player is not None
             if player.kind == "bot":
-                raise StoreError("bots cannot be renamed")
+                raise StoreError(_("bots cannot be renamed"))
             player.name = name
             s.commit()
             return player
@@ -241,19 +259,21 @@ class Store:
         """Turn the current guest into an account (keeping their games and ratings)."""
         username = clean_username(username)
         if not isinstance(password, str) or len(password) < PASSWORD_MIN:
-            raise StoreError(f"a password must be at least {PASSWORD_MIN} characters long")
+            raise StoreError(
+                _("a password must be at least %(min)d characters long", min=PASSWORD_MIN)
+            )
         if len(password) > 1024:
-            raise StoreError("a password must be at most 1024 characters long")
+            raise StoreError(_("a password must be at most %(max)d characters long", max=1024))
         if not _encodable(password):
-            raise StoreError("a password must be valid Unicode text")
+            raise StoreError(_("a password must be valid Unicode text"))
         self.ensure_guest(player_id)
         with self.sessions() as s:
             player = s.get(Player, player_id)
             assert player is not None
             if player.kind != "guest":
-                raise StoreError("you are already signed in to an account; sign out first")
+                raise StoreError(_("you are already signed in to an account; sign out first"))
             if s.scalar(select(Player.id).where(Player.username == username)) is not None:
-                raise StoreError(f"the username {username!r} is taken")
+                raise StoreError(_("the username %(username)r is taken", username=username))
             player.kind = "account"
             player.username = username
             player.password_hash = hash_password(password)
@@ -262,25 +282,27 @@ class Store:
             try:
                 s.commit()
             except IntegrityError:
-                raise StoreError(f"the username {username!r} is taken") from None
+                raise StoreError(
+                    _("the username %(username)r is taken", username=username)
+                ) from None
             return player
 
     def authenticate(self, username: str, password: str) -> Player:
         try:
             username = clean_username(username)
         except StoreError:
-            raise StoreError("wrong username or password") from None
+            raise StoreError(_(WRONG)) from None
         with self.sessions() as s:
             player = s.scalar(select(Player).where(Player.username == username))
             if player is None or not player.password_hash:
                 verify_password(_DUMMY_HASH, password if _encodable(password) else "")
-                raise StoreError("wrong username or password")
+                raise StoreError(_(WRONG))
             if (
                 not isinstance(password, str)
                 or not _encodable(password)
                 or not verify_password(player.password_hash, password)
             ):
-                raise StoreError("wrong username or password")
+                raise StoreError(_(WRONG))
             if needs_rehash(player.password_hash):
                 player.password_hash = hash_password(password)
                 s.commit()
@@ -300,7 +322,7 @@ class Store:
         """Write ``values`` (which include the new ``version``) if the stored version is still
         ``expected_version``; otherwise raise ConflictError and write nothing."""
         if not self.save_games([(game_id, expected_version, values)])[0]:
-            raise ConflictError(f"game {game_id} changed elsewhere; reload it")
+            raise ConflictError(changed_elsewhere(game_id))
 
     def save_games(self, writes: Sequence[tuple[str, int, dict[str, Any]]]) -> list[bool]:
         """Several games' writes in one transaction (group commit: one commit, one disk flush,
@@ -413,7 +435,7 @@ class Store:
                 .values(**values)
             )
             if result.rowcount != 1:  # type: ignore[attr-defined]
-                raise ConflictError(f"game {game_id} changed elsewhere; reload it")
+                raise ConflictError(changed_elsewhere(game_id))
         return changes
 
     @staticmethod

@@ -15,7 +15,7 @@ import asyncio
 from concurrent.futures import Executor
 from typing import Any
 
-from ..store import ConflictError, Store
+from ..store import ConflictError, Store, changed_elsewhere
 
 Write = tuple[str, int, dict[str, Any]]
 
@@ -72,8 +72,6 @@ class GameWriter:
                     if ok:
                         future.set_result(None)
                     else:
-                        future.set_exception(
-                            ConflictError(f"game {game_id} changed elsewhere; reload it")
-                        )
+                        future.set_exception(ConflictError(changed_elsewhere(game_id)))
         finally:
             self._flushing -= 1

@@ -10,11 +10,11 @@ from typing import Any
 from anyio import to_thread
 from fastapi import APIRouter, Request, Response
 
-from pocketarena.i18n import N_
+from pocketarena.i18n import N_, _
 
 from ...core.sessions import SessionInfo
 from ...schemas import CredentialsIn, ErrorOut, MeOut, SessionOut
-from ...store import StoreError, clean_username
+from ...store import WRONG, StoreError, clean_username
 from ..deps import (
     ContextDep,
     PlayerIdDep,
@@ -31,7 +31,6 @@ from .settings import apply_account
 
 router = APIRouter(prefix="/api/auth", tags=["accounts"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 429)}
-WRONG = "wrong username or password"
 
 
 @router.post("/register", response_model=MeOut, responses=ERRORS, dependencies=[WriteLimit])
@@ -66,7 +65,7 @@ async def login(
     try:
         account = clean_username(body.username)
     except StoreError:
-        raise StoreError(WRONG) from None
+        raise StoreError(_(WRONG)) from None
     wait = await ctx.limiter.peek(ctx.rates.sign_in_failures, account)
     if wait > 0:
         raise too_many(wait, N_("too many wrong passwords for this account"))
