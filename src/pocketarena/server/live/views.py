@@ -8,7 +8,6 @@ changes a game: the hub calls these after each change.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
     from .session import Seat
 
 COMPACT = (",", ":")
-_ESCAPED = re.compile(r'["\\\x00-\x1f]')  # what JSON writes as an escape in a string
 # A game nobody moved in (or a seek nobody took) for this long leaves the lobby's lists; it
 # stays playable by its link.
 LOBBY_IDLE_S = 30 * 60
@@ -77,19 +75,11 @@ def legal(live: LiveGame) -> list[ActionOut]:
 def legal_text(live: LiveGame) -> str:
     """The legal decisions as the state message sends them: a JSON list of their texts (the
     verb, then its words: all the client builds its choices from, in a quarter of the bytes
-    of ``legal``'s objects), made once per broadcast. Notation needs no JSON escapes, so the
-    texts are joined as they are (hundreds a FlipWars position); one that would need them is
-    written by ``json``."""
+    of ``legal``'s objects), made once per broadcast."""
     cached = live.legal_cache
     if cached is None or cached[0] != live.revision:
         texts = [action.text for action in _legal_actions(live)]
-        joined = '","'.join(texts)
-        if not texts:
-            text = "[]"
-        elif _ESCAPED.search(joined) is None:
-            text = f'["{joined}"]'
-        else:
-            text = json.dumps(texts, ensure_ascii=False, separators=COMPACT)
+        text = json.dumps(texts, ensure_ascii=False, separators=COMPACT)
         cached = live.legal_cache = (live.revision, text)
     return cached[1]
 
