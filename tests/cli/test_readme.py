@@ -190,16 +190,7 @@ def _serve_and_stop(args: list[str], ready: str, env: dict[str, str], cwd: Path)
         "serve --port",
         "serve --trusted",
         "serve --database-url",
-        pytest.param(
-            "worker",
-            # Stops in 10-17 s alone (8 of 8 under load today), but now and then not within
-            # 60 s of Ctrl-C in a whole-suite run (2 runs of 2 in session 13, 1 of 4 today,
-            # after the presence loop's lost cancel was fixed). py-spy of the hung worker: its
-            # event loop alive and ticking, every thread idle (see the issue 24 note).
-            marks=pytest.mark.xfail(
-                reason="the worker sometimes outlives Ctrl-C in the whole suite", strict=False
-            ),
-        ),
+        "worker",
     ],
 )
 def test_the_servers_in_the_readme_start_and_stop(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -178,3 +181,53 @@ def test_background_work_never_holds_the_bots_threads() -> None:
         release.set()
         runner.close()
     assert "background" not in bot_thread
+
+
+CTRL_C_WHILE_WORKERS_START = """
+import asyncio, concurrent.futures, os, signal, sys
+
+from pocketarena.server.live.bots import BotRunner
+
+submit = concurrent.futures.ProcessPoolExecutor.submit
+
+
+def submit_after_a_ctrl_c(self, *args, **kwargs):
+    os.kill(os.getpid(), signal.SIGINT)  # pressed just as the workers are being started
+    return submit(self, *args, **kwargs)
+
+
+concurrent.futures.ProcessPoolExecutor.submit = submit_after_a_ctrl_c
+
+
+async def main() -> None:
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop.set)
+    runner = BotRunner("process", workers=1, budget_s=10.0)
+    try:
+        async with asyncio.timeout(10):
+            await stop.wait()
+        print("stopped")
+    except TimeoutError:
+        print("the Ctrl-C was lost")
+    finally:
+        runner.close()
+
+
+asyncio.run(main())
+"""
+
+
+def test_a_ctrl_c_while_the_bot_workers_start_is_not_lost(tmp_path: Path) -> None:
+    """The README's worker sometimes outlived Ctrl-C in a busy suite: SIGINT was ignored for the
+    moment its bot workers were started (so that a terminal's Ctrl-C would not reach them
+    mid-import), and a Ctrl-C meant for the worker in that moment was thrown away."""
+    done = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_WORKERS_START],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert done.stdout.strip() == "stopped", done.stdout + done.stderr

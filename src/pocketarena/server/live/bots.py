@@ -78,8 +78,10 @@ BACKGROUND_NICENESS = 10
 def _worker_start(server_pid: int) -> None:
     """A bot worker's first steps: leave Ctrl-C to the server (which stops the workers itself,
     so no worker prints a traceback), die with the server whatever kills it, and import the
-    games once."""
+    games once. Born with SIGINT blocked (see ``_sigint_held``): a Ctrl-C before this runs
+    waits, and is then ignored."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if sys.platform.startswith("linux"):
         # The kernel sends SIGKILL when the server (the thread that started us) ends.
         try:
@@ -116,16 +118,16 @@ def _ready() -> bool:
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore SIGINT while processes are started (only the main thread may set handlers)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _sigint_held() -> Iterator[None]:
+    """Hold SIGINT back while worker processes start: they are born with it blocked, so a
+    terminal's Ctrl-C never reaches one mid-import, and a Ctrl-C meant for this process waits
+    and arrives when the block lifts. (Ignoring it instead threw that Ctrl-C away: the README's
+    worker then ran on after it.)"""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 class BotRunner:
@@ -146,9 +148,9 @@ class BotRunner:
             )
             # Start the workers now, from this (long-lived) thread: a worker dies with the
             # thread that started it, and the first bot move need not wait for a start.
-            # They are started with Ctrl-C ignored (an ignored signal stays ignored across
+            # They are started with Ctrl-C held back (a blocked signal stays blocked across
             # exec), so a Ctrl-C while a worker is still importing prints no traceback.
-            with _sigint_ignored():
+            with _sigint_held():
                 for _ in range(workers):
                     self._pool.submit(_ready)
         else:
@@ -213,7 +215,7 @@ class BotRunner:
                 initializer=_background_start,
                 initargs=(os.getpid(),),
             )
-            with _sigint_ignored():
+            with _sigint_held():
                 self._background.submit(_ready)
         return self._background
 
