@@ -242,6 +242,43 @@ def test_health_reports_the_bot_pipeline_and_fails_when_bots_wait(
         engine.dispose()
 
 
+def test_the_balancer_keeps_a_server_whose_bots_stall(tmp_path: Path, own_redis: OwnRedis) -> None:
+    """When nothing takes the bots' jobs, every server's /healthz says so (503, for a monitor),
+    but /readyz, which the balancer checks, stays 200 while the process itself reaches the
+    database and Redis: otherwise the balancer took every server out at once, and friend games
+    stopped too because the workers were gone. /readyz fails when Redis does."""
+    from fastapi.testclient import TestClient
+
+    from pocketarena.server.haproxy import render
+    from pocketarena.server.main import create_app
+
+    from .conftest import create
+
+    settings = heal_settings(tmp_path, own_redis.url, bot_stall_s=0.5, bot_jobs=False)
+    with TestClient(create_app(settings)) as client:
+        assert client.get("/readyz").status_code == 200
+        create(client, game="stack-a-cash", mode="bot", bot="random", seat=1)  # the bot first
+        deadline = time.monotonic() + 15
+        while (health := client.get("/healthz")).status_code == 200:
+            assert time.monotonic() < deadline, health.text
+            time.sleep(0.2)
+        assert health.status_code == 503, health.text
+        assert "nothing takes the bots' jobs" in health.json()["bots"]["queue"]
+        ready = client.get("/readyz")
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["status"] == "ok" and ready.json()["bots"]["waiting"] >= 1
+        assert client.get("/").status_code == 200  # pages still served
+
+        own_redis.kill()
+        try:
+            ready = client.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["redis"] != "ok", ready.text
+        finally:
+            own_redis.start()
+    config = render(["127.0.0.1:8001"])
+    assert "uri /readyz" in config and "uri /healthz" not in config
+
+
 def test_a_worker_and_a_server_started_before_redis_wait_for_it(tmp_path: Path) -> None:
     """Started while Redis is away (and one while PostgreSQL is), the processes wait, say so,
     and become healthy by themselves once Redis answers; the worker answers health on a port

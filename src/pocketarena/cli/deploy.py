@@ -34,7 +34,7 @@ def haproxy_config(
 ) -> None:
     """Print HAProxy's configuration for these servers.
 
-    One line per process, access logs on, /healthz checked every second.
+    One line per process, access logs on, /readyz checked every second.
 
     pocketarena haproxy-config --server 127.0.0.1:8001 \\
         --server 127.0.0.1:8002 > haproxy.cfg"""

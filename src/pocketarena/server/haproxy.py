@@ -1,6 +1,6 @@
 """HAProxy's configuration for a cluster, made from the list of its servers: one ``server``
 line per process that runs (no idle line that stays DOWN and would send traffic to whatever
-answers on its port later), access logs on, ``/healthz`` checked every second. Rendered by
+answers on its port later), access logs on, ``/readyz`` checked every second. Rendered by
 ``pocketarena haproxy-config``; docs/deploy.md says how it is used."""
 
 from __future__ import annotations
@@ -57,9 +57,11 @@ frontend arena
 backend servers
     # Sockets live long: balance by open connections, not by turns.
     balance leastconn
-    # A process is in service while /healthz answers 200 (it reaches PostgreSQL and Redis).
+    # A process is in service while /readyz answers 200 (it reaches PostgreSQL and Redis).
+    # Not /healthz: that also fails when the cluster's bots stall (every worker gone), which
+    # would take every server out at once, friend games too; a monitor watches /healthz.
     option httpchk
-    http-check send meth GET uri /healthz
+    http-check send meth GET uri /readyz
     http-check expect status 200
     # Checked every second; out after 2 failures, back after 2 successes. Meanwhile a
     # connection it refuses (a process that died) is retried on another at once. The sockets

@@ -4,7 +4,8 @@
 Healthy means: the database answers, Redis answers (in a cluster), and bots can be served:
 the bots' consumer group exists (a missing one is made again here: Redis restarted empty)
 and no bot job has waited longer than ``bot_stall_s`` (every taker dead or stuck). Anything
-else is 503, so a balancer takes the process out and an operator's probe sees why.
+else is 503, so an operator's probe sees why. Ready (``/readyz``, what the balancer checks)
+means the same without the bots: the process itself can serve requests.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .live.hub import Hub
 
 log = logging.getLogger(__name__)
 CHECK_TIMEOUT_S = 3.0
+PATHS = (b"/healthz", b"/readyz")
 
 
 class Bots(BaseModel):
@@ -97,12 +99,17 @@ async def _bots(hub: Hub, settings: Settings) -> Bots:
     )
 
 
-async def report(hub: Hub, engine: Engine, settings: Settings) -> Health:
+async def report(hub: Hub, engine: Engine, settings: Settings, bots_count: bool = True) -> Health:
+    """This process's health. ``bots_count=False`` (``/readyz``, what the balancer checks):
+    failing only when this process cannot serve requests, the bots reported but not counted.
+    A stall of the bots' queue is the whole cluster's (every worker gone), so counting it
+    would take every server out of the balancer at once, friend games with them."""
     database = await _check(asyncio.to_thread(_database_ok, engine))
     # alone there is no Redis: "ok" would claim one
     redis = await _check(hub.bus.ping()) if hub.clustered else "not used"
     bots = await _bots(hub, settings)
-    ok = database == "ok" and redis in ("ok", "not used") and bots.queue in ("ok", "not used")
+    ok = database == "ok" and redis in ("ok", "not used")
+    ok = ok and (bots.queue in ("ok", "not used") or not bots_count)
     return Health(
         status="ok" if ok else "failing",
         database=database,
@@ -117,8 +124,9 @@ async def report(hub: Hub, engine: Engine, settings: Settings) -> Health:
 async def serve_health(
     hub: Hub, engine: Engine, settings: Settings, host: str, port: int
 ) -> asyncio.Server:
-    """Answer ``GET /healthz`` at ``host``:``port``: a worker's health, for a balancer or an
-    orchestrator (anything else gets 404). One request per connection; no body is read."""
+    """Answer ``GET /healthz`` (and ``/readyz``) at ``host``:``port``: a worker's health, for
+    a supervisor or an orchestrator (anything else gets 404). One request per connection; no
+    body is read."""
 
     async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -126,8 +134,8 @@ async def serve_health(
                 head = await reader.readuntil(b"\r\n\r\n")
             parts = head.split(b"\r\n", 1)[0].split()
             path = parts[1].split(b"?", 1)[0] if len(parts) >= 2 else b""
-            if len(parts) >= 2 and parts[0] in (b"GET", b"HEAD") and path == b"/healthz":
-                health = await report(hub, engine, settings)
+            if len(parts) >= 2 and parts[0] in (b"GET", b"HEAD") and path in PATHS:
+                health = await report(hub, engine, settings, bots_count=path == b"/healthz")
                 code = 200 if health.status == "ok" else 503
                 body = health.model_dump_json().encode()
             else:

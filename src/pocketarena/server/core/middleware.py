@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_S = "2"  # what a 503 asks clients to wait (the database away a moment)
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 # Files that need no identity: no session is looked up for them.
-ANONYMOUS_PREFIXES = ("/static/", "/healthz", "/i18n/")
+ANONYMOUS_PREFIXES = ("/static/", "/healthz", "/readyz", "/i18n/")
 
 
 def _headers(scope: Scope) -> dict[str, str]:
