@@ -101,3 +101,45 @@ def test_the_database_decides_how_many_batches_go_at_once(tmp_path) -> None:  # 
         assert writer.max_in_flight == 4
     finally:
         engine.dispose()
+
+
+def test_a_conflict_is_worded_in_each_waiters_language() -> None:
+    """Several games' saves go in one batch that one of them started; a save that lost its race
+    is refused in its own request's language, not in the language of whoever started the batch
+    (each waiter's answer is worded where that waiter is answered)."""
+    from pocketarena import i18n
+
+    store = SlowStore()
+    store.versions = {"b": 5, "c": 5, "d": 5}
+
+    async def save(lang: str, gid: str, version: int) -> str:
+        with i18n.use_locale(lang):
+            try:
+                await writer.save(gid, version, {"version": version + 1})
+            except ConflictError as e:
+                return str(e)
+            return "saved"
+
+    async def scenario() -> list[str]:
+        first = asyncio.ensure_future(save("en", "a", 0))  # an English request starts the batch
+        await wait_started(store)
+        waiting = [
+            asyncio.ensure_future(save(lang, gid, version))
+            for lang, gid, version in (("fr", "b", 4), ("de", "c", 4), ("en", "d", 4))
+        ]
+        await asyncio.sleep(0.05)
+        store.go.release()
+        assert await first == "saved"
+        await wait_started(store)
+        assert store.batches == [["a"], ["b", "c", "d"]]  # the three lost in one batch
+        store.go.release()
+        return list(await asyncio.gather(*waiting))
+
+    with ThreadPoolExecutor(2) as pool:
+        writer = GameWriter(store, pool, max_in_flight=1)  # type: ignore[arg-type]
+        said = asyncio.run(scenario())
+    assert said == [
+        "la partie b a changé ailleurs ; rechargez-la",
+        "die Partie c wurde anderswo geändert; lade sie neu",
+        "game d changed elsewhere; reload it",
+    ], said

@@ -45,17 +45,21 @@ PASSWORD_MIN = 8
 WRONG = N_("wrong username or password")
 
 
-def changed_elsewhere(game_id: str) -> str:
-    """Why a write that lost a race was refused, in the language of the moment."""
-    return _("game %(game)s changed elsewhere; reload it", game=game_id)
-
-
 class StoreError(ValueError):
     """A request the storage layer refuses, with a message for the person who made it."""
 
 
 class ConflictError(StoreError):
-    """A write that lost a race: the game changed since the version it was based on."""
+    """A write that lost a race: the game changed since the version it was based on. Worded in
+    the language of the moment it is raised; ``worded()`` words it again in the language of the
+    moment it is answered (a write may be refused in a task other than the request's)."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        super().__init__(self.worded())
+
+    def worded(self) -> str:
+        return _("game %(game)s changed elsewhere; reload it", game=self.game_id)
 
 
 # Words a person's name or username may not contain, so nobody passes for one of the site's
@@ -322,7 +326,7 @@ class Store:
         """Write ``values`` (which include the new ``version``) if the stored version is still
         ``expected_version``; otherwise raise ConflictError and write nothing."""
         if not self.save_games([(game_id, expected_version, values)])[0]:
-            raise ConflictError(changed_elsewhere(game_id))
+            raise ConflictError(game_id)
 
     def save_games(self, writes: Sequence[tuple[str, int, dict[str, Any]]]) -> list[bool]:
         """Several games' writes in one transaction (group commit: one commit, one disk flush,
@@ -435,7 +439,7 @@ class Store:
                 .values(**values)
             )
             if result.rowcount != 1:  # type: ignore[attr-defined]
-                raise ConflictError(changed_elsewhere(game_id))
+                raise ConflictError(game_id)
         return changes
 
     @staticmethod

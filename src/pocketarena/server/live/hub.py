@@ -304,7 +304,7 @@ class Hub:
             try:
                 changes = await self.db(write, live.game.ID, done.rated, done.winner)
             except ConflictError as e:
-                raise GameError("conflict", str(e)) from None
+                raise GameError("conflict", e.worded()) from None
             except Exception:
                 log.exception("finishing game %s failed", live.id)
                 raise GameError(
@@ -326,7 +326,7 @@ class Hub:
         try:
             await self.writer.save(live.id, live.version, values)
         except ConflictError as e:
-            raise GameError("conflict", str(e)) from None
+            raise GameError("conflict", e.worded()) from None
         except Exception:
             log.exception("saving game %s failed", live.id)
             raise GameError(

@@ -15,7 +15,7 @@ import asyncio
 from concurrent.futures import Executor
 from typing import Any
 
-from ..store import ConflictError, Store, changed_elsewhere
+from ..store import ConflictError, Store
 
 Write = tuple[str, int, dict[str, Any]]
 
@@ -34,19 +34,21 @@ class GameWriter:
         if max_in_flight is None:
             max_in_flight = 1 if store.engine.dialect.name == "sqlite" else 4
         self.max_in_flight = max_in_flight
-        self._pending: list[tuple[Write, asyncio.Future[None]]] = []
+        # Each write's future: whether it was written (False: the stored version moved on).
+        self._pending: list[tuple[Write, asyncio.Future[bool]]] = []
         self._flushing = 0  # batches being written now
         self.batches = 0  # for the benchmark and tests: how many transactions were needed
         self.writes = 0
 
     async def save(self, game_id: str, expected_version: int, values: dict[str, Any]) -> None:
         """Write once committed; ConflictError if the stored version moved on meanwhile."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._pending.append(((game_id, expected_version, values), future))
         if self._flushing < self.max_in_flight:
             self._flushing += 1
             asyncio.ensure_future(self._flush())
-        await future
+        if not await future:  # raised here, in this request's language
+            raise ConflictError(game_id)
 
     async def _flush(self) -> None:
         loop = asyncio.get_running_loop()
@@ -66,12 +68,8 @@ class GameWriter:
                     continue
                 self.batches += 1
                 self.writes += len(batch)
-                for ((game_id, _, _), future), ok in zip(batch, done, strict=True):
-                    if future.done():
-                        continue
-                    if ok:
-                        future.set_result(None)
-                    else:
-                        future.set_exception(ConflictError(changed_elsewhere(game_id)))
+                for (_, future), ok in zip(batch, done, strict=True):
+                    if not future.done():
+                        future.set_result(ok)
         finally:
             self._flushing -= 1
