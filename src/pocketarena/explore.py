@@ -48,11 +48,11 @@ FLIPWARS_MAX_NODES = 2_000_000
 
 
 class ExplorerError(ValueError):
-    """The position cannot be explored exactly (the message says why; ``said``, when there is
-    one, is the reason as a message to word in the reader's language)."""
+    """The position cannot be explored exactly; ``said`` is why, as a message to word in the
+    reader's language (``str`` is its English)."""
 
-    def __init__(self, text: str, said: Message | None = None) -> None:
-        super().__init__(text)
+    def __init__(self, said: Message) -> None:
+        super().__init__(str(said))
         self.said = said
 
 
@@ -128,7 +128,7 @@ def explore(state: State) -> list[MoveValue]:
     """Every legal move of ``state`` with its exact value, best first."""
     why = explorable_message(state)
     if why is not None:
-        raise ExplorerError(str(why), why)
+        raise ExplorerError(why)
     moves = _stack_a_cash(state) if state.game.ID == "stack-a-cash" else _flipwars(state)
     return sorted(moves, key=rank)
 
@@ -149,8 +149,8 @@ def _stack_a_cash(state: State) -> list[MoveValue]:
     solution = solve(str(state.game.options["protect"]), progress=False)
     try:
         outcomes = solution.outcomes(state)
-    except ValueError as e:  # a position the solution does not hold (not reachable)
-        raise ExplorerError(str(e)) from None
+    except ValueError:  # a position the solution does not hold (not reachable)
+        raise ExplorerError(message("explore.unreachable")) from None
     return [
         MoveValue(action.text, value, plies if value else None) for action, value, plies in outcomes
     ]
@@ -174,10 +174,7 @@ def _flipwars(state: State) -> list[MoveValue]:
             try:
                 reply, _ = solver.solve(child, max_nodes=budget)
             except EndgameLimitExceeded:
-                raise ExplorerError(
-                    "this round is beyond the endgame solver's reach (too many positions to "
-                    "search); play on a few moves and explore again"
-                ) from None
+                raise ExplorerError(message("explore.beyond-reach")) from None
             margin = -reply if child.current_player != mover else reply
         else:
             scores = child.round_scores()

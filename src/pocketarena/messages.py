@@ -833,6 +833,11 @@ ENGLISH |= dict(
             "%(game)s has no exact explorer (only Stack-a-Cash and FlipWars endgames are solved)",
         ),
         M_("explore.over", "the game is over: there are no moves to explore"),
+        M_("explore.unreachable", "this position cannot be reached from the start of a game"),
+        M_(
+            "explore.beyond-reach",
+            "this round is beyond the endgame solver's reach (too many positions to search); play on a few moves and explore again",
+        ),
         M_(
             "explore.between-rounds",
             "between rounds of the series there is nothing exact to explore: choose the block and who starts",
@@ -1045,6 +1050,10 @@ ENGLISH |= dict(
             "puzzle.goal.round",
             "%(seat)s to move (%(count)s cell is empty): find the only placement that wins the round by %(margin)s.",
             "%(seat)s to move (%(count)s cells are empty): find the only placement that wins the round by %(margin)s.",
+        ),
+        M_(
+            "puzzle.no-solver",
+            "%(game)s has no exact solver, so its blunders cannot be checked (puzzles come from %(games)s games)",
         ),
         M_("puzzle.goal.at-once", "%(seat)s to move: find the only move that wins at once."),
         M_(

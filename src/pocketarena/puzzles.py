@@ -31,7 +31,7 @@ from typing import Any
 
 from pocketarena.core import GAMES, TERMINAL, ActionError, RecordError, State, load_shared
 from pocketarena.core.errors import Message, message
-from pocketarena.core.words import seat_name
+from pocketarena.core.words import and_list, seat_name
 from pocketarena.explore import EXPLORABLE, ExplorerError, MoveValue, explorable, explore
 from pocketarena.messages import speak
 from pocketarena.records import Record
@@ -66,11 +66,11 @@ FLIPWARS_EMPTY = (3, 4, 5)  # empty cells a FlipWars puzzle may have (before the
 
 
 class PuzzleError(ValueError):
-    """A puzzle or an answer that cannot be used (the message says why; ``said``, when there
-    is one, is the reason as a message to word in the reader's language)."""
+    """A puzzle or an answer that cannot be used; ``said`` is why, as a message to word in the
+    reader's language (``str`` is its English)."""
 
-    def __init__(self, text: str, said: Message | None = None) -> None:
-        super().__init__(text)
+    def __init__(self, said: Message) -> None:
+        super().__init__(str(said))
         self.said = said
 
 
@@ -154,14 +154,11 @@ def check(puzzle: Puzzle, move: str) -> Judgement:
     PuzzleError for text that is no legal move here (the engine says why)."""
     state = position(puzzle)
     if not isinstance(move, str) or not move.strip():
-        said = message("study.type-a-move")
-        raise PuzzleError(str(said), said)
+        raise PuzzleError(message("study.type-a-move"))
     try:
         after = state.child(move)
-    except ActionError as e:  # the engine's reason, as its message
-        raise PuzzleError(str(e), e.message) from None
-    except ValueError as e:
-        raise PuzzleError(str(e)) from None
+    except ActionError as e:  # the engine's reason, as its message (apply raises no other)
+        raise PuzzleError(e.message) from None
     action = after.history[-1]
     values = {m.move: m for m in explore(state)}
     best = values[puzzle.answer]
@@ -315,10 +312,8 @@ def blunders(record: Record, label: str | None = None) -> list[Puzzle]:
     without an exact solver."""
     if record.game not in EXPLORABLE:
         title = GAMES[record.game].TITLE if record.game in GAMES else repr(record.game)
-        raise PuzzleError(
-            f"{title} has no exact solver, so its blunders cannot be checked "
-            f"(puzzles come from {' and '.join(GAMES[g].TITLE for g in EXPLORABLE)} games)"
-        )
+        solved = and_list(GAMES[g].TITLE for g in EXPLORABLE)
+        raise PuzzleError(message("puzzle.no-solver", game=title, games=solved))
     record.replay(check_result=False)  # RecordError, naming the move, for one that is illegal
     name = label or record.headers.get("GameId") or "a game"
     out: list[Puzzle] = []
@@ -360,8 +355,10 @@ def from_games(records: Iterable[tuple[str, Record]]) -> list[Puzzle]:
     for label, record in records:
         try:
             found = blunders(record, label)
-        except (RecordError, PuzzleError) as e:
-            raise type(e)(f"{label}: {e}") from None
+        except RecordError as e:
+            raise RecordError(message("record.in-file", path=label, problem=e.message)) from None
+        except PuzzleError as e:
+            raise PuzzleError(message("record.in-file", path=label, problem=e.said)) from None
         for puzzle in found:
             if puzzle.id not in seen:
                 seen.add(puzzle.id)

@@ -1,8 +1,11 @@
 """No refusal is written as a bare English literal: the message argument of every call that
 shows a person an error (the terminal's ``fail``, ``error_line`` and ``interrupted``, the
-server's ``GameError``, ``HTTPException``, ``StoreError`` and ``BadParameter``, a ``RecordError``) goes through a catalog, as
-``_("…", name=value)``, a name marked with ``N_``, or text a catalog already worded. Found by
-reading the source (an AST walk), so a refusal nobody triggers in a test is caught too."""
+server's ``GameError``, ``HTTPException``, ``StoreError`` and ``BadParameter``, a
+``RecordError``, the solvers' ``ExplorerError`` and ``PuzzleError``, the live socket's
+``_error`` and ``ErrorMessageOut``, the middleware's ``_plain``, the ``detail`` and ``message``
+of a JSON answer built by hand) goes through a catalog, as ``_("…", name=value)``, a name
+marked with ``N_``, or text a catalog already worded. Found by reading the source (an AST
+walk), so a refusal nobody triggers in a test is caught too."""
 
 from __future__ import annotations
 
@@ -25,7 +28,15 @@ SHOWN = {
     "ConflictError": (0, "message"),
     "HTTPException": (1, "detail"),
     "StarletteHTTPException": (1, "detail"),
+    "ExplorerError": (0, "said"),
+    "PuzzleError": (0, "said"),
+    "_error": (1, "message"),  # the live socket's error message (api/routes/ws.py)
+    "ErrorMessageOut": (1, "message"),
+    "_plain": (2, "detail"),  # an answer the middleware makes itself
 }
+# Answers built as JSON by hand: the person reads these keys of the body (argument 0).
+JSON_ANSWERS = {"JSONResponse", "SafeJSONResponse"}
+READ_KEYS = {"detail", "message"}
 
 
 def _name(call: ast.Call) -> str | None:
@@ -45,6 +56,8 @@ def _bare(node: ast.expr) -> bool:
     message id (``"record.empty"``)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return any(c.isalpha() for c in node.value) and not MESSAGE_ID.fullmatch(node.value)
+    if isinstance(node, ast.Constant) and isinstance(node.value, bytes):  # a body made by hand
+        return any(chr(c).isalpha() for c in node.value)
     if isinstance(node, ast.JoinedStr):
         return any(_bare(part) for part in node.values if isinstance(part, ast.Constant))
     if isinstance(node, ast.BinOp):  # "…" + x, "…" % x
@@ -56,11 +69,22 @@ def bare_messages(root: Path = SOURCE) -> list[str]:
     found = []
     for path in sorted(root.rglob("*.py")):
         for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(call, ast.Call) or _name(call) not in SHOWN:
+            if not isinstance(call, ast.Call):
                 continue
-            index, keyword = SHOWN[_name(call) or ""]
-            shown = call.args[index : index + 1]
-            shown += [k.value for k in call.keywords if k.arg == keyword]
+            name = _name(call) or ""
+            if name in SHOWN:
+                index, keyword = SHOWN[name]
+                shown = call.args[index : index + 1]
+                shown += [k.value for k in call.keywords if k.arg == keyword]
+            elif name in JSON_ANSWERS and call.args and isinstance(call.args[0], ast.Dict):
+                body = call.args[0]
+                shown = [
+                    value
+                    for key, value in zip(body.keys, body.values, strict=True)
+                    if isinstance(key, ast.Constant) and key.value in READ_KEYS
+                ]
+            else:
+                continue
             for node in shown:
                 if _bare(node):
                     where = path.relative_to(root.parent)
@@ -82,11 +106,20 @@ def test_the_walk_finds_a_bare_literal(tmp_path: Path) -> None:
         "fail(NOTHING_KEPT)\n"
         "fail(f'{path}: {e}')\n"
         "raise RecordError('record.empty')\n"
-        "raise RecordError('the record is empty')\n",
+        "raise RecordError('the record is empty')\n"
+        "conn.push(_error('bad_json', f'messages are limited to {limit} bytes'))\n"
+        "conn.push(_error('bad_json', _('messages must be UTF-8 JSON text'), ref))\n"
+        "return SafeJSONResponse({'detail': 'internal error', 'code': 'error'})\n"
+        "return SafeJSONResponse({'detail': _('internal error'), 'code': 'error'})\n"
+        "raise ExplorerError('this round is beyond reach')\n"
+        "raise PuzzleError(message('study.type-a-move'))\n"
+        "await _plain(send, 403, 'cross-site request refused', 'forbidden')\n"
+        'await _plain(send, 503, b\'{"detail":"the database is unavailable"}\')\n',
         encoding="utf-8",
     )
     found = bare_messages(tmp_path)
-    assert [line.split(":")[1] for line in found] == ["1", "2", "3", "4", "5", "12"], found
+    lines = sorted(int(line.split(":")[1]) for line in found)  # the walk goes breadth first
+    assert lines == [1, 2, 3, 4, 5, 12, 13, 15, 17, 19, 20], found
 
 
 def test_every_refusal_goes_through_a_catalog() -> None:

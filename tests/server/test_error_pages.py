@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 
 from pocketarena.server.core.config import Settings
 from pocketarena.server.main import create_app
@@ -60,3 +61,33 @@ def test_server_error_is_a_page_without_a_trace(settings: Settings) -> None:
         assert "went wrong on our side" in r.text and "secret internals" not in r.text
         r = c.get("/api/boom")
         assert r.status_code == 500 and r.json() == {"detail": "internal error", "code": "error"}
+        # in the reader's language, status and code as in English
+        r = c.get("/api/boom", headers={"Accept-Language": "fr"})
+        assert r.status_code == 500, r.text
+        assert r.json() == {"detail": "erreur interne", "code": "error"}
+
+
+def test_the_database_away_is_said_in_the_readers_language(settings: Settings) -> None:
+    """A request that finds the database away (down, restarting) is answered 503 with
+    Retry-After and code unavailable, in the reader's language (the lang cookie or
+    Accept-Language)."""
+    app = create_app(settings)
+
+    @app.get("/api/away")
+    def away() -> None:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        said = {
+            "en": c.get("/api/away"),
+            "fr": c.get("/api/away", headers={"Accept-Language": "fr"}),
+        }
+        c.cookies.set("lang", "fr")
+        said["fr cookie"] = c.get("/api/away")
+    for lang, r in said.items():
+        assert r.status_code == 503 and r.headers["retry-after"], (lang, r.text)
+        assert r.json()["code"] == "unavailable", (lang, r.text)
+    assert said["en"].json()["detail"] == "the database is away for a moment; try again"
+    for lang in ("fr", "fr cookie"):
+        detail = said[lang].json()["detail"]
+        assert detail == "la base de données est momentanément indisponible ; réessayez", detail

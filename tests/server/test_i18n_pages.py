@@ -4,17 +4,24 @@ dir>, and (the pseudo-locale) no word on a page that did not go through the cata
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
-from pocketarena import i18n
+from pocketarena import explore, i18n, puzzles
 from pocketarena.server import catalog
+from pocketarena.server import store as store_module
+from pocketarena.server.api.routes import ws as ws_route
 from pocketarena.server.core.config import Settings
 from pocketarena.server.main import create_app
 
-from .conftest import Socket, create, second_client
+from .conftest import Socket, create, make_settings, second_client
+from .test_ws import friend_game
 
 PAGES = [
     "/",
@@ -514,3 +521,197 @@ def test_account_refusals_in_the_readers_language(client: TestClient) -> None:
         assert (status, code, detail) == (400, "bad_request", english[what]), what
         for lang in ("fr", "fr cookie"):
             assert said[lang][what] == (400, "bad_request", french[what]), (what, lang)
+
+
+Answer = tuple[int, str | None, str]  # status, code, detail
+
+
+def _in_three_languages(
+    ask: Callable[[dict[str, str]], Answer], client: TestClient
+) -> dict[str, Answer]:
+    """``ask``'s answer in English, with ``Accept-Language: fr``, and with the ``lang`` cookie."""
+    said = {"en": ask({}), "fr": ask({"Accept-Language": "fr"})}
+    client.cookies.set("lang", "fr")
+    try:
+        said["fr cookie"] = ask({})
+    finally:
+        client.cookies.delete("lang")
+    return said
+
+
+def _refused_in_french(
+    client: TestClient,
+    url: str,
+    body: dict[str, Any],
+    english: Answer,
+    french: str,
+    method: str = "POST",
+    headers: dict[str, str] | None = None,
+) -> None:
+    """The request is refused with ``english``; asked in French (header or cookie), with the
+    same status and code and the ``french`` words."""
+
+    def ask(language: dict[str, str]) -> Answer:
+        r = client.request(method, url, json=body, headers={**(headers or {}), **language})
+        return r.status_code, r.json().get("code"), r.json()["detail"]
+
+    said = _in_three_languages(ask, client)
+    assert said["en"] == english, said["en"]
+    for lang in ("fr", "fr cookie"):
+        assert said[lang] == (*english[:2], french), (lang, said[lang])
+
+
+def test_a_puzzle_refusal_in_the_readers_language(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A puzzle answer the solver cannot judge (a FlipWars round beyond its reach: here its
+    budget made tiny) is refused in the reader's language, the solver's reason included.
+    Status 400 and code bad_request as in English."""
+    monkeypatch.setattr(explore, "FLIPWARS_MAX_NODES", 1)
+    answer = puzzles.by_id()["fw-standard-001"].answer
+    _refused_in_french(
+        client,
+        "/api/puzzles/fw-standard-001/answer",
+        {"move": answer},
+        (
+            400,
+            "bad_request",
+            f"{answer!r} cannot be played here: this round is beyond the endgame solver's reach "
+            "(too many positions to search); play on a few moves and explore again",
+        ),
+        f"{answer!r} ne peut pas être joué ici : cette manche dépasse la portée du solveur de "
+        "fin de partie (trop de positions à chercher) ; jouez encore quelques coups et "
+        "explorez de nouveau",
+    )
+
+
+def test_a_hidden_character_refused_in_the_readers_language(client: TestClient) -> None:
+    """A name or a chat message holding a format character (U+202E, which turns the text
+    around) is refused in the reader's language: the character by its code point and, marked
+    as such, its Unicode name (which the standard gives in English only); the English answer,
+    status and code as before."""
+    r = client.post("/api/auth/register", json={"username": "odile", "password": "pw-" + "x" * 10})
+    assert r.status_code == 200, r.text
+    gid, _friend = friend_game(client)
+    _refused_in_french(
+        client,
+        "/api/me",
+        {"name": "Ada\u202eLovelace"},
+        (
+            400,
+            "bad_request",
+            "a name cannot hold U+202E RIGHT-TO-LEFT OVERRIDE, a format character (it changes "
+            "or hides how text is shown)",
+        ),
+        "un nom ne peut pas contenir U+202E (nom Unicode : RIGHT-TO-LEFT OVERRIDE), un "
+        "caractère de mise en forme (il change ou masque l'affichage du texte)",
+        method="PATCH",
+    )
+    _refused_in_french(  # U+0007 has no Unicode name: its code point alone
+        client,
+        f"/api/games/{gid}/chat",
+        {"room": "players", "text": "ab\u0007cd"},
+        (
+            400,
+            "bad_request",
+            "a chat message cannot hold U+0007, a control character (it changes or hides how "
+            "text is shown)",
+        ),
+        "un message de discussion ne peut pas contenir U+0007, un caractère de contrôle (il "
+        "change ou masque l'affichage du texte)",
+    )
+    assert client.get("/api/me").json()["name"] != "Ada\u202eLovelace"
+    assert client.get(f"/api/games/{gid}/chat").json()["messages"] == []
+
+
+def test_a_lost_race_answered_in_the_readers_language(client: TestClient) -> None:
+    """A move whose write finds the game changed elsewhere (another process wrote it) is
+    refused with 409 and code conflict, in the mover's language. (A save that waited in a
+    batch another request started is worded in its own request's language too:
+    tests/server/test_writer.py.)"""
+    gid = create(client, game="stack-a-cash", mode="local")["id"]
+    store = client.app.state.ctx.store  # type: ignore[attr-defined]
+    games = store_module._GAMES
+
+    def ask(headers: dict[str, str]) -> Answer:
+        version = client.get(f"/api/games/{gid}?svg=false").json()["version"]
+        with store.engine.begin() as conn:  # another process moves the stored game on
+            conn.execute(update(games).where(games.c.id == gid).values(version=version + 1))
+        r = client.post(
+            f"/api/games/{gid}/moves",
+            json={"action": "place L b2", "version": version},
+            headers=headers,
+        )
+        return r.status_code, r.json().get("code"), r.json()["detail"]
+
+    said = _in_three_languages(ask, client)
+    assert said["en"] == (409, "conflict", f"game {gid} changed elsewhere; reload it")
+    for lang in ("fr", "fr cookie"):
+        assert said[lang] == (409, "conflict", f"la partie {gid} a changé ailleurs ; rechargez-la")
+
+
+def test_websocket_refusals_in_the_readers_language(tmp_path: Path) -> None:
+    """What the live socket refuses (text that is no UTF-8 or no JSON object, a message too
+    large, of an unknown type or with a bad field, too many messages) is said in the language
+    the socket was opened in; the error codes are as in English."""
+    settings = make_settings(tmp_path, ws_messages_per_s=0.01, ws_burst=3, max_message_bytes=100)
+    sent: list[Callable[[Any], None]] = [
+        lambda ws: ws.send_bytes(b"\xff\xfe"),
+        lambda ws: ws.send_text("[1]"),
+        lambda ws: ws.send_text("x" * 150),
+        lambda ws: ws.send_json({"type": "nope", "ref": 1}),
+        lambda ws: ws.send_json({"type": "watch", "game": "abc", "svg": "yes", "ref": 2}),
+        lambda ws: ws.send_json({"type": "ping", "ref": 3}),  # past the burst of 3
+    ]
+
+    def errors(client: TestClient, **headers: str) -> list[tuple[str, str]]:
+        with client.websocket_connect("/ws", headers=headers) as raw:
+            Socket(raw)
+            out = []
+            for send in sent:
+                send(raw)
+                error = raw.receive_json()
+                assert error["type"] == "error", error
+                out.append((error["code"], error["message"]))
+            return out
+
+    with TestClient(create_app(settings)) as client:
+        said = {"en": errors(client), "fr": errors(client, **{"Accept-Language": "fr"})}
+        client.cookies.set("lang", "fr")
+        said["fr cookie"] = errors(client)
+    assert said["en"] == [
+        ("bad_json", "messages must be UTF-8 JSON text"),
+        ("bad_json", 'a message must be a JSON object like {"type": "ping"}'),
+        ("too_large", "messages are limited to 100 bytes; this one has 150"),
+        ("bad_request", f"unknown message type 'nope'; known types: {', '.join(ws_route.KNOWN)}"),
+        ("bad_request", "bad watch message: field 'svg': must be true or false"),
+        ("rate_limited", said["en"][5][1]),
+    ]
+    assert re.fullmatch(r"too many messages; slow down \(retry in \d+\.\d\d s\)", said["en"][5][1])
+    for lang in ("fr", "fr cookie"):
+        assert said[lang][:5] == [
+            ("bad_json", "les messages doivent être du texte JSON en UTF-8"),
+            ("bad_json", 'un message doit être un objet JSON comme {"type": "ping"}'),
+            ("too_large", "les messages sont limités à 100 octets ; celui-ci en a 150"),
+            (
+                "bad_request",
+                f"type de message inconnu 'nope' ; types connus : {', '.join(ws_route.KNOWN)}",
+            ),
+            ("bad_request", "message watch incorrect : champ 'svg' : doit être true ou false"),
+        ], said[lang]
+        code, words = said[lang][5]
+        assert code == "rate_limited", said[lang]
+        assert re.fullmatch(r"trop de messages ; ralentissez \(réessayez dans \d+,\d\d s\)", words)
+
+
+def test_a_cross_site_refusal_in_the_readers_language(client: TestClient) -> None:
+    """A request another site sent in the reader's name, refused before the app is reached, is
+    said in the reader's language: 403, code forbidden."""
+    _refused_in_french(
+        client,
+        "/api/games",
+        {"game": "stack-a-cash", "mode": "local"},
+        (403, "forbidden", "cross-site request refused"),
+        "requête intersite refusée",
+        headers={"Origin": "https://evil.example"},
+    )

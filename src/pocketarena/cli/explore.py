@@ -87,7 +87,7 @@ def explore_command(
     try:
         values = explore(state)
     except ExplorerError as e:
-        fail(speak(e.said) if e.said is not None else str(e))
+        fail(speak(e.said))
     if json_out:
         print(json.dumps([m.to_json() for m in values]))
         return

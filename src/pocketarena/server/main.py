@@ -53,6 +53,7 @@ from .assets import BUILD, STATIC, Assets
 from .context import AppContext
 from .core.config import Settings
 from .core.db import (
+    DATABASE_AWAY,
     SqliteCheckpointer,
     database_away,
     make_engine,
@@ -335,18 +336,21 @@ async def server_error(request: Request, exc: Exception) -> Response:
     """Whatever no other handler took. Logged by the server as it propagates; the visitor gets
     a page or JSON, no trace: 503 with ``Retry-After`` when the database is away for a moment
     (down, restarting, its connections terminated: nothing acknowledged is lost), else 500."""
-    if database_away(exc):
-        headers = {"Retry-After": str(RETRY_AFTER_S)}
+    # Outside the middleware that chose the reader's language: it is chosen again here.
+    with i18n.use_locale(getattr(request.state, "locale", i18n.DEFAULT)):
+        if database_away(exc):
+            headers = {"Retry-After": str(RETRY_AFTER_S)}
+            if is_page(request):
+                return await error_page(request, 503, None, headers)
+            return SafeJSONResponse(
+                {"detail": i18n.gettext(DATABASE_AWAY), "code": "unavailable"},
+                status_code=503,
+                headers=headers,
+            )
         if is_page(request):
-            return await error_page(request, 503, None, headers)
-        return SafeJSONResponse(
-            {"detail": "the database is away for a moment; try again", "code": "unavailable"},
-            status_code=503,
-            headers=headers,
-        )
-    if is_page(request):
-        return await error_page(request, 500)
-    return SafeJSONResponse({"detail": "internal error", "code": "error"}, status_code=500)
+            return await error_page(request, 500)
+        detail = i18n.gettext("internal error")
+        return SafeJSONResponse({"detail": detail, "code": "error"}, status_code=500)
 
 
 def senders(settings: Settings) -> tuple[Mailer | None, Pusher]:

@@ -19,10 +19,16 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from pocketarena.i18n import N_
+
 from .config import Settings, private_dir
 
 log = logging.getLogger(__name__)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+
+# What a person is told when it is (a 503, a WebSocket error), worded where it is answered.
+DATABASE_AWAY = N_("the database is away for a moment; try again")
 
 
 def database_away(e: BaseException) -> bool:

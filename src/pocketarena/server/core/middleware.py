@@ -3,6 +3,7 @@ check, security headers."""
 
 from __future__ import annotations
 
+import json
 import logging
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
@@ -14,7 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pocketarena import i18n
 
-from .db import database_away
+from .db import DATABASE_AWAY, database_away
 from .ratelimit import address_key
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ class IdentityMiddleware:
         state["client_addr"] = address_key(client[0] if client else None)
         state["session"] = state["player_id"] = None
         if scope["type"] == "http" and scope["method"] in UNSAFE and not same_origin(scope):
-            await _plain(send, 403, b'{"detail":"cross-site request refused","code":"forbidden"}')
+            await _plain(send, 403, i18n.gettext("cross-site request refused"), "forbidden")
             return
         if scope["type"] == "websocket" and not same_origin(scope):
             await send(
@@ -98,9 +99,7 @@ class IdentityMiddleware:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
             else:
-                await _plain(
-                    send, 503, b'{"detail":"the database is unavailable","code":"unavailable"}'
-                )
+                await _plain(send, 503, i18n.gettext(DATABASE_AWAY), "unavailable")
             return
         state["session"] = session
         state["player_id"] = session.player_id if session else None
@@ -137,7 +136,10 @@ class IdentityMiddleware:
         return "; ".join(parts)
 
 
-async def _plain(send: Send, status: int, body: bytes) -> None:
+async def _plain(send: Send, status: int, detail: str, code: str) -> None:
+    """An answer made before the app is reached, as JSON; ``detail`` worded by the caller (the
+    reader's language is current: PreferencesMiddleware runs first)."""
+    body = json.dumps({"detail": detail, "code": code}).encode()
     await send(
         {
             "type": "http.response.start",

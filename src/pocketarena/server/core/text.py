@@ -13,20 +13,45 @@ from __future__ import annotations
 
 import unicodedata
 
+from pocketarena.i18n import N_, _
+
 # Unicode general categories refused anywhere in a line of text.
 REFUSED = {
-    "Cc": "a control character",
-    "Cf": "a format character",
-    "Cs": "a surrogate",
-    "Co": "a private-use character",
-    "Cn": "an unassigned code point",
-    "Zl": "a line separator",
-    "Zp": "a paragraph separator",
+    "Cc": N_("a control character"),
+    "Cf": N_("a format character"),
+    "Cs": N_("a surrogate"),
+    "Co": N_("a private-use character"),
+    "Cn": N_("an unassigned code point"),
+    "Zl": N_("a line separator"),
+    "Zp": N_("a paragraph separator"),
 }
 
 
 class TextError(ValueError):
-    """A line of text refused, with a message that names the character and says why."""
+    """A line of text refused because of ``char``; its text names the character and says why,
+    in the language of the moment it is shown (``str``)."""
+
+    def __init__(self, char: str) -> None:
+        super().__init__(char)
+        self.char = char
+
+    def __str__(self) -> str:
+        return refused_character(self.char)
+
+
+def refused_character(ch: str) -> str:
+    """Why ``ch`` is refused, in the reader's language: its code point and, where it has one,
+    its Unicode name. The standard names characters in English only (no catalog of names in
+    other languages ships with Python or CLDR), so a translation keeps the name as it is and
+    says that it is the character's Unicode name: "U+202E (nom Unicode : RIGHT-TO-LEFT
+    OVERRIDE)"."""
+    code = f"U+{ord(ch):04X}"
+    name = unicodedata.name(ch, "")
+    if name:
+        # The parameters' names are the translator's context: a code point, a Unicode name.
+        code = _("%(code_point)s %(unicode_name)s", code_point=code, unicode_name=name)
+    kind = _(REFUSED[unicodedata.category(ch)])
+    return _("%(char)s, %(kind)s (it changes or hides how text is shown)", char=code, kind=kind)
 
 
 def visible_line(text: str) -> str:
@@ -34,9 +59,6 @@ def visible_line(text: str) -> str:
     character of a category in ``REFUSED`` (the first one is named by its code point)."""
     text = unicodedata.normalize("NFC", text)
     for ch in text:
-        kind = REFUSED.get(unicodedata.category(ch))
-        if kind is not None:
-            name = unicodedata.name(ch, "")
-            shown = f"U+{ord(ch):04X}" + (f" {name}" if name else "")
-            raise TextError(f"{shown}, {kind} (it changes or hides how text is shown)")
+        if unicodedata.category(ch) in REFUSED:
+            raise TextError(ch)
     return " ".join(text.split())

@@ -65,7 +65,7 @@ def _judge(puzzle: puzzles.Puzzle, move: str) -> dict[str, Any]:
     try:
         judgement = puzzles.check(puzzle, move)
     except (puzzles.PuzzleError, ExplorerError) as e:
-        why = str(e) if e.said is None else speak(e.said)
+        why = speak(e.said)
         raise HTTPException(
             status_code=400, detail=_("%(move)r cannot be played here: %(why)s", move=move, why=why)
         ) from None

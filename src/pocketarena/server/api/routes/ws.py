@@ -32,11 +32,13 @@ from typing import Any, get_args
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
-from pocketarena.i18n import _
+from pocketarena import i18n
+from pocketarena.i18n import N_, _, ngettext
 
+from ... import validation
 from ...assets import BUILD
 from ...context import AppContext
-from ...core.db import database_away
+from ...core.db import DATABASE_AWAY, database_away
 from ...core.ratelimit import TokenBucket
 from ...live.connection import Connection
 from ...live.session import GameError
@@ -91,11 +93,16 @@ def _refusal(e: ValidationError) -> str:
     """What is wrong with a message that fits no schema, in a sentence."""
     issue = e.errors(include_url=False, include_input=False)[0]
     if not issue["loc"]:  # the type itself (the socket answers unknown types before)
-        return f"unknown message type; known types: {', '.join(KNOWN)}"
+        return _("unknown message type; known types: %(known)s", known=", ".join(KNOWN))
     where = ".".join(str(part) for part in issue["loc"][1:])  # after the message type
     if where == "game":
-        return "this message needs a 'game' field with the game's id"
-    return f"bad {issue['loc'][0]!s} message: field {where!r}: {issue['msg']}"
+        return _("this message needs a 'game' field with the game's id")
+    return _(
+        "bad %(type)s message: field %(field)r: %(problem)s",
+        type=str(issue["loc"][0]),
+        field=where,
+        problem=validation.worded(issue),
+    )
 
 
 async def _reply(ctx: AppContext, conn: Connection, msg: ClientMessage) -> dict[str, Any] | None:
@@ -151,6 +158,7 @@ async def _reply(ctx: AppContext, conn: Connection, msg: ClientMessage) -> dict[
             return {"version": live.version}
 
 
+NOT_AN_OBJECT = N_('a message must be a JSON object like {"type": "ping"}')
 SOCKETS = "sockets"  # the limiter's count of open sockets per address
 TOO_MANY = 4429  # close code: too many sockets from this address
 
@@ -165,11 +173,17 @@ async def live_socket(websocket: WebSocket) -> None:
     addr = str(state.get("client_addr") or "?")
     refusal, counted = None, False
     if await ctx.limiter.take(ctx.rates.address_sockets, addr) > 0:
-        refusal = "too many connections opened from your address; wait a moment"
+        refusal = _("too many connections opened from your address; wait a moment")
     elif await ctx.limiter.acquire(SOCKETS, addr, settings.address_max_sockets):
         counted = True
     else:
-        refusal = f"at most {settings.address_max_sockets} connections per address are open at once"
+        most = settings.address_max_sockets
+        refusal = ngettext(
+            "at most %(count)d connection per address is open at once",
+            "at most %(count)d connections per address are open at once",
+            most,
+            count=most,
+        )
     try:
         await websocket.accept()
         if refusal is not None:
@@ -217,29 +231,44 @@ async def _handle(
     if raw is None:
         data = message.get("bytes") or b""
         if len(data) > limit:
-            conn.push(_error("too_large", f"messages are limited to {limit} bytes"))
+            conn.push(
+                _error("too_large", _("messages are limited to %(limit)d bytes", limit=limit))
+            )
             return
         try:
             raw = data.decode("utf-8")
         except UnicodeDecodeError:
-            conn.push(_error("bad_json", "messages must be UTF-8 JSON text"))
+            conn.push(_error("bad_json", _("messages must be UTF-8 JSON text")))
             return
     if len(raw) > limit:
         conn.push(
-            _error("too_large", f"messages are limited to {limit} bytes; this one has {len(raw)}")
+            _error(
+                "too_large",
+                _(
+                    "messages are limited to %(limit)d bytes; this one has %(size)d",
+                    limit=limit,
+                    size=len(raw),
+                ),
+            )
         )
         return
     wait = conn.bucket.take()
     if wait > 0:
-        conn.push(_error("rate_limited", f"too many messages; slow down (retry in {wait:.2f} s)"))
+        seconds = i18n.format_number(wait, "0.00")
+        conn.push(
+            _error(
+                "rate_limited",
+                _("too many messages; slow down (retry in %(seconds)s s)", seconds=seconds),
+            )
+        )
         return
     try:
         msg = json.loads(raw)
     except (json.JSONDecodeError, RecursionError):
-        conn.push(_error("bad_json", 'a message must be a JSON object like {"type": "ping"}'))
+        conn.push(_error("bad_json", _(NOT_AN_OBJECT)))
         return
     if not isinstance(msg, dict):
-        conn.push(_error("bad_json", 'a message must be a JSON object like {"type": "ping"}'))
+        conn.push(_error("bad_json", _(NOT_AN_OBJECT)))
         return
     ref = msg.get("ref")
     if ref is not None and not (isinstance(ref, (int, str)) and len(str(ref)) <= 64):
@@ -249,7 +278,11 @@ async def _handle(
         conn.push(
             _error(
                 "bad_request",
-                f"unknown message type {kind!r}; known types: {', '.join(KNOWN)}",
+                _(
+                    "unknown message type %(type)r; known types: %(known)s",
+                    type=kind,
+                    known=", ".join(KNOWN),
+                ),
                 ref,
             )
         )
@@ -275,11 +308,11 @@ async def _handle(
     except Exception as e:
         if database_away(e):  # down or restarting: the version check makes a retry safe
             log.warning("handling %r failed: the database is away (%s)", kind, e)
-            conn.push(_error("unavailable", "the database is away for a moment; try again", ref))
+            conn.push(_error("unavailable", _(DATABASE_AWAY), ref))
             return
         log.exception("handling %r failed", kind)
         conn.push(
-            _error("internal", "the server failed to handle this message; nothing changed", ref)
+            _error("internal", _("the server failed to handle this message; nothing changed"), ref)
         )
         return
     if result is not None:
