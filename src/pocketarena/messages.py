@@ -287,6 +287,10 @@ ENGLISH |= dict(
         M_("stack-a-cash.board.supply", "supply"),
         M_("stack-a-cash.board.supply-left", "Supply: %(counts)s"),
         M_("stack-a-cash.board.protected-mark", "protected"),
+        # the letter on a top coin's face: the initial of the seat's name (Heads, Tails) in
+        # the reader's language, one or two letters (notation never uses it)
+        M_("stack-a-cash.board.heads-letter", "H"),
+        M_("stack-a-cash.board.tails-letter", "T"),
         M_("stack-a-cash.board.covered", "lower case: the coins covered by the top one, top first"),
         M_("stack-a-cash.board.last", "Last: %(move)s"),
         M_("stack-a-cash.board.coin", "%(seat)s %(size)s"),

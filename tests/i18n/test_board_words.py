@@ -101,3 +101,26 @@ def test_a_board_in_french_has_none_of_its_english_words(game_id: str) -> None:
     for words in ENGLISH_WORDS[game_id]:
         assert words in english, words
         assert words not in french, (words, french)
+
+
+def test_a_stack_a_cash_coin_shows_the_initial_of_its_side_in_the_readers_language() -> None:
+    """A top coin carries its side's initial: H and T read as Heads and Tails in English only
+    (in French the sides are Face and Pile)."""
+    state = pa.load("stack-a-cash").new_initial_state()
+    state.apply("place L b2")
+    state.apply("place L a1")
+    faces = re.compile(r'font-weight="bold" fill="#[0-9a-f]+">([^<]+)</text>')
+
+    def drawn() -> tuple[list[str], str]:
+        letters = [t for t in faces.findall(render.svg_board(state)) if t != "Stack-a-Cash"]
+        return letters, rendered(render.rich_board(state), 80)
+
+    english, english_terminal = drawn()
+    with i18n.use_locale("fr"):
+        french, french_terminal = drawn()
+    with i18n.use_locale("ja"):
+        japanese, _ = drawn()
+    assert sorted(english) == ["H", "T"] and sorted(french) == ["F", "P"], (english, french)
+    assert sorted(japanese) == ["表", "裏"]
+    assert " L H " in english_terminal and " L F " in french_terminal
+    assert " L H " not in french_terminal

@@ -95,6 +95,13 @@ def _cell_label(state: StackACashState, i: int, cell: str, protected: bool) -> M
     return message(key, cell=cell, what=what)
 
 
+def _face_letter(face: int) -> str:
+    """The letter on a coin's face, the seat's initial in the reader's language (H, T)."""
+    return speak(
+        message(("stack-a-cash.board.heads-letter", "stack-a-cash.board.tails-letter")[face])
+    )
+
+
 def _supply_text(state: StackACashState) -> str:
     left = state.supply()
     counts = "  ".join(f"{SIZES[s]}×{left[s]}" for s in range(3))
@@ -121,7 +128,7 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Gro
             coins = stack_of(sac.cells[r * 3 + f])
             text = Text(justify="center")
             for depth, (s, face) in enumerate(reversed(coins)):
-                label = f" {SIZES[s]} {'HT'[face]} "
+                label = f" {SIZES[s]} {_face_letter(face)} "
                 if depth == 0:
                     text.append(label, style=FACE_STYLE[face])
                     if cell == protected:
@@ -157,7 +164,7 @@ def _coin_svg(x: float, y: float, size: int, face: int, top: bool) -> str:
         font = (30, 24, 18)[size]
         parts.append(
             f'<text x="{x}" y="{y + font * 0.35}" text-anchor="middle" font-size="{font}" '
-            f'font-weight="bold" fill="{FACE_EDGE[face]}">{"HT"[face]}</text>'
+            f'font-weight="bold" fill="{FACE_EDGE[face]}">{escape(_face_letter(face))}</text>'
         )
         parts.append(
             f'<text x="{x}" y="{y + r - 3}" text-anchor="middle" font-size="9" '
