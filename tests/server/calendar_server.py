@@ -14,6 +14,7 @@ from pathlib import Path
 import uvicorn
 
 from pocketarena.server.core.config import Settings
+from pocketarena.server.core.websocket import WebSocketProtocol
 from pocketarena.server.main import create_app
 
 
@@ -41,6 +42,7 @@ def main() -> None:
         port=args.port,
         log_level=args.log_level,
         ws_per_message_deflate=settings.ws_compression,
+        ws=WebSocketProtocol,
         proxy_headers=False,
     )
 

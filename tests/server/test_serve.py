@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
 from typer.testing import CliRunner
+from websockets.sync.client import connect
 
 from pocketarena.cli.main import app as cli_app
 from pocketarena.server.core.config import Settings
@@ -20,6 +22,16 @@ def test_serve_starts_the_platform(tmp_path: Path) -> None:
         assert r.status_code == 200 and any(g["id"] == "stack-a-cash" for g in r.json())
         assert (tmp_path / "arena.sqlite3").exists()
         assert (tmp_path / "secret_key").exists()  # the address-hash key is kept for restarts
+        # Its WebSocket compresses as a browser asks (server.core.websocket's protocol).
+        ws_url = server.url.replace("http", "ws", 1) + "/ws"
+        with connect(ws_url, compression="deflate") as ws:
+            assert ws.response is not None
+            assert ws.response.headers["Sec-WebSocket-Extensions"] == (
+                "permessage-deflate; server_max_window_bits=12; client_max_window_bits=12"
+            )
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+            ws.send('{"type":"ping"}')
+            assert json.loads(ws.recv(timeout=10))["type"] == "pong"
     finally:
         server.stop()
 

@@ -148,6 +148,7 @@ def _serve(
 ) -> None:
     import uvicorn
 
+    from pocketarena.server.core.websocket import WebSocketProtocol
     from pocketarena.server.main import create_app
 
     settings = _settings(database_url, redis_url, trusted_proxies=trusted_proxies)
@@ -174,6 +175,7 @@ def _serve(
         "log_level": log_level,
         "ws_max_size": 64 * 1024,  # the app refuses messages over 4 KB itself, with an error
         "ws_per_message_deflate": settings.ws_compression,
+        "ws": WebSocketProtocol,  # uvicorn's, compressing at zlib's level 1
         # The app reads X-Forwarded-For itself, from its trusted proxies only.
         "proxy_headers": False,
     }
