@@ -155,6 +155,32 @@ def test_moves_over_http_with_every_refusal(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}?svg=false").json()["version"] == 2
 
 
+def test_creating_and_joining_answer_without_the_board_when_asked(client: TestClient) -> None:
+    """``?svg=false``: the same answer, less the SVG board (the site's pages draw theirs from
+    the socket); without it the board comes as before."""
+    full = client.post("/api/games", json={**SAC, "mode": "friend", "seat": 0})
+    bare = client.post("/api/games?svg=false", json={**SAC, "mode": "friend", "seat": 0})
+    assert full.status_code == bare.status_code == 201
+    assert full.json()["game"]["svg"].startswith("<svg")
+    assert bare.json()["game"]["svg"] is None
+    same = {"id", "url", "invite_url", "svg", "created_at"}  # each game's own
+    assert {k: v for k, v in full.json()["game"].items() if k not in same} == {
+        k: v for k, v in bare.json()["game"].items() if k not in same
+    }
+    friend = second_client(client)
+    for created, svg in ((full.json(), None), (bare.json(), "false")):
+        invite = created["invite_url"].split("invite=")[1]
+        query = f"?svg={svg}" if svg else ""
+        r = friend.post(f"/api/games/{created['id']}/join{query}", json={"invite": invite})
+        assert r.status_code == 200 and r.json()["status"] == "active" and r.json()["you"] == [1]
+        assert (r.json()["svg"] is None) == (svg == "false")
+        if svg is None:
+            assert r.json()["svg"].startswith("<svg")
+    r = client.post("/api/games?svg=maybe", json={**SAC, "mode": "friend", "seat": 0})
+    assert r.status_code == 422  # a bad value changes nothing: no game made
+    assert "svg" in r.text
+
+
 def test_a_friend_joins_by_invite_only(client: TestClient) -> None:
     created = create(client, **SAC, mode="friend", seat=1)
     gid, invite = created["id"], created["invite_url"].split("invite=")[1]

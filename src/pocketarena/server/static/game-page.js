@@ -275,7 +275,7 @@ export class GamePage {
     this.joining = true;
     try {
       // Over HTTP: it needs no open socket, and the socket brings the started game as any change.
-      await api(`/api/games/${this.id}/join`, { method: "POST", body: { invite: DATA.invite } });
+      await api(`/api/games/${this.id}/join?svg=false`, { method: "POST", body: { invite: DATA.invite } });
     } catch (err) {
       this.joining = false; // the Join button stays for another try
       toast(err.message, "error");

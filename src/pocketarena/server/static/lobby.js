@@ -17,7 +17,7 @@ function lobbyEntry(g, kind) {
     return el("li", { "data-id": g.id }, info, mine
       ? el("a", { class: "btn", href: `/g/${g.id}`, text: t("Yours — open") })
       : el("button", { class: "btn primary", type: "button", "data-join": g.id, text: t("Join"), onclick: async () => {
-        try { await api(`/api/games/${g.id}/join`, { method: "POST", body: {} }); location.href = `/g/${g.id}`; } catch (err) { toast(err.message, "error"); }
+        try { await api(`/api/games/${g.id}/join?svg=false`, { method: "POST", body: {} }); location.href = `/g/${g.id}`; } catch (err) { toast(err.message, "error"); }
       } }));
   }
   return el("li", { "data-id": g.id }, info, el("a", { class: "btn", href: `/g/${g.id}`, text: t("Watch") }));

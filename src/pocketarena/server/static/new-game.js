@@ -96,7 +96,7 @@ export function setupNewGame() {
     err.hidden = true;
     $("#start").disabled = true;
     try {
-      const created = await api("/api/games", { method: "POST", body });
+      const created = await api("/api/games?svg=false", { method: "POST", body }); // the page draws the board from its socket
       location.href = `/g/${created.id}`;
     } catch (ex) {
       err.textContent = ex.message;

@@ -33,6 +33,9 @@ from ..deps import ContextDep, HubDep, PlayerIdDep, WriteLimit, check, client_ad
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
+# ``?svg=false``: the view without its SVG board, for a client that draws none from this answer
+# (the site's pages get theirs over the WebSocket; drawing it is most of a new game's answer).
+SVG = Query(True, description="Include the SVG board")
 ERRORS: dict[int | str, dict[str, Any]] = {
     **{code: {"model": ErrorOut} for code in (400, 403, 404, 409, 429, 503)},
     422: {"model": InvalidOut},
@@ -51,7 +54,12 @@ def view_for(live: LiveGame, player_id: str | None, svg: bool = True) -> dict[st
     "", response_model=GameCreated, status_code=201, responses=ERRORS, dependencies=[WriteLimit]
 )
 async def create_game(
-    body: GameCreate, request: Request, ctx: ContextDep, hub: HubDep, player: PlayerIdDep
+    body: GameCreate,
+    request: Request,
+    ctx: ContextDep,
+    hub: HubDep,
+    player: PlayerIdDep,
+    svg: bool = SVG,
 ) -> dict[str, Any]:
     """Start a game against a bot or on one screen, or open one for a friend or the lobby,
     real-time (``clock``), untimed, or turn-based (``days_per_move``: a move a day or a week).
@@ -82,7 +90,7 @@ async def create_game(
         "id": live.id,
         "url": f"{base}/g/{live.id}",
         "invite_url": invite,
-        "game": view_for(live, player),
+        "game": view_for(live, player, svg),
     }
 
 
@@ -93,7 +101,7 @@ async def get_game(
     game_id: str,
     hub: HubDep,
     player: PlayerIdDep,
-    svg: bool = Query(True, description="Include the SVG board"),
+    svg: bool = SVG,
 ) -> dict[str, Any]:
     live = await hub.get(game_id, fresh=True)
     return view_for(live, player, svg)
@@ -102,10 +110,12 @@ async def get_game(
 @router.post(
     "/{game_id}/join", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
 )
-async def join_game(game_id: str, body: JoinIn, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+async def join_game(
+    game_id: str, body: JoinIn, hub: HubDep, player: PlayerIdDep, svg: bool = SVG
+) -> dict[str, Any]:
     """Take the free seat of an open seek, or of a friend's game with its invite token."""
     live = await hub.seating.join(player, game_id, body.invite)
-    return view_for(live, player)
+    return view_for(live, player, svg)
 
 
 @router.post(
