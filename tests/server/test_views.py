@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from pocketarena import i18n
 from pocketarena.core import CHANCE, Action
 from pocketarena.server import catalog
 from pocketarena.server.live import lobby, session, views
@@ -147,3 +148,18 @@ def test_live_now_drops_a_game_its_players_left() -> None:
     lists = views.lobby_lists(items, wall)
     assert [e["id"] for e in lists["live"]] == ["L0", "L1"]
     assert [e["id"] for e in lists["seeks"]] == ["S"]
+
+
+def test_a_games_options_are_worded_in_each_readers_language() -> None:
+    """The options' words are made once per game and language (``views.options_text``): each
+    reader still gets them in their own language, in the view and the lobby's entry."""
+    live = live_game("wallet-battles", timed=False)
+    seen = {}
+    for code in ("en", "fr", "en", "de", "fr"):
+        with i18n.use_locale(code):
+            expected = catalog.options_text(live.game.ID, live.game.options)
+            live.revision += 1  # as after a broadcast: nothing cached in the view reused
+            assert json.loads(views.view_json(live, svg=False))["options_text"] == expected
+            assert views.lobby_entry(live).options_text == expected
+            seen[code] = expected
+    assert len(set(seen.values())) == 3  # three languages, three wordings

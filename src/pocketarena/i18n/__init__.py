@@ -106,6 +106,7 @@ def babel_locale(code: str) -> Locale:
         return Locale.parse(DEFAULT)
 
 
+@cache  # asked for every sentence a move's message words; Babel's locale parsing is not free
 def is_rtl(code: str) -> bool:
     """Whether the language is written right to left (Arabic)."""
     return known(code) and babel_locale(code).character_order == "right-to-left"

@@ -36,6 +36,7 @@ class LiveGame(Table):
     view_cache: dict[tuple[bool, bool, str], tuple[int, str]] = field(default_factory=dict)
     legal_cache: tuple[int, str] | None = None
     action_json: dict[int, ActionOut] = field(default_factory=dict)  # by action id
+    options_words: dict[str, str] = field(default_factory=dict)  # options_text by language
     sent_len: int = 0  # move-list entries every watcher holds (as of the last broadcast)
     delta_from: int = 0  # where the last broadcast's entries start
     bot_task: asyncio.Task[None] | None = None

@@ -97,6 +97,16 @@ def _action_model(live: LiveGame, action: Action) -> ActionOut:
     return entry
 
 
+def options_text(live: LiveGame) -> str:
+    """The game's options in the reader's words, worded once per game and language (its
+    options never change; each of a move's views used to word them again)."""
+    locale = i18n.current()
+    text = live.options_words.get(locale)
+    if text is None:
+        text = live.options_words[locale] = catalog.options_text(live.game.ID, live.game.options)
+    return text
+
+
 def _listing(live: LiveGame) -> dict[str, Any]:
     """The fields the game's view and its lobby entry share."""
     return {
@@ -104,7 +114,7 @@ def _listing(live: LiveGame) -> dict[str, Any]:
         "game": live.game.ID,
         "title": live.game.TITLE,
         "options": dict(live.game.options),
-        "options_text": catalog.options_text(live.game.ID, live.game.options),
+        "options_text": options_text(live),
         "mode": live.mode,
         "rated": live.rated,
         "created_at": live.created_at.isoformat(),
