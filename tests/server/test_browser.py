@@ -243,3 +243,30 @@ def test_a_reload_in_the_middle_of_a_game_resumes_it(server: str, context: Brows
         page.wait_for_selector("#board .pa-target")
         final = play_to_the_end(page, seed=3)
         assert final["status"] == "finished"
+
+
+def test_a_seek_is_taken_from_the_lobby_and_played(server: str, browser: Browser) -> None:
+    """Alice opens a game to anyone from the form; Bob finds it in the lobby, clicks Join
+    (the page asks without the board, ``?svg=false``) and both see it start, with the board."""
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 900}) for _ in range(2)]
+    try:
+        alice, bob = (c.new_page() for c in contexts)
+        errors = [watch_errors(p) for p in (alice, bob)]
+        alice.goto(f"{server}/new?game=stack-a-cash")
+        alice.check('input[name="mode"][value="seek"]', force=True)
+        alice.click("#start")
+        alice.wait_for_url("**/g/*")
+        gid = alice.url.rsplit("/", 1)[1]
+        bob.goto(f"{server}/lobby")
+        with bob.expect_response(f"**/api/games/{gid}/join?svg=false") as joined:
+            bob.click(f"button[data-join='{gid}']")
+        assert joined.value.status == 200  # (its body is gone with the page it leaves)
+        bob.wait_for_url(f"**/g/{gid}")
+        for page in (alice, bob):
+            page.wait_for_function("() => window.paGame.view.status === 'active'")
+            page.wait_for_selector("#board svg")
+        assert view(bob)["you"] == [1] and view(alice)["you"] == [0]
+        assert not any(errors), errors
+    finally:
+        for c in contexts:
+            c.close()
