@@ -5,8 +5,8 @@ For each game, the state message its player to act is sent at the first decision
 same game every run; at the first decision from that ply on): its bytes as JSON
 text, the legal actions' part of them, the SVG board's (a browser asks for it; the load
 benchmark's clients do not), and the CPU time (``time.process_time``) of compressing it as a
-socket does (permessage-deflate with the settings ``websockets`` negotiates by default: level
-6, a window of 2^12, memLevel 5), median of ``--repeat`` rounds. Then, over whole random
+socket does (permessage-deflate with the server's settings, ``server.core.websocket``: level
+1 since 2026-12-06, 6 before; a window of 2^12, memLevel 5), median of ``--repeat`` rounds. Then, over whole random
 games, what a move's two state messages (the players') cost to make and compress, per move.
 
     python benchmarks/state_size.py
@@ -22,11 +22,13 @@ import statistics
 import time
 import zlib
 from types import SimpleNamespace
+from typing import Any
 
 from live_views import game_in  # beside this script
 
 from pocketarena.core import CHANCE
 from pocketarena.server import catalog
+from pocketarena.server.core import websocket
 from pocketarena.server.live import games, session, views
 
 
@@ -59,6 +61,13 @@ def length(game_id: str, seed: int) -> int:
     return len(live.entries)
 
 
+def compressor() -> Any:
+    """A socket's compressor of the messages the server sends, with the server's settings."""
+    return zlib.compressobj(
+        websocket.LEVEL, zlib.DEFLATED, -websocket.WINDOW_BITS, websocket.MEM_LEVEL
+    )
+
+
 def deflate_cpu_us(text: str, repeat: int) -> tuple[int, float]:
     """Compressed bytes of ``text`` and the median CPU time of compressing it (µs), as the
     first message of a socket (a socket keeps the last 4 KB it sent as context: a message of
@@ -67,7 +76,7 @@ def deflate_cpu_us(text: str, repeat: int) -> tuple[int, float]:
     times = []
     size = 0
     for _ in range(repeat):
-        socket = zlib.compressobj(6, zlib.DEFLATED, -12, 5)
+        socket = compressor()
         start = time.process_time()
         out = socket.compress(data) + socket.flush(zlib.Z_SYNC_FLUSH)
         times.append(time.process_time() - start)
@@ -87,7 +96,7 @@ def whole_games(game_id: str, games: int) -> tuple[float, float, float, float]:
         live = live_game(game_id)
         rng = random.Random(seed)
         play(live, 0, rng)
-        sockets = [zlib.compressobj(6, zlib.DEFLATED, -12, 5) for _ in live.seats]
+        sockets = [compressor() for _ in live.seats]
         while not live.state.is_terminal():
             play(live, len(live.entries) + 1, rng)
             live.revision += 1  # a broadcast: nothing cached from the last one
