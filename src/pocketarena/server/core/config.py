@@ -66,7 +66,8 @@ class Settings:
     # /healthz fails (503) when a bot job has waited this long: nothing takes the bots' jobs.
     bot_stall_s: float = 45.0
 
-    # Compress WebSocket messages (permessage-deflate): less traffic, more server CPU.
+    # Compress WebSocket messages (permessage-deflate, zlib level 1: server.core.websocket):
+    # less traffic, more server CPU.
     ws_compression: bool = True
 
     # Abuse limits. Each holds for a player AND for a client address (requests without a
