@@ -30,6 +30,13 @@ GAME_PAGES = ("game in progress", "finished game")
 SMALL_WALLET = {"coins": {"Q": 1, "N": 1, "P": 1, "D": 1}}
 
 
+def whole(page: Page) -> None:
+    """Wait until the page just opened is whole: its load event has passed and what its scripts
+    started on opening (its words, its requests) has come back and is drawn: ``html[data-ready]``
+    (static/ready.js). Waiting for a quiet network instead costs half a second more a page."""
+    page.wait_for_selector("html[data-ready]", state="attached")
+
+
 @contextmanager
 def running(settings: Settings) -> Iterator[str]:
     """A Uvicorn server of the app on a free port, in a thread; yields its base address."""

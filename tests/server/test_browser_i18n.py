@@ -21,7 +21,7 @@ from pocketarena.server import catalog
 
 from .axe import axe_violations, describe
 from .conftest import make_settings
-from .site_pages import running
+from .site_pages import running, whole
 from .test_browser import play_to_the_end, start_game, watch_errors
 
 pytestmark = pytest.mark.browser
@@ -125,7 +125,7 @@ def test_pseudo_locale_game_page_shows_no_word_outside_the_catalog(
     replay = page.url.removeprefix(server) + "/replay"  # the game just played, step by step
     for path in [replay, "/", "/new", "/lobby", "/analysis", "/puzzles", "/learn/stack-a-cash"]:
         page.goto(server + path)
-        page.wait_for_load_state("networkidle")
+        whole(page)
         found += [f"{path}: {t}" for t in outside_catalog(page.evaluate(VISIBLE_TEXT), names)]
     # What a lesson and a puzzle say after a move: the hint, the praise, the solver's verdict.
     page.goto(server + "/learn/stack-a-cash")
@@ -154,7 +154,7 @@ def test_main_pages_fit_and_pass_axe_in_each_language(
             errors = watch_errors(page)
             for path in MAIN_PAGES:
                 page.goto(server + path)
-                page.wait_for_load_state("networkidle")
+                whole(page)
                 where = f"{code} {size} {'dark' if dark else 'light'} {path}"
                 lang, direction = page.evaluate(
                     "() => [document.documentElement.lang, document.documentElement.dir]"

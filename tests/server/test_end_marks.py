@@ -17,7 +17,7 @@ from pocketarena.core import load
 
 from .axe import axe_violations, describe
 from .conftest import make_settings
-from .site_pages import SMALL_WALLET, play_out, running
+from .site_pages import SMALL_WALLET, play_out, running, whole
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +104,7 @@ def test_the_finished_board_marks_what_each_player_won(
     try:
         page.goto(f"{base}/g/{gid}" + ("/replay" if where == "replay" else ""))
         page.wait_for_selector("#board svg")
-        page.wait_for_load_state("networkidle")
+        whole(page)
         found = marks_on(page, game)
         assert found["marks"] == expected
         assert all(g and g != "none" for g in found["glow"]), found["glow"]  # the CSS applies

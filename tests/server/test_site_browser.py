@@ -18,7 +18,7 @@ from pocketarena.server.models import GameRecord, utcnow
 
 from .axe import axe_violations, describe
 from .conftest import make_settings
-from .site_pages import GAME_PAGES, running, seed_site
+from .site_pages import GAME_PAGES, running, seed_site, whole
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +80,7 @@ def survey(browser: Browser, base: str, pages: dict[str, str], width: int, axe: 
     page.on("pageerror", lambda e: seen.errors.append(str(e)))
     for name, path in pages.items():
         page.goto(base + path)
-        page.wait_for_load_state("networkidle")
+        whole(page)
         seen.overflow[name] = page.evaluate(OVERFLOW)
         violations = axe_violations(page) if axe else []
         if violations:
@@ -92,7 +92,7 @@ def survey(browser: Browser, base: str, pages: dict[str, str], width: int, axe: 
 @pytest.fixture(scope="module")
 def at_390(site: tuple[str, dict[str, str]], browser: Browser) -> Survey:
     """The phone width both the sideways and the axe tests look at: one visit of each page
-    serves both (a visit and its network going idle cost as much as axe's look)."""
+    serves both."""
     return survey(browser, *site, 390, axe=True)
 
 
@@ -274,14 +274,19 @@ def test_a_tampered_record_and_an_account_page_on_a_small_phone(
     lines[first] = "flip TT" if lines[first] != "flip TT" else "flip HH"
     page.goto(f"{base}/verify")
     page.fill("textarea[name=record]", "\n".join(lines))
-    page.click("form button")
+    with page.expect_navigation():  # the verdict is a new page: read it once it is whole
+        page.click("form button")
+    whole(page)
     verdict = page.inner_text("#verdict")
     assert verdict.startswith("✗ NOT VERIFIED")
     assert f"the throw at move {moves_before + 1} is recorded as" in verdict
-    assert fits(page) and not axe_violations(page)
+    assert fits(page), page.evaluate(OVERFLOW)
+    assert not axe_violations(page), describe(axe_violations(page))
     body = {"username": "ada_lovelace", "password": "longenough"}
     assert page.request.post(f"{base}/api/auth/register", data=body).ok
     page.goto(f"{base}/account")
+    whole(page)
     assert "ada_lovelace" in page.inner_text("main")
-    assert fits(page) and not axe_violations(page), describe(axe_violations(page))
+    assert fits(page), page.evaluate(OVERFLOW)
+    assert not axe_violations(page), describe(axe_violations(page))
     page.context.close()

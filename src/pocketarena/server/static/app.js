@@ -4,6 +4,7 @@
 //
 //   dom.js      the one DOM helper (el, $, $$, toast) and the page's data
 //   http.js     the one fetch wrapper (api)
+//   ready.js    when the page is whole (html[data-ready])
 //   socket.js   the live connection (Live)
 //   format.js   names, scores, clocks, times and results as they read
 //   board.js    the board's elements, its focus and its keys
@@ -25,8 +26,9 @@ setupName();
 showLocalTimes();
 setupBell();
 
-// Everything is imported at once (each file is small and cached): the page is whole by its
-// load event, as the tests and a reader expect, with no second round of fetches.
+// Everything is imported at once (each file is small and cached), with no second round of
+// fetches for the code. The page is whole once <html data-ready> is set (ready.js): its load
+// event has passed and the words and requests its scripts started on opening have come back.
 const page = document.body.dataset.page;
 if (page === "game") window.paGame = new GamePage(new Live(), DATA.game);
 else if (page === "replay") window.paReplay = new ReplayPage(DATA.game);

@@ -1,9 +1,15 @@
 // The one way the pages ask the server: a JSON body (or ``raw`` text) out, JSON back (or the
 // text, ``as: "text"``, for a board's SVG). A refusal throws an Error carrying the server's words
 // (``detail``) and its status; a list of field errors reads "where: what; …".
+// Each request is one the page waits for before it is whole (ready.js).
 import { t } from "./i18n.js";
+import { opening } from "./ready.js";
 
-export async function api(path, { method = "GET", body, raw = false, as = "json", signal } = {}) {
+export function api(path, options = {}) {
+  return opening(request(path, options));
+}
+
+async function request(path, { method = "GET", body, raw = false, as = "json", signal } = {}) {
   const res = await fetch(path, {
     method,
     headers: body === undefined ? {} : { "Content-Type": raw ? "text/plain" : "application/json" },

@@ -2,6 +2,7 @@
 // .po files, served as JSON by /i18n/<language>.json):
 //   t("Your turn"), t("%(name)s to move", { name }), tn("%(num)d action", "%(num)d actions", n)
 // Dates and times in the reader's time zone: dateTime(iso), ago(iso) ("3 minutes ago").
+import { opening } from "./ready.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const SPEECH = DATA.i18n || {};
@@ -10,13 +11,15 @@ export const LANG = document.documentElement.lang || "en";
 // The browser's own zone: it is what the reader's clock shows.
 export const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || SPEECH.time_zone || "UTC";
 
-let catalog = { messages: {}, plurals: { one: 0, other: 1 } };
-if (LOCALE !== "en") {
+const SOURCE = { messages: {}, plurals: { one: 0, other: 1 } };
+async function words() {
   try {
     const res = await fetch(`/i18n/${LOCALE}.json?v=${SPEECH.version || ""}`, { credentials: "same-origin" });
-    if (res.ok) catalog = await res.json();
+    if (res.ok) return await res.json();
   } catch { /* offline: the source words stay */ }
+  return SOURCE;
 }
+const catalog = LOCALE === "en" ? SOURCE : await opening(words());
 const PLURALS = new Intl.PluralRules(LANG);
 
 function fill(text, params) {
@@ -55,12 +58,12 @@ export function ago(iso, now = Date.now()) {
 // account when signed in), and again only when the browser's zone changes (a journey).
 if (TIME_ZONE !== SPEECH.time_zone && sessionStorage.getItem("pa-tz-sent") !== TIME_ZONE) {
   sessionStorage.setItem("pa-tz-sent", TIME_ZONE);
-  fetch("/api/settings", {
+  opening(fetch("/api/settings", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ time_zone: TIME_ZONE }),
     credentials: "same-origin",
-  }).catch(() => {});
+  }).catch(() => {}));
 }
 
 // <time datetime> elements the server wrote: their words in the reader's zone, the full

@@ -4,6 +4,7 @@
 
 import { api } from "./http.js";
 import { t } from "./i18n.js";
+import { opening } from "./ready.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -96,5 +97,5 @@ async function setupPush() {
   });
 }
 
-setupPush().catch((err) => say($("#push-state"), err.message, true));
+opening(setupPush().catch((err) => say($("#push-state"), err.message, true)));
 
