@@ -161,20 +161,18 @@ class Env(VectorEnv[State, CoinAgeState]):
         super().__init__(game)
         self._games: State | None = None  # every new game, made on first use (_new_games)
         self.num_spaces = n = game.num_spaces
+        if n > 31:  # every atlas map has ten
+            raise ValueError(f"the vector Coin Age keeps spaces as bits of an int32: {n} > 31")
         self.num_actions = game.num_decisions
         self.observation_shape: tuple[int, ...] = (n * (16 + _REGION_SLOTS + n) + 30,)
         decisions = range(game.num_decisions)
         self._verb = jnp.array([game.verb[a] for a in decisions], jnp.int32)
         self._arg_a = jnp.array([game.arg_a[a] for a in decisions], jnp.int32)
         self._arg_b = jnp.array([game.arg_b[a] for a in decisions], jnp.int32)
-        moves = np.zeros((2, len(game.move_list), n), bool)  # [from/to, move, space]
-        for i, (a, b, _) in enumerate(game.move_list):
-            moves[0, i, a] = moves[1, i, b] = True
-        self._moves = jnp.asarray(moves)
-        adjacent = np.zeros((n, n), bool)
-        for a, b, _ in game.move_list:
-            adjacent[a, b] = True
-        self._adjacent = jnp.asarray(adjacent)
+        # the map's moves (both ways between adjacent spaces): start and end space of each
+        self._move_from = jnp.array([a for a, _, _ in game.move_list], jnp.int32)
+        self._move_to = jnp.array([b for _, b, _ in game.move_list], jnp.int32)
+        self._space_bits = jnp.asarray(1 << np.arange(n), jnp.int32)  # a space's bit in a word
         # The mask is built in id order: places (Q N P D, each on every space), pays (Q N P D),
         # moves (the engine's list), captures, end.
         layout = [(_PLACE, k, sp) for k in (3, 2, 1, 0) for sp in range(n)]
@@ -186,7 +184,7 @@ class Env(VectorEnv[State, CoinAgeState]):
         regions = np.zeros((len(game.region_spaces), n), bool)
         for r, spaces in enumerate(game.region_spaces):
             regions[r, list(spaces)] = True
-        self._regions = jnp.asarray(regions)
+        self._region_words = jnp.asarray(regions @ (1 << np.arange(n)), jnp.int32)
         fixed = np.zeros((n, _REGION_SLOTS + n), np.float32)  # the map's rows of the tensor
         fixed[:, :_REGION_SLOTS][regions.T.nonzero()] = 1.0
         for s, neighbours in enumerate(game.neighbours):
@@ -375,13 +373,24 @@ class Env(VectorEnv[State, CoinAgeState]):
 
     def _can_act(self, s: State) -> jax.Array:
         """Is anything but ``end`` legal?"""
-        occupied = s.kinds != 0
-        can_move = jnp.any(occupied[:, None] & ~occupied[None, :] & self._adjacent)
+        occupied = self._occupied(s)
         return (
             ((s.places > 0) | (s.pays > 0)) & (s.unused != 0)
-            | (s.captures > 0) & jnp.any(occupied)
-            | (s.moves > 0) & can_move
+            | (s.captures > 0) & (occupied != 0)
+            | (s.moves > 0) & jnp.any(self._open_moves(occupied))
         )
+
+    def _occupied(self, s: State) -> jax.Array:
+        """The occupied spaces as one word (bit ``i``: space ``i``)."""
+        return jnp.sum(jnp.where(s.kinds != 0, self._space_bits, 0))
+
+    def _open_moves(self, occupied: jax.Array) -> jax.Array:
+        """Per move of the map's list, whether its start is occupied and its end empty: two
+        bits of the ``occupied`` word per move (vmapped, any-reductions over a moves x spaces
+        table cost more than the rest of the mask)."""
+        start = jnp.right_shift(occupied, self._move_from) & 1
+        end = jnp.right_shift(occupied, self._move_to) & 1
+        return (start & ~end) != 0
 
     @staticmethod
     def _clear(s: State) -> State:
@@ -460,13 +469,17 @@ class Env(VectorEnv[State, CoinAgeState]):
         return top, jnp.right_shift(s.tails, jnp.maximum(top, 0)) & 1
 
     def _scores(self, s: State) -> tuple[jax.Array, jax.Array]:
+        """Each seat's score: its bank, and per region the ranks of the coins it tops there,
+        doubled where it tops more spaces of the region than the other seat. Counted with
+        popcounts of words (per seat and kind, the spaces it tops with that kind) against each
+        region's word, rather than sums over regions x spaces tables."""
         top, owner = self._tops(s)
-        points = []
-        held = []
-        for seat in (0, 1):
-            mine = (top >= 0) & (owner == seat)
-            points.append(jnp.sum(jnp.where(self._regions, top + 1, 0), axis=1, where=mine))
-            held.append(jnp.sum(self._regions & mine, axis=1))
+        kinds = jnp.arange(4)
+        topped = (top == kinds[:, None]) & (owner == jnp.arange(2)[:, None, None])  # [2, 4, n]
+        words = jnp.sum(jnp.where(topped, self._space_bits, 0), axis=2)  # [2, 4]
+        count = jax.lax.population_count(words[:, None, :] & self._region_words[:, None])
+        held = count.sum(axis=2)  # [2, regions]: spaces each seat tops in each region
+        points = (count * (kinds + 1)).sum(axis=2)  # [2, regions]: their ranks
         banks = s.banks.sum(axis=1)
         return (
             banks[0] + jnp.sum(points[0] * jnp.where(held[0] > held[1], 2, 1)),
@@ -480,9 +493,7 @@ class Env(VectorEnv[State, CoinAgeState]):
         unused = (jnp.right_shift(s.unused, kinds) & 1) > 0  # [4, 1]
         place_ok = (s.places > 0) & unused & ((s.kinds[None, :] & below) == 0)  # [4, spaces]
         pay_ok = (s.pays > 0) & unused[:, 0]
-        starts = jnp.any(self._moves[0] & occupied, axis=1)
-        ends = jnp.any(self._moves[1] & occupied, axis=1)
-        move_ok = (s.moves > 0) & starts & ~ends
+        move_ok = (s.moves > 0) & self._open_moves(self._occupied(s))
         capture_ok = (s.captures > 0) & occupied
         end_ok = jnp.ones(1, jnp.bool_)
         return jnp.concatenate([place_ok.reshape(-1), pay_ok, move_ok, capture_ok, end_ok])
