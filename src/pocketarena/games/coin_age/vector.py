@@ -65,14 +65,10 @@ __all__ = ["Env", "State", "make"]
 _REGION_SLOTS = max(len(load_map(name).regions) for name in MAP_NAMES)  # as the observation
 
 
-# Speed on CPU: XLA gathers and scatters with a per-game index are slow once vmapped, so reading
-# or writing at an index is a masked sum or a select over a one-hot mask, and small tables are
-# arithmetic.
-def _pick(values: jax.Array, at: jax.Array) -> jax.Array:
-    """``values[i]`` for the one-hot mask ``at`` of ``i``."""
-    return jnp.sum(jnp.where(at, values, 0), axis=-1)
-
-
+# Speed on CPU, measured case by case in pgx's loop: writing at a per-game index is a select over
+# a one-hot mask; reading one entry a game is a gather (``_decide``, ``_share``: faster than a
+# masked sum once vmapped); sets of spaces are bits of a word where a mask entry or a count
+# would otherwise reduce over a table; small tables are arithmetic.
 def _row(rows: jax.Array, seat: jax.Array | int) -> jax.Array:
     """``rows[seat]`` of a two-row array."""
     return jnp.where(seat == 0, rows[0], rows[1])
@@ -109,10 +105,9 @@ assert (
 
 
 def _share(counts: jax.Array, table: jax.Array) -> jax.Array:
-    """``table[i, counts[i]]`` for each row ``i`` (a one-hot sum rather than a gather)."""
-    return jnp.sum(
-        jnp.where(counts[:, None] == jnp.arange(table.shape[1]), table, 0.0), axis=1
-    ).astype(jnp.float32)
+    """``table[i, counts[i]]`` for each row ``i``: a gather of one entry a row from a constant
+    table (vmapped, 1.2x the steps/s of a one-hot sum over the table's 21 columns)."""
+    return table[jnp.arange(table.shape[0]), counts].astype(jnp.float32)
 
 
 @dataclass
@@ -314,10 +309,11 @@ class Env(VectorEnv[State, CoinAgeState]):
         """The decision applied (``slaps_drawn`` reset), and whether the turn ends with it;
         where ``applies`` is false, nothing changes and the turn goes on."""
         mover = s.current_player
-        picked = jnp.arange(self.num_actions) == action
-        verb = jnp.where(applies, _pick(self._verb, picked), -1)  # -1: no verb at all
-        a = _pick(self._arg_a, picked)
-        b = _pick(self._arg_b, picked)
+        # gathers (the action's verb and arguments, then the stacks at a and b): 1.15x the
+        # steps/s of masked sums over one-hot masks
+        verb = jnp.where(applies, self._verb[action], -1)  # -1: no verb at all
+        a = self._arg_a[action]
+        b = self._arg_b[action]
         place, pay, move = verb == _PLACE, verb == _PAY, verb == _MOVE
         capture = verb == _CAPTURE
         bit = jnp.left_shift(1, a)
@@ -325,8 +321,8 @@ class Env(VectorEnv[State, CoinAgeState]):
         # place: coin a on space b; move: the stack on a to b; capture: the top coin of a
         spaces = jnp.arange(self.num_spaces)
         at_a, at_b = spaces == a, spaces == b
-        kinds_a, tails_a = _pick(s.kinds, at_a), _pick(s.tails, at_a)
-        kinds_b, tails_b = _pick(s.kinds, at_b), _pick(s.tails, at_b)
+        kinds_a, tails_a = s.kinds[a], s.tails[a]
+        kinds_b, tails_b = s.kinds[b], s.tails[b]
         top = jnp.maximum(_lowest_kind(kinds_a), 0)
         top_bit = jnp.left_shift(1, top)
         to_b = at_b & (place | move)
