@@ -15,6 +15,11 @@ Three measurements, each on games the script plays itself (seeded, so a run repe
     PYTHONPATH=src python scripts/measure_analysis.py flipwars --mode standard --games 4 \\
         --vs-random --smooth
 
+Game ``i`` of a run (from 0) takes its seed from ``--seed`` + ``i`` (``--vs-random``: the hard
+bot in seat ``i % 2``), so a sample can be split into runs of an even number of games with seeds
+apart by that number (``--games 10 --seed 11`` are games 11 to 20 of ``--games 40``), run side
+by side and added up.
+
 Prints one JSON object per measurement. The analysis is the web's quick one (``hard:0.3s``,
 counted budgets) unless ``--analyst`` names another; the players are the ``hard`` level with
 counted budgets (``--player`` to change).
@@ -122,6 +127,7 @@ def smooth(game: pa.Game, n: int, player: str, analyst: str, seed: int) -> dict[
         "options": dict(game.options),
         "games": n,
         "mean_change": round(statistics.mean(steps), 4) if steps else None,
+        "steps": len(steps),  # so that runs over other seeds combine into one mean
         "per_game": per_game,
         "bad_marks_of_hard_bots": marks,
     }
