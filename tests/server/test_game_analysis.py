@@ -7,9 +7,11 @@ import random
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 import pocketarena as pa
+from pocketarena.server import analyses
 from pocketarena.server.core.config import Settings
 from pocketarena.server.main import create_app
 from pocketarena.solve.stack_a_cash import solve
@@ -106,6 +108,19 @@ def test_chance_game_analysis_says_it_judges_by_expectation(client: TestClient) 
     # Ended by a resignation, not by the rules: the graph ends at the recorded result.
     view = client.get(f"/api/games/{gid}?svg=false").json()
     assert analysis["graph"][-1]["expected"] == (0.0 if view["result"] == "0-1" else 1.0)
+
+
+def test_a_stored_analysis_says_rough_as_the_measurements_do_now(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether a game's analysis is rough follows docs/study.md's latest measurements, not the
+    day the analysis was stored (Coin Age's stopped being rough; its judgements did not change)."""
+    gid = play(client, "stack-a-cash", {}, QUICK_WIN)
+    client.post(f"/api/games/{gid}/analysis?depth=1")
+    assert wait_done(client, gid)["rough"] is False
+    monkeypatch.setattr(analyses, "ROUGH", frozenset({"stack-a-cash"}))
+    stored = client.get(f"/api/games/{gid}/analysis?depth=1").json()
+    assert stored["status"] == "done" and stored["analysis"]["rough"] is True
 
 
 def test_only_finished_games_and_known_depths(client: TestClient) -> None:

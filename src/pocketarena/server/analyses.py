@@ -187,6 +187,8 @@ class GameAnalyses:
     async def status(self, live: LiveGame, depth: int) -> dict[str, Any]:
         stored = await to_thread.run_sync(self._load, live.id, depth)
         if stored is not None:
+            # Rough or not by the latest measurements, not those of the day it was stored.
+            stored["rough"] = rough(live.game.ID, dict(live.game.options))
             return {"status": "done", "analysis": stored}
         job = self.jobs.get((live.id, depth))
         return job.to_json() if job is not None else {"status": "none"}
