@@ -283,12 +283,13 @@ def test_a_full_line_costs_no_budget(tmp_path: Path) -> None:
 
 
 def test_the_analysis_is_called_rough_where_it_measured_short() -> None:
-    """docs/study.md: in Coin Age, Wallet Battles and FlipWars' Standard, Enclosed Battle and
-    Tactical War the random side gets more ? and ?? than the hard bot in fewer than 95% of the
-    measured games; in Capture the Flag in all, and Stack-a-Cash is judged by its solution."""
-    assert rough("coin-age", {"map": "classic"})
+    """docs/study.md (40 games a row, 2026-12-06): in Wallet Battles and FlipWars' Standard,
+    Enclosed Battle and Tactical War the random side gets more ? and ?? than the hard bot in
+    fewer than 95% of the games; in Capture the Flag in all 40, but at 8 empty cells the best
+    move lost a won round in 1 of 10 positions; Coin Age met its goal (38 of 40, 95%), and
+    Stack-a-Cash is judged by its solution."""
+    assert not rough("coin-age", {"map": "classic"})
     assert rough("wallet-battles", {})
-    for mode in ("standard", "enclosed", "tactical"):
+    for mode in ("standard", "enclosed", "tactical", "flag"):
         assert rough("flipwars", {"mode": mode, "series": mode == "tactical"})
-    assert not rough("flipwars", {"mode": "flag", "series": False})
     assert not rough("stack-a-cash", {})

@@ -49,9 +49,17 @@ DECISION_LIMIT_S = (
 # rounds exactly from 7 empty cells (2: from 6).
 FORMAT = 3
 # Where the analysis is rough: the measured marks fall short of the goals (docs/study.md,
-# scripts/measure_analysis.py), by game or "game:mode"; the page says so.
+# scripts/measure_analysis.py, 40 games a row), by game or "game:mode"; the page says so.
+# Coin Age met its goal at 40 games (38 of 40 against random, just the 95%); Capture the
+# Flag's best move lost a won round at 8 empty cells in 1 of 10 positions.
 ROUGH: frozenset[str] = frozenset(
-    {"coin-age", "wallet-battles", "flipwars:standard", "flipwars:enclosed", "flipwars:tactical"}
+    {
+        "wallet-battles",
+        "flipwars:standard",
+        "flipwars:enclosed",
+        "flipwars:flag",
+        "flipwars:tactical",
+    }
 )
 
 
