@@ -171,7 +171,10 @@ def _serve_and_stop(args: list[str], ready: str, env: dict[str, str], cwd: Path)
             time.sleep(0.2)
         time.sleep(1)  # serving: the start-up line comes before the socket opens
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=60)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # say how far the stop got (which lines it printed)
+            pytest.fail(f"still running 60 s after Ctrl-C; it printed:\n{''.join(lines)}")
         reader.join(timeout=10)
         seen = "".join(lines)
         assert code in (0, 130), seen

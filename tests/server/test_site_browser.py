@@ -245,7 +245,9 @@ def test_the_new_game_form_speaks_in_words(
         page.select_option("#opt-mode", mode)
         assert page.is_visible("#opt-series") == (mode == "tactical"), mode
     page.check('input[name="mode"][value="bot"]', force=True)
-    with page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as sent:
+    with page.expect_request(
+        lambda r: r.url.split("?")[0].endswith("/api/games") and r.method == "POST"
+    ) as sent:
         page.click("#start")
     body = sent.value.post_data_json
     assert body is not None and body["options"] == {"mode": "standard"}
