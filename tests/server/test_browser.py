@@ -254,6 +254,7 @@ def test_a_seek_is_taken_from_the_lobby_and_played(server: str, browser: Browser
         errors = [watch_errors(p) for p in (alice, bob)]
         alice.goto(f"{server}/new?game=stack-a-cash")
         alice.check('input[name="mode"][value="seek"]', force=True)
+        alice.check('input[name="seat"][value="0"]', force=True)  # not a random seat
         alice.click("#start")
         alice.wait_for_url("**/g/*")
         gid = alice.url.rsplit("/", 1)[1]

@@ -316,7 +316,21 @@ def play(
             waiting = None
         if made >= moves_at_most:
             if resign:
-                mover.must("POST", f"/api/games/{gid}/resign", {})
+                r = mover.call("POST", f"/api/games/{gid}/resign", {})
+                if r.status_code != 200:
+                    # Asked again until answered. A 409 "not active" then means the game ended
+                    # meanwhile: by this very resignation, whose answer a fault cut off (a
+                    # resignation asked twice is refused the second time), or by the clock.
+                    deadline = time.monotonic() + 90
+                    while r.status_code != 200 and client.view(gid)["status"] == "active":
+                        assert r.status_code in (0, 409, 502, 503, 504), (
+                            gid,
+                            r.status_code,
+                            r.text,
+                        )
+                        assert time.monotonic() < deadline, f"resigning {gid} never answered"
+                        time.sleep(0.3)
+                        r = mover.call("POST", f"/api/games/{gid}/resign", {})
             break
         action = game["legal"][len(game["legal"]) // 2]["text"]
         r = mover.call(
