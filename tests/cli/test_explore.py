@@ -8,7 +8,10 @@ import random
 import pytest
 
 import pocketarena as pa
+from pocketarena import i18n
+from pocketarena.games.flipwars.render import DISPLAY, SHORT
 from pocketarena.solve.stack_a_cash import solve
+from tests.cli.test_languages import pseudo_bare
 
 from .helpers import assert_clean_error, run
 
@@ -51,11 +54,7 @@ def test_table_says_results_in_words() -> None:
 
 
 def test_flipwars_endgame_json_has_margins() -> None:
-    rng = random.Random(2)
-    state = pa.load("flipwars", mode="enclosed").new_initial_state()
-    while len(state.empty) > 4:  # type: ignore[attr-defined]
-        state.apply(rng.choice(list(state.legal_actions())))
-    moves = "; ".join(a.text for a in state.history)
+    state, moves = flipwars_endgame()
     result = run("explore", "flipwars", "--mode", "enclosed", "--moves", moves, "--json")
     assert result.exit_code == 0, result.output
     listed = json.loads(result.output)
@@ -97,3 +96,36 @@ def test_flipwars_endgame_json_has_margins() -> None:
 )
 def test_bad_input_gets_one_clear_line(args: list[str], fragments: list[str]) -> None:
     assert_clean_error(run("explore", *args, "--json"), 2, *fragments)
+
+
+def flipwars_endgame(empty: int = 4) -> tuple[pa.State, str]:
+    """An enclosed FlipWars round played at random down to ``empty`` empty cells, and its
+    moves as ``--moves`` takes them."""
+    rng = random.Random(2)
+    state = pa.load("flipwars", mode="enclosed").new_initial_state()
+    while len(state.empty) > empty:  # type: ignore[attr-defined]
+        state.apply(rng.choice(list(state.legal_actions())))
+    return state, "; ".join(a.text for a in state.history)
+
+
+@pytest.mark.parametrize("game", ["stack-a-cash", "flipwars"])
+def test_the_whole_table_speaks_the_readers_language(game: str) -> None:
+    """The board, the title, the headings, the results and the summary go through the
+    catalogs: in the pseudo-locale nothing of them is bare English but the moves' notation
+    and the games' names; in French the words are French."""
+    if game == "stack-a-cash":
+        args = [game, "--moves", "place L b2; place M a1"]
+    else:
+        args = [game, "--mode", "enclosed", "--moves", flipwars_endgame()[1]]
+    listed = json.loads(run("explore", *args, "--json").output)
+    names = {m["move"] for m in listed} | {"Stack-a-Cash", "FlipWars"}
+    # FlipWars' tiles keep their own names (docs/i18n.md): on the board, short and long.
+    names |= set(SHORT) | set(SHORT.values()) | set(DISPLAY.values())
+    pseudo = run("--lang", i18n.PSEUDO, "explore", *args)
+    assert pseudo.exit_code == 0, pseudo.output
+    bare = pseudo_bare(pseudo.output, names)
+    assert not bare, bare
+    french = run("--lang", "fr", "explore", *args).output
+    for english in ("to move after", "exact values", "With best play", " win ", " draw "):
+        assert english not in french, french
+    assert "meilleur jeu" in french and "coup" in french and "résultat" in french

@@ -12,6 +12,7 @@ import pexpect
 import pytest
 from typer.testing import CliRunner
 
+import pocketarena as pa
 from pocketarena import i18n
 from pocketarena.cli.common import terminal_language
 from pocketarena.cli.main import app
@@ -169,3 +170,37 @@ def test_a_bad_record_is_explained_in_the_readers_language(tmp_path: Path) -> No
     result = runner.invoke(app, ["--lang", "fr", "replay", str(illegal), "--check"])
     assert "le coup 2 ('place L b2') est illégal : " in result.output, result.output
     assert "is illegal" not in result.output and " is not " not in result.output
+
+
+def test_the_listing_and_a_records_replay_speak_the_readers_language(tmp_path: Path) -> None:
+    """``games`` (the games' pitches and options' help, the site's words for them) and a
+    resigned game's ``replay`` (how it ended, the prompt) and ``replay --check`` go through
+    the catalogs: in the pseudo-locale nothing of them is bare English but names, notation
+    and the verdict's ``ok:`` (the prefix scripts read); in French the ending is French."""
+    record = tmp_path / "g.json"
+    runner = CliRunner()
+    keys = "place L b2\nresign\ny\n"
+    played = runner.invoke(
+        app, ["play", "stack-a-cash", "--vs", "greedy", "--seed", "1", "--save", str(record)],
+        input=keys,
+    )  # fmt: skip
+    assert played.exit_code == 0 and record.exists(), played.output
+    moves = {line.strip() for line in record.read_text("utf-8").split('"moves"')[1].split('"')}
+    names = {"greedy"} | set(pa.GAMES) | {cls.TITLE for cls in pa.GAMES.values()}
+    for cls in pa.GAMES.values():  # the suite's own games (Coin Race) are in no catalog
+        if cls.__module__.startswith("tests."):
+            names |= {cls.PITCH} | {o.help for o in cls.OPTIONS if o.help}
+    bare = {}
+    for args in (["games"], ["replay", str(record), "--check"], ["replay", str(record)]):
+        result = runner.invoke(
+            app, ["--lang", i18n.PSEUDO, *args], input="e\nq\n", env={"COLUMNS": "1000"}
+        )  # one line each: a catalog text folded in two would not read as one
+        assert result.exit_code == 0, result.output
+        shown = result.output.replace("ok: ", "", 1)
+        found = pseudo_bare(shown, names | {m for m in moves if len(m) > 2})
+        found = [line for line in found if not re.search(r"\w+=", line)]  # name=value options
+        if found:
+            bare[" ".join(args)] = found
+    assert not bare, bare
+    french = runner.invoke(app, ["--lang", "fr", "replay", str(record), "--check"]).output
+    assert "(abandon)" in french and "resignation" not in french, french

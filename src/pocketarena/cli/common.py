@@ -379,10 +379,5 @@ def talk(quiet: bool, verbose: bool) -> int:
     return -1 if quiet else 1 if verbose else 0
 
 
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """``1 move``, ``3 moves``; ``many`` for irregular plurals (``1 match``, ``2 matches``)."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
-
-
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"

@@ -19,6 +19,7 @@ from pocketarena.core.errors import message
 from pocketarena.explore import EXPLORABLE, ExplorerError, MoveValue, explore, rank
 from pocketarena.messages import speak
 
+from . import drawing
 from .common import (
     N_,
     ModeOpt,
@@ -29,7 +30,8 @@ from .common import (
     fail,
     game_options,
     load_or_fail,
-    plural,
+    ngettext,
+    seat_word,
 )
 
 STYLE = {1: "green", 0: "", -1: "red"}
@@ -101,37 +103,61 @@ def split_moves(text: str) -> list[str]:
 
 def print_table(state: pa.State, values: list[MoveValue]) -> None:
     game = state.game
-    mover = game.SEATS[state.current_player]
+    mover = seat_word(game, state.current_player)
     flipwars = any(m.margin is not None for m in values)
-    title = f"{game.TITLE}: {mover} to move after {plural(state.ply, 'ply', 'plies')}, exact values for {mover}"
+    title = ngettext(
+        "%(game)s: %(seat)s to move after %(count)s ply, exact values for %(seat)s",
+        "%(game)s: %(seat)s to move after %(count)s plies, exact values for %(seat)s",
+        state.ply,
+        game=game.TITLE,
+        seat=mover,
+        count=state.ply,
+    )
     table = Table()
-    table.add_column("move")
-    table.add_column("result")
-    table.add_column("plies", justify="right")
+    table.add_column(_("move"))
+    table.add_column(_("result"))
+    table.add_column(_("plies"), justify="right")
     if flipwars:
-        table.add_column("margin", justify="right")
+        table.add_column(_("margin"), justify="right")
+    results = {1: _("win"), 0: _("draw"), -1: _("loss")}
     for m in values:
-        row = [
-            escape(m.move),
-            {1: "win", 0: "draw", -1: "loss"}[m.value],
-            "" if m.plies is None else str(m.plies),
-        ]
+        row = [escape(m.move), results[m.value], "" if m.plies is None else str(m.plies)]
         if flipwars:
             row.append(f"{m.margin:+d}")
         table.add_row(*row, style=STYLE[m.value])
-    console.print(str(state), markup=False, highlight=False)
+    console.print(drawing.board(state))
     console.print(title, markup=False, soft_wrap=True)
     console.print(table)
-    best = values[0]
-    summary = {1: "wins", 0: "draws", -1: "loses"}[best.value]
-    count = sum(1 for m in values if rank(m) == rank(best))
-    length = f" in {plural(best.plies, 'ply', 'plies')}" if best.plies is not None else ""
-    console.print(
-        f"With best play {mover} {summary}{length} ({count} of {len(values)} moves do).",
-        markup=False,
-    )
+    console.print(summary(mover, values), markup=False)
     if flipwars and game.options.get("series"):
-        console.print("Values are for this round of the series.", markup=False)
+        console.print(_("Values are for this round of the series."), markup=False)
+
+
+def summary(mover: str, values: list[MoveValue]) -> str:
+    """ "With best play Heads wins in 13 plies (1 of 39 moves do)." in the reader's words."""
+    best = values[0]
+    count = sum(1 for m in values if rank(m) == rank(best))
+    total = len(values)
+    how_many = ngettext(
+        "%(count)s of %(total)s move does", "%(count)s of %(total)s moves do", total,
+        count=count, total=total,
+    )  # fmt: skip
+    if best.plies is None:
+        return _("With best play %(seat)s draws (%(best)s).", seat=mover, best=how_many)
+    plies = ngettext("%(count)s ply", "%(count)s plies", best.plies, count=best.plies)
+    if best.value > 0:
+        return _(
+            "With best play %(seat)s wins in %(plies)s (%(best)s).",
+            seat=mover,
+            plies=plies,
+            best=how_many,
+        )
+    return _(
+        "With best play %(seat)s loses in %(plies)s (%(best)s).",
+        seat=mover,
+        plies=plies,
+        best=how_many,
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,5 @@
-"""``pocketarena games``: every installed game with its options and variants."""
+"""``pocketarena games``: every installed game with its options and variants. The games' own
+words (pitches, options' help) are the site's catalog words, as the site shows them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rich.markup import escape
 from rich.text import Text
 
 import pocketarena as pa
+from pocketarena import i18n
 from pocketarena.core import format_options, seat_name
 from pocketarena.messages import speak
 
@@ -29,7 +31,7 @@ def _option(option: pa.Option) -> str:
     line = f"[bold]{option.name}[/]={escape(json.dumps(option.default))}"
     if option.choices:
         line += " (" + ", ".join(escape(str(c)) for c in option.choices) + ")"
-    return line + f"  [dim]{escape(option.help)}[/]"
+    return line + f"  [dim]{escape(i18n.SITE.gettext(option.help))}[/]"
 
 
 def games(
@@ -64,7 +66,7 @@ def games(
         chance = f"  [dim]{with_chance}[/]" if cls.CHANCE else ""
         say(f"[bold]{escape(game_id)}[/]  {escape(cls.TITLE)}{chance}")
         if cls.PITCH:
-            _line(escape(cls.PITCH), 2)
+            _line(escape(i18n.SITE.gettext(cls.PITCH)), 2)
         seats = " / ".join(speak(seat_name(s)) for s in cls.SEATS)
         say("  " + _("seats: %(seats)s", seats=escape(seats)))
         if cls.OPTIONS:

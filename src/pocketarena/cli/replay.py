@@ -37,13 +37,26 @@ def help_text() -> str:
 
 
 COMMANDS = ("next", "back", "jump", "start", "end", "quit")
+# How a game ended (the record's Termination), in words; the record keeps the English.
+TERMINATION_WORDS = {
+    "resignation": N_("resignation"),
+    "time forfeit": N_("time forfeit"),
+    "abandoned": N_("abandoned"),
+    "agreement": N_("agreement"),
+    "unterminated": N_("unterminated"),
+    "unfinished": N_("unfinished"),
+}
+
+
+def termination_word(termination: str) -> str:
+    """A record's termination in the reader's words (one we do not know as it is written)."""
+    return _(TERMINATION_WORDS[termination]) if termination in TERMINATION_WORDS else termination
 
 
 def _summary(record: Record, state: pa.State) -> str:
     a, b = (f"{s:g}" for s in state.scores())
-    how = (
-        f" ({record.termination})" if record.termination and record.termination != "normal" else ""
-    )
+    ended = record.termination
+    how = f" ({termination_word(ended)})" if ended and ended != "normal" else ""
     n = len(record.moves)
     moves = ngettext("%(count)s move", "%(count)s moves", n, count=n)
     return _(
@@ -124,7 +137,7 @@ class Viewer:
                 )
                 say(f"[red]{said}[/]")
             elif self.record.result == "*":
-                how = self.record.termination or "unfinished"
+                how = termination_word(self.record.termination or "unfinished")
                 said = _(
                     "End of the record: the game stopped unfinished (%(how)s)", how=escape(how)
                 )
@@ -260,7 +273,7 @@ def replay(
     reader = LineReader("replay", lambda: COMMANDS)
     while True:
         try:
-            line = reader.read("replay")
+            line = reader.read(_("replay"))
         except (EOFError, KeyboardInterrupt):
             say()
             return
