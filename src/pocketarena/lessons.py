@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pocketarena.core import TERMINAL, ActionError, State, load_shared
-from pocketarena.core.errors import SAID, Message, message
+from pocketarena.core.errors import Message, message
 
 __all__ = ["LESSONS", "LessonError", "Step", "StepResult", "check", "position"]
 
@@ -121,8 +121,12 @@ def check(step: Step, move: str, game_id: str | None = None) -> StepResult:
         after = state.child(move)
     except ActionError as e:  # the engine's reason, as its message
         raise LessonError(e.message) from None
-    except ValueError as e:  # a game's own sentence
-        raise LessonError(message(SAID, text=str(e))) from None
+    except ValueError as e:
+        # A game refusing with a bare ValueError of its own breaks the engine's contract
+        # (``State.apply`` raises ActionError): its English sentence is no words for a
+        # player, who reads the engine's refusal in their language; the sentence stays the
+        # refusal's cause.
+        raise LessonError(message("core.not-legal", action=move.strip())) from e
     text = after.history[-1].text
     if accepted(state, step, after):
         return StepResult(True, text, step.done, after)

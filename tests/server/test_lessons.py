@@ -10,9 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 import pocketarena as pa
-from pocketarena import i18n
+from pocketarena import i18n, lessons
 from pocketarena.lessons import LESSONS, LessonError, accepted, check, position
-from pocketarena.messages import render
+from pocketarena.messages import render, speak
 
 STEPS = [(g, n) for g, steps in LESSONS.items() for n in range(len(steps))]
 
@@ -159,3 +159,25 @@ def right_and_wrong(game_id: str, n: int) -> tuple[str, str | None]:
     moves = [a.text for a in state.legal_actions()]
     right = [m for m in moves if accepted(state, step, state.child(m))]
     return right[0], next((m for m in moves if m not in right), None)
+
+
+def test_a_games_own_english_sentence_is_not_what_the_player_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A move the game refuses with a bare ValueError of its own (not the engine's
+    ActionError: a game breaking the contract) reaches the player as the engine's catalog
+    refusal in their language, not as the game's English sentence; the sentence stays the
+    refusal's cause for whoever debugs."""
+
+    class Stubborn:
+        def child(self, move: str) -> pa.State:
+            raise ValueError("the goblin will not stand there")
+
+    monkeypatch.setattr(lessons, "position", lambda game_id, step: Stubborn())
+    with pytest.raises(LessonError) as refused:
+        check(LESSONS["stack-a-cash"][0], " place L b2 ", "stack-a-cash")
+    assert refused.value.said.id == "core.not-legal"
+    assert isinstance(refused.value.__cause__, ValueError)
+    with i18n.use_locale("ja"):
+        said = speak(refused.value.said)
+    assert "goblin" not in said and "place L b2" in said and "legal" not in said, said
