@@ -27,6 +27,8 @@ from .core.text import TextError, visible_line
 from .live.games import LiveGame, Runner
 from .live.session import GameError
 from .models import BlockRow, ChatMessageRow, utcnow
+from .names import guest_number
+from .schemas import GUEST
 from .store import Store, aware
 
 log = logging.getLogger(__name__)
@@ -60,6 +62,7 @@ class ChatMessage(BaseModel):
     room: Room
     player: str
     name: str
+    guest: str | None = Field(None, description=GUEST)
     text: str
     at: str  # ISO 8601, UTC
 
@@ -125,6 +128,7 @@ def _to_json(row: ChatMessageRow) -> dict[str, Any]:
         "room": row.room,
         "player": row.player_id,
         "name": row.name,
+        "guest": guest_number(row.player_id, row.name),  # worded by each reader's page
         "text": row.text,
         "at": aware(row.created_at).isoformat(),
     }

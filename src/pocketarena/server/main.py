@@ -26,7 +26,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 import pocketarena as pa
 from pocketarena import i18n
 
-from . import chat, validation
+from . import chat, names, validation
 from .api.routes import (
     analysis,
     auth,
@@ -156,6 +156,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         newstyle=True,
     )
     templates.env.globals["build"] = BUILD  # base.html's <meta name="pa-build">
+    templates.env.globals["shown"] = names.shown  # a player's name in the reader's words
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

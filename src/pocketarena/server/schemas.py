@@ -172,10 +172,19 @@ class GameCreate(BaseModel):
         return dict(plain_json(value))
 
 
+# Beside a stored name: a guest still called by the name they were given ("Guest 0467") is
+# shown in the reader's language from this number (server.names).
+GUEST = (
+    'A guest still called by the name they were given: their number ("0467"), to show '
+    'as "Guest 0467" in the reader\'s language; null for a name a player chose, and bots'
+)
+
+
 class SeatOut(BaseModel):
     player: str
     name: str
     kind: Literal["guest", "account", "bot"]
+    guest: str | None = Field(None, description=GUEST)
     bot: str | None
     rating: int
     provisional: bool
@@ -340,6 +349,7 @@ class GameSummary(BaseModel):
     seat: int
     opponent: str | None
     opponent_id: str | None
+    opponent_guest: str | None = Field(None, description=GUEST)
     result: str | None
     outcome: Literal["win", "loss", "draw"] | None
     termination: str | None
@@ -355,6 +365,7 @@ class TurnOut(BaseModel):
     title: str
     url: str
     opponent: str | None
+    opponent_guest: str | None = Field(None, description=GUEST)
     days_per_move: int | None
     deadline: str | None = Field(description="When the move is due (ISO 8601, UTC); null: never")
 
@@ -368,6 +379,7 @@ class PlayerOut(BaseModel):
     id: str
     name: str
     kind: str
+    guest: str | None = Field(None, description=GUEST)
     username: str | None
     ratings: list[RatingOut]
     stats: dict[str, int]
@@ -378,6 +390,7 @@ class MeOut(BaseModel):
     id: str
     name: str
     kind: str
+    guest: str | None = Field(None, description=GUEST)
     username: str | None
 
 

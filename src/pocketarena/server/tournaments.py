@@ -41,6 +41,7 @@ from .live.connection import Connection
 from .live.hub import Hub
 from .live.session import DAYS_PER_MOVE, GameError
 from .models import GameRecord, Player, TournamentPairingRow, TournamentPlayerRow, TournamentRow
+from .names import guest_number
 from .schemas import ClockIn
 from .store import aware, bot_player_id
 
@@ -781,7 +782,13 @@ def _person(pid: str | None, found: dict[str, Player]) -> dict[str, Any] | None:
     if pid is None:
         return None
     p = found.get(pid)
-    return {"id": pid, "name": p.name if p else "?", "kind": p.kind if p else "guest"}
+    name = p.name if p else "?"
+    return {
+        "id": pid,
+        "name": name,
+        "kind": p.kind if p else "guest",
+        "guest": guest_number(pid, name),  # a guest's given name, worded per reader
+    }
 
 
 def tournament_view(

@@ -21,6 +21,7 @@ from datetime import timedelta
 from pocketarena.i18n import _
 
 from ..models import utcnow
+from ..names import shown_name
 from .games import LiveGame, Runner
 from .session import GameError, abandoned_values
 
@@ -73,16 +74,17 @@ async def claim(hub: Runner, live: LiveGame, player_id: str | None) -> Claim:
         return Claim(False, None, _("your opponent is a bot: it always comes back"))
     if live.actor() != other:
         return Claim(False, None, _("it is your turn: only a player waiting can claim the win"))
+    name = shown_name(seat.player_id, seat.name, seat.kind)
     if await hub.presence.seeing(live.id, seat.player_id):  # on any process
-        return Claim(False, None, _("%(name)s still has the game open", name=seat.name))
+        return Claim(False, None, _("%(name)s still has the game open", name=name))
     wait = hub.settings.claim_win_after_s - idle_s(live)
     if wait > 0:
         return Claim(
             False,
             int(wait) + 1,
-            _("%(name)s has left; wait a little before claiming", name=seat.name),
+            _("%(name)s has left; wait a little before claiming", name=name),
         )
-    return Claim(True, 0, _("%(name)s has left the game", name=seat.name))
+    return Claim(True, 0, _("%(name)s has left the game", name=name))
 
 
 async def claim_win(hub: Runner, player_id: str | None, game_id: str) -> LiveGame:

@@ -32,6 +32,7 @@ from pocketarena.render import place_names
 
 from .. import catalog
 from ..models import GameRecord, utcnow
+from ..names import shown_name
 from ..schemas import HistoryEntry
 from ..store import aware
 from .clock import Clock
@@ -296,7 +297,9 @@ def check_turn(table: Table, player_id: str | None, version: Any) -> int:
         raise GameError("not_your_turn", _("nobody can act now; the coins are being thrown"))
     if actor not in mine:
         seat = table.seats[actor]
-        name = seat.name if seat else table.game.SEATS[actor]
+        name = (
+            shown_name(seat.player_id, seat.name, seat.kind) if seat else _(table.game.SEATS[actor])
+        )
         raise GameError(
             "not_your_turn",
             _(

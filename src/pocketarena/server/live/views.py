@@ -15,6 +15,7 @@ from pocketarena import i18n
 from pocketarena.core import Action
 
 from .. import catalog
+from ..names import guest_number
 from ..schemas import (
     ActionOut,
     FairOut,
@@ -50,6 +51,7 @@ def seat_out(seat: Seat) -> SeatOut:
         name=seat.name,
         kind=seat.kind,  # type: ignore[arg-type]  # guest | account | bot, as stored
         bot=seat.bot,
+        guest=guest_number(seat.player_id, seat.name),
         rating=seat.rating.display,
         provisional=seat.rating.provisional,
     )

@@ -3,7 +3,7 @@
 import { $, DATA, el, toast } from "./dom.js";
 import { api } from "./http.js";
 import { t, tn } from "./i18n.js";
-import { localTime } from "./format.js";
+import { localTime, personName } from "./format.js";
 
 // -- identity: the name chip in the header --------------------------------------------------------
 export function setupName() {
@@ -16,10 +16,10 @@ export function setupName() {
     e.preventDefault();
     try {
       const me = await api("/api/me", { method: "PATCH", body: { name: $("#name-input").value } });
-      chip.textContent = me.name;
-      DATA.me.name = me.name;
+      chip.textContent = personName(me);
+      Object.assign(DATA.me, { name: me.name, guest: me.guest });
       dialog.close();
-      toast(t("You are now %(name)s.", { name: me.name }));
+      toast(t("You are now %(name)s.", { name: personName(me) }));
     } catch (err) {
       const p = $("#name-error");
       p.textContent = err.message;

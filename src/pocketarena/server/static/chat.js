@@ -4,6 +4,7 @@
 // text (textContent), never as HTML. Muted people and the off switch are kept in this browser.
 import { dateTime, t } from "./i18n.js";
 import { api } from "./http.js";
+import { personName } from "./format.js";
 
 const box = document.getElementById("chat");
 const gameId = box?.closest("[data-game-id]")?.dataset.gameId;
@@ -66,7 +67,7 @@ if (box && gameId) {
   const add = (m) => {
     if (seen.has(m.id) || m.room !== view?.room) return;
     seen.add(m.id);
-    names.set(m.player, m.name);
+    names.set(m.player, personName(m));
     const li = document.createElement("li");
     li.dataset.player = m.player;
     li.hidden = muted.has(m.player);
@@ -77,7 +78,7 @@ if (box && gameId) {
     when.title = dateTime(m.at);
     when.textContent = dateTime(m.at, { hour: "2-digit", minute: "2-digit" });
     const who = document.createElement("strong");
-    who.textContent = m.name;
+    who.textContent = personName(m);
     const text = document.createElement("span");
     text.className = "chat-text";
     // A quick phrase is said in the reader's language; what people write, as they wrote it.
@@ -88,7 +89,7 @@ if (box && gameId) {
       mute.type = "button";
       mute.className = "chat-mute";
       mute.textContent = t("Mute");
-      mute.setAttribute("aria-label", t("Mute %(name)s", { name: m.name }));
+      mute.setAttribute("aria-label", t("Mute %(name)s", { name: personName(m) }));
       mute.addEventListener("click", () => setMuted(m.player, true));
       li.append(" ", mute);
     }

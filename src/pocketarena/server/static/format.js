@@ -5,9 +5,15 @@ import { dateTime, t, tn } from "./i18n.js";
 // A seat's name as the reader says it ("Heads" is "Face" in French).
 export const seatName = (v, seat) => t(v.seat_names[seat]);
 
-// A bot's stored name is the catalog's source words ("Bot · medium"): worded here in the
-// reader's language, as the lists of bots are.
-export function playerName(seat, fallback) { return seat ? (seat.kind === "bot" ? t(seat.name) : seat.name) : fallback; }
+// A player's name as the reader says it. A bot's stored name is the catalog's source words
+// ("Bot · medium") and a guest still called by the name they were given ("Guest 0467") comes
+// with its number (``guest``): both are worded here in the reader's language, as the lists of
+// bots are; a name a person chose reads as they wrote it.
+export function personName(p) {
+  if (p.kind === "bot") return t(p.name);
+  return p.guest ? t("Guest %(number)s", { number: p.guest }) : p.name;
+}
+export function playerName(seat, fallback) { return seat ? personName(seat) : fallback; }
 
 // A player's name, else their seat's ("Ada", or "Heads" for an empty seat).
 export const whoIn = (v, seat) => playerName(v.seats[seat], seatName(v, seat));

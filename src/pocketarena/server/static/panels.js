@@ -5,7 +5,7 @@
 import { $, $$, DATA, el, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import {
-  coinsOf, fmtClock, fmtScore, localTime, playerName, resultText, roundResult, roundWins, seatName,
+  coinsOf, fmtClock, fmtScore, localTime, personName, playerName, resultText, roundResult, roundWins, seatName,
 } from "./format.js";
 
 const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)");
@@ -42,7 +42,7 @@ export function renderPlayers(page) {
     const toMove = v.status === "active" && (v.to_move === seat || v.thrower === seat);
     const who = s
       ? el("span", { class: "who" },
-          s.kind === "bot" ? el("span", { text: playerName(s) }) : el("a", { href: `/players/${s.player}`, text: s.name }),
+          s.kind === "bot" ? el("span", { text: playerName(s) }) : el("a", { href: `/players/${s.player}`, text: playerName(s) }),
           el("span", { class: "muted small", text: ` ${s.rating}${s.provisional ? "?" : ""}` }),
           page.mine(seat) && page.you.length === 1 ? el("span", { class: "you-tag", text: t("you") }) : null,
           presenceTag(page, seat))
@@ -79,7 +79,7 @@ export function presenceTag(page, seat) {
   if (online === null || online === undefined || !s) return null;
   if (page.mine(seat)) online = !page.live.lost;
   const word = online ? "online" : "offline";
-  const label = online ? t("%(name)s is online", { name: s.name }) : t("%(name)s is offline", { name: s.name });
+  const label = online ? t("%(name)s is online", { name: playerName(s) }) : t("%(name)s is offline", { name: playerName(s) });
   return el("span", { class: `presence ${word}`, "data-presence": seat, "aria-label": label, text: online ? t("online") : t("offline") });
 }
 
@@ -214,7 +214,7 @@ export function renderInvite(page) {
   if (canJoin) {
     const free = v.seats[0] ? 1 : 0;
     $("#join-text").textContent = t("Play %(game)s as %(seat)s against %(opponent)s, as %(name)s.", {
-      game: v.title, seat: seatName(v, free), opponent: playerName(v.seats[1 - free], "?"), name: DATA.me.name,
+      game: v.title, seat: seatName(v, free), opponent: playerName(v.seats[1 - free], "?"), name: personName(DATA.me),
     });
   }
 }

@@ -28,6 +28,7 @@ from ... import store as store_module
 from ...context import AppContext
 from ...core.security import address_hash, default_guest_name
 from ...live.session import DAYS_PER_MOVE, GameError
+from ...names import guest_number, shown
 from ...recording import record_of
 from ..deps import (
     ContextDep,
@@ -71,11 +72,13 @@ async def page(
 ) -> HTMLResponse:
     pid = await page_visitor(request)
     player = await run_in_threadpool(ctx.store.get_player, pid) if pid else None
+    name = player.name if player else default_guest_name(pid or "0000")
     me = {
         "id": pid,
-        "name": player.name if player else default_guest_name(pid or "0000"),
+        "name": name,
         "kind": player.kind if player else "guest",
         "username": player.username if player else None,
+        "guest": guest_number(pid or "0000", name),  # worded by shown(me) and the scripts
     }
     # The games awaiting the visitor's move, shown in every page's header.
     turns = await run_in_threadpool(turns_json, ctx.store, pid) if pid and player else None
@@ -578,7 +581,7 @@ async def player_page(
         player=data,
         online=online,
         titles=titles,
-        title=data["name"],
+        title=shown(data),
         social=social,
         relation=relation,
         days_per_move=DAYS_PER_MOVE,

@@ -11,6 +11,7 @@ from pocketarena.i18n import _
 
 from ... import catalog, profiles
 from ...models import GameRecord, Player
+from ...names import guest_number
 from ...schemas import ErrorOut, MeOut, NameIn, PlayerOut, TurnsOut
 from ...store import Store, aware
 from ..deps import HubDep, PlayerIdDep, StoreDep, WriteLimit
@@ -21,7 +22,8 @@ PLAYER_ID = re.compile(r"[0-9a-f]{32}")  # checked before it reaches the databas
 
 def me_of(p: Player) -> dict[str, Any]:
     """Who a visitor is (``MeOut``)."""
-    return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username}
+    guest = guest_number(p.id, p.name)
+    return {"id": p.id, "name": p.name, "kind": p.kind, "username": p.username, "guest": guest}
 
 
 def me_json(store: Store, player_id: str) -> dict[str, Any]:
@@ -65,6 +67,7 @@ def turns_json(store: Store, player_id: str, limit: int = TURNS_LISTED) -> dict[
                 "title": title,
                 "url": f"/g/{r.id}",
                 "opponent": names.get(other) if other else None,
+                "opponent_guest": guest_number(other, names.get(other or "")),
                 "days_per_move": r.days_per_move,
                 "deadline": aware(r.deadline).isoformat() if r.deadline else None,
             }
@@ -107,6 +110,9 @@ def summarize(row: GameRecord, player_id: str, names: dict[str, str]) -> dict[st
         "seat": seat,
         "opponent": names.get(opponent_id) if opponent_id and opponent_id != player_id else None,
         "opponent_id": opponent_id if opponent_id != player_id else None,
+        "opponent_guest": guest_number(opponent_id, names.get(opponent_id or ""))
+        if opponent_id != player_id
+        else None,
         "result": row.result,
         "outcome": outcome,
         "termination": row.termination,
@@ -140,6 +146,7 @@ def player_json(store: Store, player_id: str, limit: int = 50) -> dict[str, Any]
         "name": p.name,
         "kind": p.kind,
         "username": p.username,
+        "guest": guest_number(p.id, p.name),
         "ratings": ratings,
         "stats": store.player_stats(player_id),
         "games": [summarize(r, player_id, names) for r in rows],

@@ -1,0 +1,55 @@
+"""A player's name as each reader sees it.
+
+Names are stored as they were given. A guest is given ``Guest 0467`` (the first four
+characters of their id, ``core.security.default_guest_name``): English words, so a guest
+who has not chosen a name is worded where the name is shown, in the reader's language
+("Invité 0467", "ゲスト 0467"), from its number. A bot's stored name is the catalog's source
+words (``catalog.stored_bot_name``), worded the same way. A name a person chose reads as they
+wrote it, in every language.
+
+Pages word names here. The JSON the pages' scripts and the API read keeps ``name`` as stored
+and adds ``guest``, the number, where the name is a guest's given one: the lobby's updates
+are one message for every reader, so each script words the name for its own
+(``static/format.js``, ``personName``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pocketarena.i18n import _
+
+from .core.security import default_guest_name
+
+
+def guest_number(player_id: str | None, name: str | None) -> str | None:
+    """The number of a guest still called by the name they were given ("0467"), else None
+    (a name chosen by its player, a bot's)."""
+    if not player_id or name is None or name != default_guest_name(player_id):
+        return None
+    return player_id[:4]
+
+
+def shown_name(player_id: str | None, name: str, kind: str | None = None) -> str:
+    """``name`` as the reader sees it, in the language of the moment."""
+    if kind == "bot":
+        return _(name)
+    number = guest_number(player_id, name)
+    return name if number is None else _("Guest %(number)s", number=number)
+
+
+def shown(player: Mapping[str, Any] | None, fallback: str = "?") -> str:
+    """A player's name as the reader sees it, from their JSON: ``name``, ``kind``, and
+    ``guest`` (else ``id`` or ``player`` to find it). The templates call it (``shown(me)``,
+    ``shown({"name": g.opponent, "guest": g.opponent_guest})``)."""
+    if not player:
+        return fallback
+    name = str(player.get("name") or fallback)
+    if player.get("kind") == "bot":
+        return _(name)
+    if "guest" in player:
+        number = player["guest"]
+    else:
+        number = guest_number(player.get("id") or player.get("player"), name)
+    return name if not number else _("Guest %(number)s", number=number)
