@@ -9,7 +9,6 @@ import pytest
 
 import pocketarena as pa
 from pocketarena import i18n
-from pocketarena.games.flipwars.render import DISPLAY, SHORT
 from pocketarena.solve.stack_a_cash import solve
 from tests.cli.test_languages import pseudo_bare
 
@@ -119,8 +118,6 @@ def test_the_whole_table_speaks_the_readers_language(game: str) -> None:
         args = [game, "--mode", "enclosed", "--moves", flipwars_endgame()[1]]
     listed = json.loads(run("explore", *args, "--json").output)
     names = {m["move"] for m in listed} | {"Stack-a-Cash", "FlipWars"}
-    # FlipWars' tiles keep their own names (docs/i18n.md): on the board, short and long.
-    names |= set(SHORT) | set(SHORT.values()) | set(DISPLAY.values())
     pseudo = run("--lang", i18n.PSEUDO, "explore", *args)
     assert pseudo.exit_code == 0, pseudo.output
     bare = pseudo_bare(pseudo.output, names)

@@ -1,7 +1,8 @@
 """The words drawn on every game's board, on the web (the SVG's text and its labels for screen
 readers) and in the terminal (at 40, 60 and 80 columns), go through the engine catalog: in the
-pseudo-locale nothing is bare English but the names the games give (places, regions, maps,
-tiles) and the notation; in French the boards' English words are gone."""
+pseudo-locale nothing is bare English but the names the games give (places, regions, maps)
+and the notation; in French the boards' English words are gone. FlipWars' tiles are named in
+the reader's language ("戦車"), while the notation keeps its words (``place tank c3 r0``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pocketarena as pa
 from pocketarena import i18n, render
 from pocketarena.games.coin_age import CoinAge
 from pocketarena.games.flipwars import FlipWars
-from pocketarena.games.flipwars.render import DISPLAY, SHORT
+from pocketarena.games.flipwars.render import short_name
 from pocketarena.games.wallet_battles import WalletBattles
 from pocketarena.games.wallet_battles.render import battle_date
 from tests.cli.test_width import positions, rendered
@@ -37,9 +38,9 @@ def names(game: pa.Game) -> set[str]:
         found |= {battle.title, battle_date(battle)}
         found |= {p.name for p in battle.locations} | {f.name for f in battle.features}
     if isinstance(game, FlipWars):
-        found |= {k.name for k in game.kinds} | set(DISPLAY.values()) | {"flag (2)"}
-        found |= {f"{owner}{short}" for owner in "BR" for short in SHORT.values()}
-        found |= set(SHORT.values())
+        # A terminal's cell holds a tile's short name (three letters in English), too narrow
+        # for the pseudo-locale's brackets, which fold: the short names as it words them.
+        found |= {short_name(k.name).strip("⟦⟧") for k in game.kinds}
     return found
 
 
@@ -86,7 +87,7 @@ def test_every_word_on_a_board_goes_through_the_catalog(variant: tuple[str, Any]
 # Words each board drew in English on every position (the header, legends, columns).
 ENGLISH_WORDS = {
     "coin-age": ["next to", " bank ", "coins, value", "regions, spaces held", "turn "],
-    "flipwars": ["Blue's tile", "tiles left", "Last:", "Blue:"],
+    "flipwars": ["Blue's tile", "tiles left", "Last:", "Blue:", "rocket", "TNK", "twin-rifle"],
     "wallet-battles": ["stacks top coin first", "Last:", "pile  held", "in the pile"],
 }
 
@@ -124,3 +125,25 @@ def test_a_stack_a_cash_coin_shows_the_initial_of_its_side_in_the_readers_langua
     assert sorted(japanese) == ["表", "裏"]
     assert " L H " in english_terminal and " L F " in french_terminal
     assert " L H " not in french_terminal
+
+
+def test_flipwars_tiles_are_named_in_the_readers_language_and_notation_keeps_its_words() -> None:
+    """A Japanese player reads 戦車 on the tiles, in the terminal's cells and legend, the
+    screen readers' labels and the move's sentence; the move's notation is the same text in
+    every language and still reads back as the same move."""
+    game = pa.load("flipwars")
+    state = game.new_initial_state()
+    state.apply("place tank c3 r90")
+    last = state.history[-1]
+    with i18n.use_locale("ja"):
+        svg = render.svg_board(state, last=last)
+        terminal = rendered(render.rich_board(state, last=last, width=80), 80)
+        said = render.describe("flipwars", last)
+        texts = re.findall(r">([^<>]+)<", svg) + LABELS.findall(svg)
+        legal = [a.text for a in state.legal_actions()]
+    assert "戦車" in " ".join(texts) and "tank" not in " ".join(texts)
+    assert "戦 " in terminal and "戦車" in terminal and "TNK" not in terminal
+    assert "tank" not in terminal.replace("place tank c3 r90", "")  # the last move, as played
+    assert "戦車" in said and "tank" not in said, said
+    assert last.text == "place tank c3 r90" and "place rocket a1 r0" in legal
+    assert game.action("place rocket a1 r0").text == "place rocket a1 r0"

@@ -137,7 +137,8 @@ def why_taken(state: FlipWarsState, cell: int) -> Message:
         return message("flipwars.block-there", place=name)
     code = state.tiles[cell]
     colour = "blue" if state.blue >> cell & 1 else "red"
-    return message(f"flipwars.taken-{colour}", place=name, tile=KINDS[code // 4].name)
+    tile = message(f"flipwars.tile.{KINDS[code // 4].name}")  # as the board names it
+    return message(f"flipwars.taken-{colour}", place=name, tile=tile)
 
 
 def why_no_tile(state: FlipWarsState, seat: int, kind: int) -> Message:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
+from unicodedata import east_asian_width
 from xml.sax.saxutils import escape
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -41,20 +43,12 @@ WORDS = ButtonWords(
 
 __all__ = ["describe", "rich_board", "svg_board"]
 
-SHORT = {
-    "tank": "TNK",
-    "rocket": "RKT",
-    "grenade": "GRN",
-    "paratrooper": "PAR",
-    "sniper": "SNP",
-    "foxhole": "FOX",
-    "twin": "TWN",
-    "trex": "REX",
-    "flag": "FLG",
-}
-DISPLAY = {"twin": "twin-rifle", "trex": "T-rex"}
-# How wide each tile's name is drawn, in font sizes (bold Liberation Sans, metric twin of Arial
-# and Helvetica, measured in Chromium), so each name can be as large as its tile lets it be.
+# The tiles' names are the reader's (``flipwars.tile.<kind>``: "tank", "char", "戦車"), and
+# so are their short names in a terminal's cells (``flipwars.tile-short.<kind>``: "TNK",
+# "CHR", "戦"); the notation keeps its own words (``place tank c3 r0``).
+# How wide each English name is drawn, in font sizes (bold Liberation Sans, metric twin of
+# Arial and Helvetica, measured in Chromium), so each name can be as large as its tile lets it
+# be; a name in another language is measured by its characters (``_label_em``).
 LABEL_EM = {
     "tank": 2.06,
     "rocket": 3.0,
@@ -66,6 +60,8 @@ LABEL_EM = {
     "T-rex": 2.39,
     "flag (2)": 3.28,
 }
+# Width of a character of a bold label, in font sizes: a wide one (CJK) is a full em.
+NARROW_EM, WIDE_EM = 0.62, 1.0
 FILL = ("#2f6fd6", "#d64045")  # blue, red
 EDGE = ("#173f85", "#82201f")
 SUPPLY_FILL, SUPPLY_EDGE = "#5b5243", "#3d352a"  # a kind in the supply: nobody's colour yet
@@ -73,6 +69,28 @@ STYLE = ("bold white on #2f6fd6", "bold white on #d64045")
 OWNER = ("B", "R")  # the owner's letter in the terminal's cells
 GOLD = "#f5b700"
 CELL = 100
+
+
+def tile_word(kind: str) -> Message:
+    """A tile's name as a message, worded in the reader's language where it is shown."""
+    return message(f"flipwars.tile.{kind}")
+
+
+def tile_name(kind: str) -> str:
+    """A tile's name in the reader's language ("tank", "char", "戦車")."""
+    return speak(tile_word(kind))
+
+
+def short_name(kind: str) -> str:
+    """A tile's short name for a terminal's cell, in the reader's language ("TNK", "戦")."""
+    return speak(message(f"flipwars.tile-short.{kind}"))
+
+
+def _label_em(label: str) -> float:
+    """How wide ``label`` is drawn, in font sizes."""
+    if label in LABEL_EM:
+        return LABEL_EM[label]
+    return sum(WIDE_EM if east_asian_width(c) in "WF" else NARROW_EM for c in label)
 
 
 def _fw(state: State) -> FlipWarsState:
@@ -173,8 +191,8 @@ def _tile_legend(kinds: Iterable[TileKind], width: int) -> str:
     lines: list[str] = []
     line = ""
     for kind in kinds:
-        item = f"{SHORT[kind.name]} {kind.name}"
-        if line and len(line) + 3 + len(item) > width:
+        item = f"{short_name(kind.name)} {tile_name(kind.name)}"
+        if line and cell_len(line) + 3 + cell_len(item) > width:
             lines.append(line + " ·")
             line = item
         else:
@@ -183,16 +201,23 @@ def _tile_legend(kinds: Iterable[TileKind], width: int) -> str:
 
 
 def _supply_line(state: FlipWarsState, seat: int, width: int = 80) -> str:
-    """What a seat has left to place, named as typed (``twin``, ``trex``), wrapped to fit a
-    terminal ``width`` columns wide."""
+    """What a seat has left to place, by the tiles' names, wrapped to fit a terminal
+    ``width`` columns wide (counted in cells: a CJK name takes two a character), lines broken
+    between tiles only."""
     left = state.supply(seat)
-    parts = [f"{k}×{n}" for k, n in left.items() if n]
-    return textwrap.fill(
-        " ".join(parts) if parts else speak(message("flipwars.board.nothing-left")),
-        width=min(width, 80) - 2,
-        initial_indent=_say("supply-of", seat=_seat(state, seat)) + " ",
-        subsequent_indent="  ",
-    )
+    parts = [f"{tile_name(k)}×{n}" for k, n in left.items() if n]
+    if not parts:
+        parts = [speak(message("flipwars.board.nothing-left"))]
+    most = min(width, 80) - 2
+    lines: list[str] = []
+    line = _say("supply-of", seat=_seat(state, seat))
+    for i, part in enumerate(parts):
+        if i and cell_len(line) + 1 + cell_len(part) > most:
+            lines.append(line)
+            line = "  " + part
+        else:
+            line = f"{line} {part}"
+    return "\n".join([*lines, line])
 
 
 # -- terminal -----------------------------------------------------------------------------------
@@ -223,7 +248,7 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Gro
                 mark = "*" if cell == placed else "↻" if cell in flipped else " "
                 # The owner's letter too: colour alone is lost with NO_COLOR or to colour-blind eyes.
                 text = Text(
-                    f"{OWNER[colour]}{'' if compact else ' '}{SHORT[kind]}"
+                    f"{OWNER[colour]}{'' if compact else ' '}{short_name(kind)}"
                     f"{_arrow(kind, degrees) or ' '}{mark}",
                     style=STYLE[colour],
                 )
@@ -280,8 +305,10 @@ def _tile_svg(
     its name, the name as large as the box's width lets it be."""
     size = min(width, height)
     inset = size * 0.06
-    label = "flag (2)" if kind == "flag" else DISPLAY.get(kind, kind)
-    font = min(size * 0.18, (width - 4 * inset) / LABEL_EM.get(label, 0.6 * len(label)))
+    label = tile_name(kind)
+    if kind == "flag":
+        label = _say("flag-counts", flag=label)
+    font = min(size * 0.18, (width - 4 * inset) / _label_em(label))
     return (
         f'<rect x="{x + inset:.1f}" y="{y + inset:.1f}" width="{width - 2 * inset:.1f}" '
         f'height="{height - 2 * inset:.1f}" rx="{size * 0.12:.1f}" fill="{colours[0]}" '
@@ -299,7 +326,7 @@ def _on_cell(fw: FlipWarsState, cell: int) -> str:
         return _say("the-block")
     if tile is None:
         return _say("empty")
-    name = DISPLAY.get(tile[0], tile[0])
+    name = tile_word(tile[0])
     if tile[1]:
         return _say("tile-turned", seat=_seat(fw, tile[2]), tile=name, degrees=tile[1])
     return _say("tile", seat=_seat(fw, tile[2]), tile=name)
@@ -323,8 +350,9 @@ def _status_lines(status: str, width: float, height: float) -> list[str]:
 
 def _supply_svg(fw: FlipWarsState, left: float, top: float, width: float) -> tuple[str, float]:
     """The supply under the board: each kind once, in two rows as wide as the board, a
-    ``<g data-tile="grenade" data-name="grenade">`` with Blue's count in its left corner and
-    Red's in its right; a kind neither can place any more is faded. Its SVG and its height."""
+    ``<g data-tile="grenade" data-name="grenade">`` (the notation's word, then the name in the
+    reader's language) with Blue's count in its left corner and Red's in its right; a kind
+    neither can place any more is faded. Its SVG and its height."""
     game = fw.game
     left_of = [fw.supply(seat) for seat in (0, 1)]
     per_row = -(-len(game.kinds) // 2)
@@ -342,7 +370,7 @@ def _supply_svg(fw: FlipWarsState, left: float, top: float, width: float) -> tup
         x = left + (i % per_row) * step + 4
         y = top + SUPPLY_HEAD + (i // per_row) * (tile_h + 8)
         counts = [left_of[seat][kind] for seat in (0, 1)]
-        name = DISPLAY.get(kind, kind)
+        name = tile_name(kind)
         label = escape(
             _say(
                 "supply-label",
@@ -355,7 +383,8 @@ def _supply_svg(fw: FlipWarsState, left: float, top: float, width: float) -> tup
             {'"': "&quot;"},
         )
         out.append(
-            f'<g data-tile="{kind}" data-name="{name}" data-left="{counts[0]} {counts[1]}" '
+            f'<g data-tile="{kind}" data-name="{escape(name, {chr(34): "&quot;"})}" '
+            f'data-left="{counts[0]} {counts[1]}" '
             f'data-label="{label}" opacity="{"1" if any(counts) else "0.35"}">'
             + _tile_svg(kind, 0, x, y, tile_w, tile_h, (SUPPLY_FILL, SUPPLY_EDGE))
         )
@@ -469,8 +498,10 @@ def describe_message(action: Action, state: State | None = None) -> Message:
     if action.verb == "first":
         return message("flipwars.says.first", seat=seat_name(action.args[0].capitalize()))
     kind, cell, degrees = action.args
-    name = DISPLAY.get(kind, kind)
-    tile = message("flipwars.says.an" if kind[0] in "aeiou" else "flipwars.says.a", tile=name)
+    # The English article by the English name; the name itself in the reader's language.
+    english = str(tile_word(kind))
+    key = "flipwars.says.an" if english[0].lower() in "aeiou" else "flipwars.says.a"
+    tile = message(key, tile=tile_word(kind))
     offsets = sorted(KIND_BY_NAME[kind].offsets(degrees // 90), key=lambda o: (-o[1], o[0]))
     if not offsets:
         attacks = message("flipwars.says.attacks-nothing")
