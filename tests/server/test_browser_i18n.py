@@ -201,6 +201,11 @@ def test_a_whole_game_in_japanese_and_in_arabic(
         said = page.wait_for_selector("#chat-log li time")
         assert said is not None
         assert said.inner_text() == tokyo(said.get_attribute("datetime"), "%H:%M")
+        # The guest's given name, in the chat, the header and their seat: in Japanese.
+        number = page.evaluate("() => window.paGame.view.seats[0].player.slice(0, 4)")
+        assert page.inner_text("#chat-log li strong") == f"ゲスト {number}"
+        assert page.inner_text("#me-name") == f"ゲスト {number}"
+        assert f"ゲスト {number}" in page.inner_text("#players")
         page.click("#replay-link")
         played = page.wait_for_selector("#replay-meta time")
         assert played is not None
