@@ -627,8 +627,8 @@ ENGLISH |= dict(
             "%(seat)s first chooses where the block goes (e.g. block d4), then who goes first",
         ),
         M_("flipwars.block-there", "%(place)s holds the block: no tile can be placed there"),
-        M_("flipwars.taken-blue", "%(place)s is already taken (by a blue %(tile)s)"),
-        M_("flipwars.taken-red", "%(place)s is already taken (by a red %(tile)s)"),
+        M_("flipwars.taken-blue", "%(place)s is already taken (by a blue %(name)s)"),
+        M_("flipwars.taken-red", "%(place)s is already taken (by a red %(name)s)"),
         M_("flipwars.flag-placed", "%(seat)s has already placed the flag"),
         M_(
             "flipwars.none-left-1",

@@ -8,6 +8,7 @@ import random
 import pytest
 
 import pocketarena as pa
+from pocketarena.core import message
 from tests.games.flipwars.helpers import (
     LAST_FIRST_WINS,
     LAST_QUIET,
@@ -169,7 +170,8 @@ def test_placing_on_a_taken_cell_is_refused() -> None:
     with pytest.raises(pa.IllegalActionError) as info:
         state.apply("place tank b2 r0")
     assert info.value.reason == "flipwars.taken-blue"
-    assert info.value.params == {"place": "b2", "tile": "grenade"}
+    assert info.value.params["place"] == "b2" and info.value.params["tile"] == "grenade"
+    assert info.value.params["name"] == message("flipwars.tile.grenade")  # as the board says
     assert str(info.value) == "b2 is already taken (by a blue grenade)"
     assert state.to_json() == before
 

@@ -137,8 +137,10 @@ def why_taken(state: FlipWarsState, cell: int) -> Message:
         return message("flipwars.block-there", place=name)
     code = state.tiles[cell]
     colour = "blue" if state.blue >> cell & 1 else "red"
-    tile = message(f"flipwars.tile.{KINDS[code // 4].name}")  # as the board names it
-    return message(f"flipwars.taken-{colour}", place=name, tile=tile)
+    kind = KINDS[code // 4].name
+    # ``tile`` in notation (what the API's params always held), ``name`` as the board says it.
+    said = message(f"flipwars.tile.{kind}")
+    return message(f"flipwars.taken-{colour}", place=name, tile=kind, name=said)
 
 
 def why_no_tile(state: FlipWarsState, seat: int, kind: int) -> Message:
