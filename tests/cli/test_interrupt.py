@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -148,3 +149,54 @@ def test_analyze_words_what_it_kept_once(monkeypatch: pytest.MonkeyPatch, tmp_pa
     line = "«Interrupted: «0 of 3 decisions judged; nothing was saved.»»"
     assert line in result.output.splitlines(), result.output
     assert not (tmp_path / "n.txt").exists()
+
+
+# Starts `pocketarena serve` with a Ctrl-C pressed from inside a garbage-collector callback while
+# the app is built (before Uvicorn listens for signals): Python's own SIGINT handler raised
+# KeyboardInterrupt inside the callback, where the interpreter prints "Exception ignored" and
+# carries on, and the server then ran until killed.
+CTRL_C_BEFORE_UVICORN_LISTENS = r"""
+import os, signal, sys, weakref
+from pocketarena.cli import serve
+
+import pocketarena.server.main as main
+
+real = main.create_app
+class Token:
+    pass
+
+def create_app(settings):
+    app = real(settings)
+    token = Token()
+    # The callback runs inside gc.collect(); the signal arrives there, as it did in the suite.
+    # The callback runs as the token is freed, and the signal's handler runs inside it, as in
+    # the suite (there in SQLAlchemy's callback, during serve's gc.collect()).
+    keep = weakref.ref(token, lambda _ref: os.kill(os.getpid(), signal.SIGINT))
+    del token
+    return app
+
+main.create_app = create_app
+serve._serve("127.0.0.1", int(sys.argv[1]), None, None, 1, None, "warning")
+print("stopped", flush=True)
+"""
+
+
+def test_a_ctrl_c_before_the_server_listens_for_it_is_not_lost(tmp_path: Path) -> None:
+    """The README's server sometimes outlived Ctrl-C in a busy suite (2 of 16 runs): the Ctrl-C
+    came while the app was being built, before Uvicorn took over SIGINT, and landed in a
+    garbage-collector callback, where Python drops exceptions. A Ctrl-C that early now stops
+    the server as soon as it has started, and leaves no traceback."""
+    from tests import services
+
+    done = subprocess.run(
+        [sys.executable, "-c", CTRL_C_BEFORE_UVICORN_LISTENS, str(services.free_port())],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "POCKETARENA_DATA_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=90,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert done.stdout.strip().endswith("stopped"), done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
+    assert "KeyboardInterrupt" not in done.stdout + done.stderr, done.stdout + done.stderr

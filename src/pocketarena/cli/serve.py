@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import os
 import re
+import signal
+from collections.abc import Iterator
+from types import FrameType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -13,6 +17,8 @@ import typer
 from .common import N_, _, console, fail
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from pocketarena.server.core.config import Settings
 
 
@@ -190,16 +196,67 @@ def _serve(
             os.environ["POCKETARENA_SECRET_KEY"] = settings.resolved_secret_key()
         uvicorn.run("pocketarena.server.main:create_app", factory=True, workers=workers, **common)
         return
-    app = create_app(settings)
-    # Everything loaded so far (code, games, templates) lives as long as the process: keep it out
-    # of the garbage collector's full sweeps, and sweep less often, so a collection never stalls
-    # the event loop for long.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
-    # Ctrl-C and SIGTERM stop Uvicorn gracefully: the app writes its last heartbeat and stops
-    # its bot workers (which leave Ctrl-C to it).
-    uvicorn.run(app, **common)
+    with _ctrl_c_kept() as pressed:
+        app = create_app(settings)
+        # Everything loaded so far (code, games, templates) lives as long as the process: keep
+        # it out of the garbage collector's full sweeps, and sweep less often, so a collection
+        # never stalls the event loop for long.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 20)
+        # Ctrl-C and SIGTERM stop Uvicorn gracefully: the app writes its last heartbeat and
+        # stops its bot workers (which leave Ctrl-C to it).
+        config = uvicorn.Config(app, **common)
+        server = _server(config, pressed)
+        with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: Ctrl-C is a clean stop
+            server.run()
+    if not server.started:
+        raise typer.Exit(3)  # uvicorn's STARTUP_FAILURE; it has said why
+
+
+class _Pressed:
+    """Whether Ctrl-C was pressed before Uvicorn listened for it."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.count += 1
+        if self.count > 1:  # pressed again: the impatient way out, at once
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _ctrl_c_kept() -> Iterator[_Pressed]:
+    """Keep a Ctrl-C pressed while the app is built, for Uvicorn to act on once it listens.
+    Python's own handler raises KeyboardInterrupt wherever the main thread is, and where that
+    is a garbage collector's or finalizer's callback (SQLAlchemy's, during ``gc.collect()``)
+    the interpreter prints "Exception ignored" and goes on: the Ctrl-C was lost and the server
+    ran on (seen in a busy suite). A second Ctrl-C stops at once, as before."""
+    pressed = _Pressed()
+    before = signal.signal(signal.SIGINT, pressed)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _server(config: uvicorn.Config, pressed: _Pressed) -> uvicorn.Server:
+    """Uvicorn's server, told of a Ctrl-C pressed before it listened for signals: it starts,
+    then stops at once, gracefully (the app's shutdown runs)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                if pressed.count:
+                    pressed.count = 0
+                    self.handle_exit(signal.SIGINT, None)
+                yield
+
+    return Server(config)
 
 
 def worker(
