@@ -215,3 +215,29 @@ def test_analysis_board_from_a_pasted_record(context: BrowserContext, server: st
     wait_evaluated(page)
     assert page.inner_text("#an-eval") == "Heads wins in 1 ply with best play"
     assert errors == []
+
+
+def test_game_analysis_names_the_seats_in_the_readers_language(
+    context: BrowserContext,  # noqa: F811
+    server: str,  # noqa: F811
+) -> None:
+    """The analysis is stored with the seats' names as the game gives them (English); the
+    page words them in the reader's language: the scale, the summary, the better moves."""
+    assert context.browser is not None
+    french = context.browser.new_context(viewport={"width": 1100, "height": 900}, locale="fr-FR")
+    page = french.new_page()
+    errors = watch_errors(page)
+    finished_replay(page, server)
+    page.click("#ga-start")
+    page.wait_for_selector("#ga-graph", timeout=30_000)
+    summary = page.locator(".ga-summary").inner_text()
+    scale = page.locator("#ga-scale").inner_text()
+    better = page.locator('#moves li[data-ply="1"] .ga-better').inner_text()
+    titles = " ".join(
+        page.eval_on_selector_all("#ga-graph title", "ns => ns.map((n) => n.textContent)")
+    )
+    for text in (summary, scale, better, titles):
+        assert "Heads" not in text and "Tails" not in text, text
+    assert "Face" in summary and "Pile" in summary and "Face" in scale and "Face" in better
+    assert errors == []
+    french.close()

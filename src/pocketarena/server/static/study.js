@@ -4,6 +4,7 @@
 // number on that one scale). Also keeps the "Analyse this position" link on the ply the replay
 // shows. The words come from the page (#ga-words, translated there).
 import { api } from "./http.js";
+import { t as tr } from "./i18n.js";
 
 const DATA = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
 const WORDS = JSON.parse(document.getElementById("ga-words")?.textContent || "{}");
@@ -107,7 +108,19 @@ function markMoves(analysis) {
   }
 }
 
-function show(analysis) {
+// The analysis is stored with the seats' names as the game gives them ("Heads"): worded here in
+// the reader's language ("Face"), as the game page words them.
+function worded(analysis) {
+  return {
+    ...analysis,
+    seats: analysis.seats.map((s) => tr(s)),
+    summary: analysis.summary.map((s) => ({ ...s, name: tr(s.name) })),
+    decisions: analysis.decisions.map((d) => ({ ...d, seat_name: tr(d.seat_name) })),
+  };
+}
+
+function show(stored) {
+  const analysis = worded(stored);
   const box = $("#ga-result");
   const depth = word(analysis.depth_name);
   const partly = !analysis.exact && analysis.decisions.some((d) => d.exact);
