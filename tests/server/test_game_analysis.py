@@ -130,3 +130,20 @@ def test_only_finished_games_and_known_depths(client: TestClient) -> None:
     done = play(client, "stack-a-cash", {}, QUICK_WIN)
     assert client.get(f"/api/games/{done}/analysis?depth=3").status_code == 422
     assert client.get("/api/games/nope/analysis").status_code == 404
+
+
+def test_why_an_analysis_failed_is_said_in_the_readers_language() -> None:
+    """A failed analysis says why on the replay page (``error``): worded when its status is
+    asked for, in the asker's language, not kept as an English sentence."""
+    from pocketarena import i18n
+
+    late = analyses.Job(status="failed")
+    late.fail(analyses.TOO_LONG)
+    broken = analyses.Job(status="failed")
+    broken.fail(analyses.FAILED, kind="RuntimeError")
+    assert late.to_json()["error"] == "a move took the analyst too long; try again"
+    with i18n.use_locale("fr"):
+        said = [late.to_json()["error"], broken.to_json()["error"]]
+    for text in said:
+        assert text and "took" not in text and "try again" not in text, text
+    assert "RuntimeError" in said[1]

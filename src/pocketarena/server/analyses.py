@@ -32,7 +32,7 @@ from pocketarena.analysis import (
     summary,
 )
 from pocketarena.core import load_shared
-from pocketarena.i18n import _
+from pocketarena.i18n import N_, _
 from pocketarena.study import DEPTHS, analyst_name, judge_decision
 
 from .live.bots import BotRunner
@@ -141,16 +141,26 @@ class StudySlots:
             yield
 
 
+# Why an analysis failed, said in the language of whoever asks for its status.
+TOO_LONG = N_("a move took the analyst too long; try again")
+FAILED = N_("the analysis failed (%(kind)s); try again")
+
+
 @dataclass
 class Job:
     status: str = "queued"  # queued | running | failed
     done: int = 0
     total: int = 0
-    error: str | None = None
+    error: str | None = None  # the catalog's English (TOO_LONG, FAILED), worded by to_json
+    error_params: dict[str, Any] = field(default_factory=dict)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
+    def fail(self, why: str, **params: Any) -> None:
+        self.status, self.error, self.error_params = "failed", why, params
+
     def to_json(self) -> dict[str, Any]:
-        return {"status": self.status, "done": self.done, "total": self.total, "error": self.error}
+        error = _(self.error, **self.error_params) if self.error else None
+        return {"status": self.status, "done": self.done, "total": self.total, "error": error}
 
 
 def decisions(game_id: str, options: dict[str, Any], moves: list[str]) -> list[tuple[int, int]]:
@@ -247,10 +257,10 @@ class GameAnalyses:
         except asyncio.CancelledError:
             raise
         except TimeoutError:
-            job.status, job.error = "failed", "a move took the analyst too long; try again"
+            job.fail(TOO_LONG)
         except Exception as e:  # a worker that died, a database that failed: say so, allow a retry
             log.exception("analysis of %s failed", live.id)
-            job.status, job.error = "failed", f"the analysis failed ({type(e).__name__}); try again"
+            job.fail(FAILED, kind=type(e).__name__)
 
     def _result(self, live: LiveGame, depth: int, judgements: list[Judgement]) -> dict[str, Any]:
         game = live.game
