@@ -107,6 +107,24 @@ def test_a_bot_to_move_has_no_deadline() -> None:
     assert change.values["turn_id"] is None and change.values["deadline"] is None
 
 
+def test_a_live_games_move_sets_no_indexed_column() -> None:
+    """PostgreSQL writes a row without touching any index (a heap-only update) only when no
+    indexed column changes. A live game's move is the hot path of the server: the columns it
+    sets (history, version, clocks, whose turn) must carry no index. turn_id had one, for the
+    "your turn" list, and every move added an entry to each of the table's eight indexes."""
+    from pocketarena.server.live.clock import Clock
+    from pocketarena.server.models import GameRecord
+
+    indexed = {c.name for index in GameRecord.__table__.indexes for c in index.columns}
+    t = table(clock=Clock(60_000, 2_000, now=lambda: 0.0))
+    change = session.move(t, "ann", "place L b2", 0, now=1.0, wall=START)
+    set_to_a_value = {name for name, value in change.values.items() if value is not None}
+    assert {"history", "version", "turn_id", "clock0_ms"} <= set_to_a_value
+    assert not indexed & set_to_a_value
+    # The "your turn" list still finds the game, through the seats (no index on turn_id).
+    assert "seat0_id" in indexed and "seat1_id" in indexed
+
+
 # -- over HTTP, a simulated week -------------------------------------------------------------------
 @pytest.fixture
 def calendar() -> Calendar:

@@ -89,7 +89,9 @@ class GameRecord(Base):
     # every process: a game ends on time with nobody watching it).
     days_per_move: Mapped[int | None] = mapped_column(Integer)
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    # The player whose move it is in a game in progress (their "your turn" list).
+    # The player whose move it is in a game in progress (their "your turn" list). Not indexed:
+    # it changes at every move, and a move must change no indexed column, so that PostgreSQL
+    # writes it without touching the indexes (found through the seats' indexes instead).
     turn_id: Mapped[str | None] = mapped_column(String(32))
     # Offers between the players of a game in progress: the seat offering a draw, the seat
     # asking to take its last move back (a move withdraws both).
@@ -107,7 +109,6 @@ class GameRecord(Base):
         Index("ix_games_creator", "creator_id"),
         Index("ix_games_creator_addr", "creator_addr"),
         Index("ix_games_deadline", "deadline"),
-        Index("ix_games_turn", "turn_id"),
     )
 
 

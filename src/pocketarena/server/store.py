@@ -616,6 +616,8 @@ class Store:
         games with both seats on one screen), and the first ``limit`` of them, the soonest due
         first (games without a deadline last, the longest waiting first)."""
         awaiting = and_(
+            # Through the seats' indexes: turn_id has none (a move changes no indexed column).
+            or_(GameRecord.seat0_id == player_id, GameRecord.seat1_id == player_id),
             GameRecord.turn_id == player_id,
             GameRecord.status == "active",
             GameRecord.mode != "local",
