@@ -43,7 +43,9 @@ export function renderPlayers(page) {
     const who = s
       ? el("span", { class: "who" },
           s.kind === "bot" ? el("span", { text: playerName(s) }) : el("a", { href: `/players/${s.player}`, text: playerName(s) }),
-          el("span", { class: "muted small", text: ` ${s.rating}${s.provisional ? "?" : ""}` }),
+          // The rating isolated left to right, so that beside a right-to-left name ("ضيف 3f4a")
+          // the provisional mark stays after the figure ("1500?").
+          " ", el("span", { class: "muted small", dir: "ltr", text: `${s.rating}${s.provisional ? "?" : ""}` }),
           page.mine(seat) && page.you.length === 1 ? el("span", { class: "you-tag", text: t("you") }) : null,
           presenceTag(page, seat))
       : el("span", { class: "who muted", text: t("waiting for a player…") });
