@@ -60,3 +60,16 @@ def test_a_chosen_name_reads_as_it_was_written(client: TestClient) -> None:
     chip = friend.get("/").text
     own = friend.get("/api/me").json()["guest"]
     assert 'value="" placeholder="Invité ' + own + '"' in chip
+
+
+def test_a_player_page_finds_an_opponent_by_the_name_the_reader_sees(client: TestClient) -> None:
+    """The games' filter by opponent takes a guest's given name as the reader reads it
+    ("Invité 0467") as well as stored ("Guest 0467")."""
+    gid, friend = friend_game(client)
+    me = client.get("/api/me").json()
+    number = me["id"][:4]
+    friend.cookies.set("lang", "fr")
+    own = friend.get("/api/me").json()["id"]
+    for typed in (f"Invité {number}", f"invité {number.upper()}", f"Guest {number}"):
+        found = friend.get(f"/api/players/{own}/games", params={"opponent": typed}).json()
+        assert [g["id"] for g in found["games"]] == [gid], typed

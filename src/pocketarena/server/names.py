@@ -15,6 +15,7 @@ are one message for every reader, so each script words the name for its own
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,3 +54,13 @@ def shown(player: Mapping[str, Any] | None, fallback: str = "?") -> str:
     else:
         number = guest_number(player.get("id") or player.get("player"), name)
     return name if not number else _("Guest %(number)s", number=number)
+
+
+def stored_name(typed: str) -> str:
+    """A name as a reader typed it (to find a player by), as it is stored: a guest's given
+    name in the reader's words ("Invité 0467") is ``Guest 0467``; any other as typed."""
+    before, _number, after = _("Guest %(number)s", number="\x00").partition("\x00")
+    found = re.fullmatch(
+        re.escape(before) + r"([0-9a-f]{4})" + re.escape(after), typed.strip(), re.IGNORECASE
+    )
+    return default_guest_name(found[1].lower()) if found else typed

@@ -11,7 +11,7 @@ from pocketarena.i18n import _
 
 from ... import catalog, profiles
 from ...models import GameRecord, Player
-from ...names import guest_number
+from ...names import guest_number, stored_name
 from ...schemas import ErrorOut, MeOut, NameIn, PlayerOut, TurnsOut
 from ...store import Store, aware
 from ..deps import HubDep, PlayerIdDep, StoreDep, WriteLimit
@@ -184,7 +184,8 @@ def games_json(
         raise HTTPException(
             400, _("a result is one of %(known)s, not %(result)r", known=known, result=result)
         )
-    f = profiles.GameFilter(game or None, result or None, (opponent or "").strip() or None)
+    typed = stored_name((opponent or "").strip())  # "Invité 0467" is stored "Guest 0467"
+    f = profiles.GameFilter(game or None, result or None, typed or None)
     total, rows = profiles.games_page(store, player_id, f, page)
     ids = [pid for r in rows for pid in (r.seat0_id, r.seat1_id) if pid]
     names = {pid: pl.name for pid, pl in store.get_players(ids).items()}
