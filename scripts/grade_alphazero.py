@@ -69,8 +69,8 @@ def random_grade(values: list[dict[int, int]]) -> dict[str, float]:
     return {"keeps": keep / len(values), "converts": converted / max(won, 1)}
 
 
-def searcher(env: pv.Env[Any, Any], hidden: int, simulations: int) -> Any:
-    net = MLP(num_actions=env.num_actions, hidden=hidden)
+def searcher(env: pv.Env[Any, Any], hidden: int, layers: int, simulations: int) -> Any:
+    net = MLP(num_actions=env.num_actions, hidden=hidden, layers=layers)
 
     @jax.jit
     def run(params: Any, state: Any) -> jax.Array:
@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         logits, _ = net.policy_value(obs)
         policy = grade(list(np.where(legal, logits, -np.inf).argmax(1)), values)
         if run_search is None:
-            run_search = searcher(env, int(net.meta["hidden"]), args.simulations)
+            shape = int(net.meta["hidden"]), int(net.meta.get("layers", 2))
+            run_search = searcher(env, *shape, args.simulations)
         params = {"params": jax.tree.map(jnp.asarray, net.params)}
         searched = grade([int(a) for a in run_search(params, batch)], values)
         point = {

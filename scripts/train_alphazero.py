@@ -4,10 +4,23 @@ of ``pocketarena.vector``.
 pgx's AlphaZero recipe (examples/alphazero), sized for a CPU: self-play of a batch of games at
 once on the vector environment, each move chosen by mctx's Gumbel MuZero search guided by the
 network (with the true game as the model: ``recurrent_fn`` steps the environment), then the
-network (a small flax MLP on the environment's observation) trained on the search's action
-weights and the games' outcomes. Every ``--checkpoint-every`` iterations the parameters are
-written as a numpy ``.npz`` (a few hundred KB) that ``scripts/grade_alphazero.py`` grades
-against the exact solution and the ``alphazero`` bot plays.
+network (a flax MLP on the environment's observation) trained on the search's action weights
+(policy) and the games' outcomes (value). Every ``--checkpoint-every`` iterations the parameters
+are written as a numpy ``.npz`` that ``scripts/grade_alphazero.py`` grades against the exact
+solution and the ``alphazero`` bot plays.
+
+The recipe's knobs beyond pgx's (defaults: pgx's recipe as first sized here):
+
+- ``--random-opening N``: every game starts from a uniformly random position of a random game's
+  first N plies (before its end), so self-play learns on the positions random play reaches.
+- ``--replay K`` and ``--epochs E``: train on the positions of the last K iterations, E times an
+  iteration's worth of minibatches per iteration (self-play costs far more than a step of Adam).
+- ``--value-mix M``: the value target is ``(1 - M)`` times the game's outcome plus ``M`` times
+  the search's root value (a truncated game's positions take the root value alone).
+- ``--discount G``: each ply discounts the search's values and the outcome by G, so a quick win
+  is worth more than a slow one and won games end instead of wandering into repetition draws.
+- ``--layers``, ``--hidden``: the MLP's hidden layers and their width;
+  ``--final-learning-rate``: Adam's rate decays along a cosine to it.
 
     .venv/bin/python scripts/train_alphazero.py --iterations 60 --out runs/az
 
@@ -31,7 +44,7 @@ import optax
 from flax import linen as nn
 
 import pocketarena.vector as pv
-from pocketarena.bots.alphazero import LAYERS, save_params
+from pocketarena.bots.alphazero import HEADS, hidden_layers, save_params
 
 
 class MLP(nn.Module):
@@ -39,14 +52,15 @@ class MLP(nn.Module):
 
     num_actions: int
     hidden: int = 256
+    layers: int = 2
 
     @nn.compact
     def __call__(self, x: jax.Array) -> tuple[jax.Array, jax.Array]:
         x = x.reshape((x.shape[0], -1))
-        for name in LAYERS[:-2]:
+        for name in hidden_layers(self.layers):
             x = nn.relu(nn.Dense(self.hidden, name=name)(x))
-        logits = nn.Dense(self.num_actions, name=LAYERS[-2])(x)
-        value = jnp.tanh(nn.Dense(1, name=LAYERS[-1])(x))[:, 0]
+        logits = nn.Dense(self.num_actions, name=HEADS[0])(x)
+        value = jnp.tanh(nn.Dense(1, name=HEADS[1])(x))[:, 0]
         return logits, value
 
 
@@ -56,6 +70,7 @@ class SelfplayOutput(NamedTuple):
     terminated: jax.Array
     action_weights: jax.Array
     discount: jax.Array
+    root_value: jax.Array
 
 
 class Sample(NamedTuple):
@@ -85,6 +100,7 @@ def search(
     state: Any,
     simulations: int,
     gumbel_scale: float = 1.0,
+    gamma: float = 1.0,
 ) -> mctx.PolicyOutput[Any]:
     """mctx's Gumbel MuZero search from a batch of states, the true game as the model."""
 
@@ -99,7 +115,7 @@ def search(
         logits = jnp.where(state.legal_action_mask, logits, jnp.finfo(logits.dtype).min)
         reward = state.rewards[jnp.arange(state.rewards.shape[0]), player]
         value = jnp.where(state.terminated, 0.0, value)
-        discount = jnp.where(state.terminated, 0.0, turn_sign(player, state))
+        discount = jnp.where(state.terminated, 0.0, gamma * turn_sign(player, state))
         return mctx.RecurrentFnOutput(
             reward=reward, discount=discount, prior_logits=logits, value=value
         ), state
@@ -120,65 +136,95 @@ def search(
 
 def build(env: pv.Env[Any, Any], net: MLP, args: argparse.Namespace) -> dict[str, Any]:
     """The jitted pieces of one training iteration."""
-    optimizer = optax.adam(args.learning_rate)
+    schedule = optax.cosine_decay_schedule(
+        args.learning_rate,
+        decay_steps=args.iterations * updates_per_iteration(args),
+        alpha=args.final_learning_rate / args.learning_rate,
+    )
+    optimizer = optax.adam(schedule)
+    pool_size = args.batch * OPENINGS_PER_GAME
 
     def start(key: jax.Array) -> Any:
-        # A new game after up to --random-opening uniformly random plies (never one that ends
-        # the game), so self-play sees more than its own favourite lines.
-        k0, k1, key = jax.random.split(key, 3)
-        plies = jax.random.randint(k1, (), 0, args.random_opening + 1)
+        # A new game starts from a uniformly random position of a random game (its positions
+        # before the end, within its first --random-opening plies), so self-play learns on the
+        # positions random play reaches, not only on its own favourite lines. One pass over the
+        # random game, keeping its n-th position with probability 1/n (reservoir sampling).
+        k0, key = jax.random.split(key)
 
-        def ply(i: jax.Array, carry: tuple[Any, jax.Array]) -> tuple[Any, jax.Array]:
-            state, key = carry
-            key, pick = jax.random.split(key)
+        def ply(i: jax.Array, carry: tuple[Any, Any, jax.Array, jax.Array, jax.Array]) -> Any:
+            state, kept, seen, going, key = carry
+            key, pick, coin = jax.random.split(key, 3)
             logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
             moved = env.step(state, jax.random.categorical(pick, logits))
-            keep = (i < plies) & ~moved.terminated
-            return pv.tree_where(keep, moved, state), key
+            going = going & ~moved.terminated
+            seen = seen + going
+            swap = going & (jax.random.uniform(coin) * seen < 1.0)
+            return (
+                pv.tree_where(going, moved, state),
+                pv.tree_where(swap, moved, kept),
+                seen,
+                going,
+                key,
+            )
 
-        state, _ = jax.lax.fori_loop(0, args.random_opening, ply, (env.init(k0), key))
-        return state
-
-    def reset_finished(state: Any, key: jax.Array) -> Any:
-        return pv.tree_where(state.terminated, start(key), state)
+        init = env.init(k0)
+        first = (init, init, jnp.int32(1), jnp.bool_(True), key)
+        _, kept, _, _, _ = jax.lax.fori_loop(0, args.random_opening, ply, first)
+        return kept
 
     @jax.jit
     def selfplay(params: Any, key: jax.Array) -> SelfplayOutput:
         batch = args.batch
+        # The iteration's openings, made once: game slot g takes openings g, g + batch, ...
+        # (then around again), so a finished game starts the next one at the cost of a lookup.
+        k0, key = jax.random.split(key)
+        pool = jax.vmap(start)(jax.random.split(k0, pool_size))
+        slots = jnp.arange(batch)
 
-        def step_fn(state: Any, key: jax.Array) -> tuple[Any, SelfplayOutput]:
-            k1, k2 = jax.random.split(key)
-            out = search(env, net, params, k1, state, args.simulations)
+        def step_fn(
+            carry: tuple[Any, jax.Array], key: jax.Array
+        ) -> tuple[tuple[Any, jax.Array], SelfplayOutput]:
+            state, started = carry
+            out = search(env, net, params, key, state, args.simulations, gamma=args.discount)
             actor = state.current_player
             stepped = jax.vmap(env.step)(state, out.action)
             # Finished games start again (the step's own result gives the rewards and the end).
-            nxt = jax.vmap(reset_finished)(stepped, jax.random.split(k2, batch))
-            discount = jnp.where(stepped.terminated, 0.0, turn_sign(actor, stepped))
-            return nxt, SelfplayOutput(
+            started = started + stepped.terminated
+            fresh = jax.tree.map(lambda x: x[(slots + started * batch) % pool_size], pool)
+            nxt = jax.vmap(pv.tree_where)(stepped.terminated, fresh, stepped)
+            discount = jnp.where(stepped.terminated, 0.0, args.discount * turn_sign(actor, stepped))
+            return (nxt, started), SelfplayOutput(
                 obs=state.observation,
                 action_weights=out.action_weights,
                 reward=stepped.rewards[jnp.arange(batch), actor],
                 terminated=stepped.terminated,
                 discount=discount,
+                root_value=out.search_tree.summary().value,
             )
 
-        k0, key = jax.random.split(key)
-        state = jax.vmap(start)(jax.random.split(k0, batch))
-        _, data = jax.lax.scan(step_fn, state, jax.random.split(key, args.max_steps))
+        state = jax.tree.map(lambda x: x[:batch], pool)
+        carry = (state, jnp.zeros(batch, jnp.int32))
+        _, data = jax.lax.scan(step_fn, carry, jax.random.split(key, args.max_steps))
         return data
 
     @jax.jit
     def targets(data: SelfplayOutput) -> Sample:
-        # A truncated game (still running at the end of the scan) has no value target.
-        mask = jnp.cumsum(data.terminated[::-1, :], axis=0)[::-1, :] >= 1
+        # A truncated game (still running at the end of the scan) has no outcome: its positions
+        # take the search's root value alone (none at all with --value-mix 0).
+        finished = jnp.cumsum(data.terminated[::-1, :], axis=0)[::-1, :] >= 1
 
         def body(carry: jax.Array, i: jax.Array) -> tuple[jax.Array, jax.Array]:
             ix = args.max_steps - i - 1
             v = data.reward[ix] + data.discount[ix] * carry
             return v, v
 
-        _, value = jax.lax.scan(body, jnp.zeros(args.batch), jnp.arange(args.max_steps))
-        return Sample(data.obs, data.action_weights, value[::-1, :], mask)
+        _, outcome = jax.lax.scan(body, jnp.zeros(args.batch), jnp.arange(args.max_steps))
+        mix = args.value_mix
+        value = jnp.where(
+            finished, (1 - mix) * outcome[::-1, :] + mix * data.root_value, data.root_value
+        )
+        mask = finished | (mix > 0)
+        return Sample(data.obs, data.action_weights, value, mask)
 
     def loss_fn(params: Any, s: Sample) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         logits, value = net.apply(params, s.obs)
@@ -189,10 +235,20 @@ def build(env: pv.Env[Any, Any], net: MLP, args: argparse.Namespace) -> dict[str
     @jax.jit
     def train(params: Any, opt_state: Any, s: Sample) -> tuple[Any, Any, jax.Array, jax.Array]:
         grads, (pl, vl) = jax.grad(loss_fn, has_aux=True)(params, s)
-        updates, opt_state = optimizer.update(grads, opt_state)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
         return optax.apply_updates(params, updates), opt_state, pl, vl
 
     return {"selfplay": selfplay, "targets": targets, "train": train, "optimizer": optimizer}
+
+
+# Openings made per game slot and iteration (a slot that finishes more games than this replays
+# its openings, from a different search).
+OPENINGS_PER_GAME = 8
+
+
+def updates_per_iteration(args: argparse.Namespace) -> int:
+    """Gradient steps an iteration: --epochs times the new positions over the train batch."""
+    return max(1, round(args.epochs * args.batch * args.max_steps / args.train_batch))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -203,25 +259,66 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--simulations", type=int, default=16, help="search simulations a move")
     p.add_argument("--max-steps", type=int, default=64, help="self-play plies an iteration")
     p.add_argument("--train-batch", type=int, default=1024)
-    p.add_argument("--learning-rate", type=float, default=1e-3)
-    p.add_argument("--hidden", type=int, default=256)
+    p.add_argument("--learning-rate", type=float, default=1e-3, help="Adam's, at the start")
+    p.add_argument(
+        "--final-learning-rate",
+        type=float,
+        default=None,
+        help="cosine decay to this by the last step (default: constant --learning-rate)",
+    )
+    p.add_argument("--hidden", type=int, default=256, help="units of each hidden layer")
+    p.add_argument("--layers", type=int, default=2, help="hidden layers")
     p.add_argument(
         "--random-opening", type=int, default=8, help="games start after 0..N random plies"
+    )
+    p.add_argument(
+        "--value-mix",
+        type=float,
+        default=0.0,
+        help="value target: (1 - m) * the game's outcome + m * the search's root value",
+    )
+    p.add_argument(
+        "--discount",
+        type=float,
+        default=1.0,
+        help="a ply's discount in the search and the outcome: below 1, a win sooner and a loss "
+        "later are worth more (so won games end rather than wander into repetition draws)",
+    )
+    p.add_argument(
+        "--replay",
+        type=int,
+        default=1,
+        help="train on the positions of the last N iterations (a replay buffer)",
+    )
+    p.add_argument(
+        "--epochs",
+        type=float,
+        default=1.0,
+        help="gradient steps an iteration, as passes over one iteration's positions",
     )
     p.add_argument("--checkpoint-every", type=int, default=5)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("runs/az"))
     args = p.parse_args(argv)
-    for name in ("iterations", "batch", "simulations", "max_steps", "train_batch", "hidden"):
+    counts = ("iterations", "batch", "simulations", "max_steps", "train_batch", "hidden")
+    for name in (*counts, "layers", "replay", "checkpoint_every"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
-    if args.checkpoint_every < 1:
-        p.error("--checkpoint-every must be at least 1")
     if args.random_opening < 0:
         p.error("--random-opening must be 0 or more")
+    if not 0 < args.discount <= 1:
+        p.error("--discount must be more than 0 and at most 1")
+    if not 0 <= args.value_mix <= 1:
+        p.error("--value-mix must be between 0 and 1")
+    if args.epochs <= 0:
+        p.error("--epochs must be more than 0")
+    if args.final_learning_rate is None:
+        args.final_learning_rate = args.learning_rate
+    if not 0 < args.final_learning_rate <= args.learning_rate:
+        p.error("--final-learning-rate must be more than 0 and at most --learning-rate")
 
     env = pv.make(args.game, **GAMES[args.game])
-    net = MLP(num_actions=env.num_actions, hidden=args.hidden)
+    net = MLP(num_actions=env.num_actions, hidden=args.hidden, layers=args.layers)
     fns = build(env, net, args)
     key = jax.random.PRNGKey(args.seed)
     key, k = jax.random.split(key)
@@ -233,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     log_path.write_text("")
     frames = 0
     start = time.perf_counter()
+    buffer: list[Sample] = []
+    rng = np.random.default_rng(args.seed)
 
     def checkpoint(iteration: int) -> None:
         meta = {
@@ -241,31 +340,56 @@ def main(argv: list[str] | None = None) -> int:
             "iteration": iteration,
             "frames": frames,
             "hidden": args.hidden,
+            "layers": args.layers,
             "seed": args.seed,
+            "recipe": {
+                name: getattr(args, name)
+                for name in (
+                    "batch",
+                    "simulations",
+                    "max_steps",
+                    "train_batch",
+                    "learning_rate",
+                    "final_learning_rate",
+                    "random_opening",
+                    "value_mix",
+                    "discount",
+                    "replay",
+                    "epochs",
+                )
+            },
         }
         save_params(args.out / f"{iteration:05d}.npz", params["params"], meta)
 
     checkpoint(0)
     for iteration in range(1, args.iterations + 1):
-        key, k1, k2 = jax.random.split(key, 3)
+        key, k1 = jax.random.split(key)
         data = fns["selfplay"](params, k1)
         samples = jax.device_get(fns["targets"](data))
-        flat = jax.tree.map(lambda x: np.asarray(x).reshape((-1, *x.shape[2:])), samples)
+        flat = Sample(*(np.asarray(x).reshape((-1, *x.shape[2:])) for x in samples))
         frames += flat.obs.shape[0]
-        order = np.asarray(jax.random.permutation(k2, flat.obs.shape[0]))
-        updates = max(1, flat.obs.shape[0] // args.train_batch)
+        buffer = [*buffer, flat][-args.replay :]
+        pool = Sample(*(np.concatenate(x) for x in zip(*buffer, strict=True)))
+        size = pool.obs.shape[0]
         pls, vls = [], []
-        for i in range(updates):
-            rows = order[i * args.train_batch : (i + 1) * args.train_batch]
-            mb = Sample(*(jnp.asarray(x[rows]) for x in flat))
+        # Minibatches drawn without replacement, pass after pass over the buffer.
+        order = np.empty(0, np.int64)
+        for _ in range(updates_per_iteration(args)):
+            if order.size < args.train_batch:
+                order = np.concatenate([order, rng.permutation(size)])
+            rows, order = order[: args.train_batch], order[args.train_batch :]
+            mb = Sample(*(jnp.asarray(x[rows]) for x in pool))
             params, opt_state, pl, vl = fns["train"](params, opt_state, mb)
             pls.append(float(pl))
             vls.append(float(vl))
-        games = int(np.asarray(data.terminated).sum())
+        ended = np.asarray(data.terminated)
+        games = int(ended.sum())
+        draws = int((ended & (np.asarray(data.reward) == 0)).sum())
         entry = {
             "iteration": iteration,
             "frames": frames,
             "games": games,
+            "draws": draws,
             "policy_loss": round(float(np.mean(pls)), 4),
             "value_loss": round(float(np.mean(vls)), 4),
             "seconds": round(time.perf_counter() - start, 1),

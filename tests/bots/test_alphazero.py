@@ -70,8 +70,38 @@ def test_numpy_network_matches_the_flax_one() -> None:
 
     net = shipped_network()
     x = np.random.default_rng(0).integers(0, 2, (5, 16, 3, 3)).astype(np.float32)
-    model = MLP(num_actions=net.params["policy"]["kernel"].shape[1], hidden=net.meta["hidden"])
+    model = MLP(
+        num_actions=net.params["policy"]["kernel"].shape[1],
+        hidden=net.meta["hidden"],
+        layers=net.meta.get("layers", 2),
+    )
     params = {"params": jax.tree.map(jnp.asarray, net.params)}
+    logits, values = model.apply(params, jnp.asarray(x))
+    np_logits, np_values = net.policy_value(x)
+    np.testing.assert_allclose(np_logits, np.asarray(logits), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(np_values, np.asarray(values), rtol=1e-4, atol=1e-4)
+
+
+@needs_training_libs
+@pytest.mark.parametrize("layers", [1, 3])
+def test_a_network_of_any_depth_saves_and_loads(tmp_path: Path, layers: int) -> None:
+    """The numpy network reads as many hidden layers as the file holds (the training script's
+    --layers), and computes what the flax one does."""
+    import jax
+    import jax.numpy as jnp
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_alphazero import MLP
+
+    from pocketarena.bots.alphazero import save_params
+
+    model = MLP(num_actions=180, hidden=8, layers=layers)
+    x = np.random.default_rng(1).integers(0, 2, (4, 16, 3, 3)).astype(np.float32)
+    params = model.init(jax.random.PRNGKey(layers), jnp.asarray(x))
+    save_params(tmp_path / "net.npz", params["params"], {"hidden": 8, "layers": layers})
+    net = Network.load(tmp_path / "net.npz")
+    assert sorted(net.params) == sorted(params["params"])
+    assert len([name for name in net.params if name.startswith("hidden_")]) == layers
     logits, values = model.apply(params, jnp.asarray(x))
     np_logits, np_values = net.policy_value(x)
     np.testing.assert_allclose(np_logits, np.asarray(logits), rtol=1e-4, atol=1e-4)

@@ -2,8 +2,9 @@
 by AlphaZero self-play (``scripts/train_alphazero.py``), shipped in ``nets/``.
 
 The network is a multilayer perceptron on the observation tensor
-(:func:`pocketarena.observe.observation_tensor`, the vector environment's ``observation``): two
-hidden ReLU layers, then policy logits over every action id and a value in [-1, 1]. The bot plays
+(:func:`pocketarena.observe.observation_tensor`, the vector environment's ``observation``):
+hidden ReLU layers (``hidden_0``, ``hidden_1``, ...: as many as the file holds), then policy
+logits over every action id and a value in [-1, 1]. The bot plays
 the legal action its policy likes best, without search. The weights are a numpy ``.npz``, so
 playing needs numpy only; training needs the jax extra.
 """
@@ -24,19 +25,39 @@ from pocketarena.core.errors import Refusal
 
 from .base import Bot
 
-__all__ = ["LAYERS", "AlphaZeroBot", "Network", "load_params", "save_params", "shipped_network"]
+__all__ = [
+    "HEADS",
+    "AlphaZeroBot",
+    "Network",
+    "hidden_layers",
+    "load_params",
+    "save_params",
+    "shipped_network",
+]
 
-# The layers in order: hidden ones, then the policy and value heads.
-LAYERS = ("hidden_0", "hidden_1", "policy", "value")
+# The heads, after the hidden layers ``hidden_0``, ``hidden_1``, ... (hidden_layers(n)).
+HEADS = ("policy", "value")
 SHIPPED = "stack_a_cash_az.npz"
 F32 = npt.NDArray[np.float32]
+
+
+def hidden_layers(count: int) -> tuple[str, ...]:
+    """The names of ``count`` hidden layers, in order."""
+    return tuple(f"hidden_{i}" for i in range(count))
+
+
+def _layers(names: Any) -> tuple[str, ...]:
+    """Every layer in order (the hidden ones, then the heads) of a network with these layer
+    names."""
+    count = sum(1 for name in names if str(name).startswith("hidden_"))
+    return (*hidden_layers(count), *HEADS)
 
 
 def save_params(path: Path, params: Any, meta: dict[str, Any]) -> None:
     """Write flax-style ``{layer: {"kernel", "bias"}}`` parameters and ``meta`` to ``path``."""
     arrays: dict[str, Any] = {
         f"{layer}.{name}": np.asarray(params[layer][name], np.float32)
-        for layer in LAYERS
+        for layer in _layers(params)
         for name in ("kernel", "bias")
     }
     arrays["meta"] = np.array(json.dumps(meta))
@@ -46,9 +67,10 @@ def save_params(path: Path, params: Any, meta: dict[str, Any]) -> None:
 def load_params(path: Path | Any) -> tuple[dict[str, dict[str, F32]], dict[str, Any]]:
     """The parameters and meta data written by :func:`save_params`."""
     with np.load(path) as data:
+        layers = _layers({key.split(".")[0] for key in data.files if key.endswith(".kernel")})
         params = {
             layer: {name: data[f"{layer}.{name}"] for name in ("kernel", "bias")}
-            for layer in LAYERS
+            for layer in layers
         }
         meta: dict[str, Any] = json.loads(str(data["meta"]))
     return params, meta
@@ -68,10 +90,10 @@ class Network:
     def policy_value(self, observations: npt.NDArray[Any]) -> tuple[F32, F32]:
         """Logits ``(n, actions)`` and values ``(n,)`` for observations ``(n, *shape)``."""
         x = np.asarray(observations, np.float32).reshape(len(observations), -1)
-        for layer in LAYERS[:-2]:
+        for layer in _layers(self.params)[: -len(HEADS)]:
             p = self.params[layer]
             x = np.maximum(x @ p["kernel"] + p["bias"], 0.0)
-        head, value = self.params[LAYERS[-2]], self.params[LAYERS[-1]]
+        head, value = (self.params[name] for name in HEADS)
         logits: F32 = x @ head["kernel"] + head["bias"]
         values: F32 = np.tanh(x @ value["kernel"] + value["bias"])[:, 0]
         return logits, values
