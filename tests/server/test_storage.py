@@ -4,10 +4,11 @@ games with optimistic versions, ratings."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, update
 
 from pocketarena.server.core.config import Settings
 from pocketarena.server.core.db import (
@@ -169,6 +170,55 @@ def test_a_batch_of_game_writes_commits_those_whose_version_still_holds(store: S
     assert done == [True, True]
     row = store.load_game("B1")
     assert row is not None and row.version == 3 and row.history == ["place S a1", "x", "y"]
+
+
+def test_a_game_write_stores_what_sqlalchemys_own_update_stores(store: Store) -> None:
+    """The games' UPDATEs are written by the store itself (not built by SQLAlchemy for each
+    move): every kind of column reads back as SQLAlchemy's own UPDATE of the same values
+    leaves it: dates with their zone, None as SQL NULL, JSON lists and JSON's null, booleans."""
+    creator = store.ensure_guest("f" * 32).id
+    games = ("U1", "U2", "U3", "U4")
+    for gid in games:
+        store.insert_game(game_row(gid, creator))
+    when = datetime(2026, 12, 6, 14, 30, 15, 123456, tzinfo=UTC)
+    values: dict[str, object] = {
+        "history": ["place L b2", "place S a1"],
+        "version": 1,
+        "status": "finished",
+        "rated": False,
+        "winner": None,
+        "result": "1-0",
+        "scores": None,  # JSON: null, as SQLAlchemy writes None for a JSON column
+        "rating_changes": [{"player": creator, "before": 1500}],
+        "clock0_ms": 0,
+        "clock_since": when,
+        "finished_at": when,
+        "deadline": None,
+        "turn_id": None,
+    }
+    # U1 alone, U2 with U3 in one batch (on PostgreSQL: one statement of both)
+    assert store.save_games([("U1", 0, values)]) == [True]
+    assert store.save_games([("U2", 0, values), ("U3", 0, values)]) == [True, True]
+    table = GameRecord.__table__
+    with store.engine.begin() as conn:  # U4 by SQLAlchemy's own UPDATE
+        conn.execute(update(table).where(table.c.id == "U4").values(**values))
+        rows = {
+            r.id: {
+                k: v for k, v in r._asdict().items() if k not in ("id", "created_at", "updated_at")
+            }
+            for r in conn.execute(select(table).where(table.c.id.in_(games)))
+        }
+        sql_nulls = conn.execute(
+            select(table.c.id).where(table.c.id.in_(games), table.c.scores.is_(None))
+        ).all()
+    assert rows["U1"] == rows["U2"] == rows["U3"] == rows["U4"]
+    ours = rows["U1"]
+    assert ours["history"] == ["place L b2", "place S a1"] and ours["version"] == 1
+    assert ours["clock_since"].replace(tzinfo=UTC) == when  # SQLite gives it back naive
+    assert ours["scores"] is None and ours["winner"] is None and ours["rated"] is False
+    assert sql_nulls == []  # JSON's null, not SQL NULL
+    row = store.load_game("U1")
+    assert row is not None and row.updated_at is not None
 
 
 def test_postgresql_keeps_a_fixed_pool_of_connections(
