@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from pocketarena import i18n
 from pocketarena.cli.common import terminal_language
 from pocketarena.cli.main import app
 from tests.cli.test_terminal import finish, shown
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 @pytest.mark.parametrize(
@@ -192,11 +195,18 @@ def test_the_listing_and_a_records_replay_speak_the_readers_language(tmp_path: P
             names |= {cls.PITCH} | {o.help for o in cls.OPTIONS if o.help}
     bare = {}
     for args in (["games"], ["replay", str(record), "--check"], ["replay", str(record)]):
-        result = runner.invoke(
-            app, ["--lang", i18n.PSEUDO, *args], input="e\nq\n", env={"COLUMNS": "1000"}
-        )  # one line each: a catalog text folded in two would not read as one
-        assert result.exit_code == 0, result.output
-        shown = result.output.replace("ok: ", "", 1)
+        # In a process of its own, as a user runs it: in the suite's process what earlier tests
+        # left behind (seen once in a full run, never alone) must not decide what it shows.
+        result = subprocess.run(
+            [sys.executable, "-m", "pocketarena", "--lang", i18n.PSEUDO, *args],
+            input="e\nq\n",
+            env={**os.environ, "COLUMNS": "1000", "PYTHONPATH": str(SRC)},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )  # one line each (COLUMNS): a catalog text folded in two would not read as one
+        assert result.returncode == 0, result.stdout + result.stderr
+        shown = result.stdout.replace("ok: ", "", 1)
         found = pseudo_bare(shown, names | {m for m in moves if len(m) > 2})
         found = [line for line in found if not re.search(r"\w+=", line)]  # name=value options
         if found:
