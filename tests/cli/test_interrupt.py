@@ -200,3 +200,55 @@ def test_a_ctrl_c_before_the_server_listens_for_it_is_not_lost(tmp_path: Path) -
     assert done.stdout.strip().endswith("stopped"), done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
     assert "KeyboardInterrupt" not in done.stdout + done.stderr, done.stdout + done.stderr
+
+
+# The same for `pocketarena worker`: the Ctrl-C comes from inside a finalizer callback after the
+# start line, while the worker's code is imported (before its event loop listens for signals).
+CTRL_C_BEFORE_THE_WORKER_LISTENS = r"""
+import os, signal, sys, weakref
+from pocketarena.cli import serve
+
+class Token:
+    pass
+
+class PressWhileImporting:
+    def find_spec(self, name, path=None, target=None):
+        if name == "pocketarena.server.worker":
+            token = Token()
+            keep = weakref.ref(token, lambda _ref: os.kill(os.getpid(), signal.SIGINT))
+            del token
+        return None  # the import itself goes on as usual
+
+sys.meta_path.insert(0, PressWhileImporting())
+try:
+    serve.worker(database_url=None, redis_url=sys.argv[1], bots=1, health_port=None)
+except BaseException as e:  # typer.Exit(130) or a clean return
+    print("exit", getattr(e, "exit_code", e))
+print("stopped", flush=True)
+"""
+
+
+def test_a_ctrl_c_before_the_worker_listens_for_it_is_not_lost(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """As for serve: the README's worker outlived Ctrl-C in a busy suite after session 15's
+    fix, once in a full run; its start line comes before heavy imports and the event loop."""
+    from tests import services
+
+    with services.redis_prefix(redis_url, "test-interrupt") as prefix:
+        done = subprocess.run(
+            [sys.executable, "-c", CTRL_C_BEFORE_THE_WORKER_LISTENS, redis_url],
+            cwd=tmp_path,
+            env={
+                **os.environ,
+                "PYTHONPATH": str(ROOT / "src"),
+                "POCKETARENA_DATA_DIR": str(tmp_path),
+                "POCKETARENA_REDIS_PREFIX": prefix,
+            },
+            capture_output=True,
+            text=True,
+            timeout=90,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+    assert done.stdout.strip().endswith("stopped"), done.stdout + done.stderr
+    assert "KeyboardInterrupt" not in done.stdout + done.stderr, done.stdout + done.stderr

@@ -303,10 +303,24 @@ def worker(
         f"Bot worker for the cluster on {settings.redis_url} ({settings.bot_workers} at once"
         f"{health})"
     )
-    from pocketarena.server.worker import run_worker
-
     try:
-        asyncio.run(run_worker(settings, health_port=health_port, health_host=health_host))
+        # A Ctrl-C from here until the worker listens for signals is kept for it (see
+        # _ctrl_c_kept: the imports below run finalizers, where a KeyboardInterrupt is lost).
+        with _ctrl_c_kept() as pressed:
+            from pocketarena.server.worker import run_worker
+
+            async def work() -> None:
+                stop = asyncio.Event()
+
+                def stop_if_pressed() -> None:
+                    if pressed.count:
+                        stop.set()
+
+                # run_worker listens for signals before its first await: this runs after that.
+                asyncio.get_running_loop().call_soon(stop_if_pressed)
+                await run_worker(settings, stop, health_port=health_port, health_host=health_host)
+
+            asyncio.run(work())
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
 
