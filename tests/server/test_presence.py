@@ -5,6 +5,7 @@ presence logic of ``live.presence`` with a hub's sockets."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 from pocketarena.server.core.db import make_engine, run_migrations
 from pocketarena.server.core.ratelimit import TokenBucket
+from pocketarena.server.live import bus as bus_module
 from pocketarena.server.live import presence as presence_module
 from pocketarena.server.live.bus import GAMES, NODE_TTL_S, MemoryBus, RedisBus, seen_mark
 from pocketarena.server.live.connection import Connection
@@ -435,5 +437,174 @@ def test_presence_stops_when_closed_just_after_a_change(monkeypatch: pytest.Monk
             await presence.close()  # inline, as the hub awaits it
             guard.cancel()
             assert not rescued, f"the loop ran on after close (change {spins} turns before)"
+
+    run(main())
+
+
+class LosesCancels(MemoryBus):
+    """A bus whose reading of the watchers drops the first ``lose`` cancels it gets, as redis-py
+    (8.2, Python 3.11) does: its send_packed_command writes under asyncio.wait_for, which returns
+    the write's result instead of raising a cancel that lands in the turn the write ends."""
+
+    def __init__(self, lose: int) -> None:
+        super().__init__()
+        self.lose = lose
+        self.lost = 0
+        self.inside = asyncio.Event()
+
+    async def watchers_of(self, game_ids: list[str]) -> dict[str, set[str]]:
+        while self.lost < self.lose:
+            self.inside.set()
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                self.lost += 1
+        return await super().watchers_of(game_ids)
+
+
+def _quick_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(presence_module, "POLL_S", 0.05)
+    monkeypatch.setattr(presence_module, "SETTLE_S", 0.001)
+    monkeypatch.setattr(presence_module, "MIN_GAP_S", 0.002)
+
+
+def test_presence_stops_when_closed_even_if_the_bus_loses_the_cancel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A close whose cancel a bus call swallowed still ends the loop. It ran on for good (the
+    task "cancelling", polling every POLL_S: asyncio.timeout turns its own expiry into
+    TimeoutError as long as no newer cancel came), and the hub's close waited forever: a full
+    test run hung in test_a_spectator_on_one_process_counts_on_the_others_page."""
+    _quick_loop(monkeypatch)
+
+    async def main() -> None:
+        bus = LosesCancels(lose=1)
+        presence = Presence(bus, lambda: [])
+        presence.start()
+        loop_task = presence._task
+        assert loop_task is not None
+        await asyncio.wait_for(bus.inside.wait(), 5.0)  # the loop is inside the bus call
+        closing = asyncio.ensure_future(presence.close())
+        done, _ = await asyncio.wait({closing}, timeout=3.0)
+        if not done:  # the bug: cancel the loop again (not lost this time), so the test ends
+            loop_task.cancel()
+            await closing
+        assert bus.lost == 1
+        assert done, "close waited for a loop that lost its cancel"
+        assert loop_task.done()
+
+    run(main())
+
+
+def test_closing_presence_waits_for_its_loop_a_limited_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A loop stuck in a bus call that loses every cancel does not hold the close (a server
+    stopping) for ever: the close gives up after CLOSE_WAIT_S."""
+    _quick_loop(monkeypatch)
+    monkeypatch.setattr(presence_module, "CLOSE_WAIT_S", 0.5)
+
+    async def main() -> None:
+        bus = LosesCancels(lose=10**9)
+        presence = Presence(bus, lambda: [])
+        presence.start()
+        loop_task = presence._task
+        assert loop_task is not None
+        await asyncio.wait_for(bus.inside.wait(), 5.0)
+        closing = asyncio.ensure_future(presence.close())
+        done, _ = await asyncio.wait({closing}, timeout=3.0)
+        bus.lose = 0  # let the loop go, so the test ends either way
+        loop_task.cancel()
+        with contextlib.suppress(BaseException):
+            await loop_task
+        await closing
+        assert done, "close waited for ever"
+        assert bus.lost >= 1
+
+    run(main())
+
+
+def test_the_redis_bus_stops_saying_alive_when_closed_even_if_cancels_are_lost(
+    redis_url: str, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bus's liveness loop ends when the bus closes even if redis-py swallowed the cancels
+    (see LosesCancels): it said the process alive for good after its close."""
+    monkeypatch.setattr(bus_module, "ALIVE_EVERY_S", 0.01)
+
+    async def main() -> None:
+        bus = RedisBus(redis_url, prefix, node="n1")
+        await bus.start()
+        inside = asyncio.Event()
+        lost: list[int] = []
+        real = bus._say_alive_once
+
+        async def say_alive_once() -> None:
+            while len(lost) < 2:  # the close's cancel, and stop_tasks' second one
+                inside.set()
+                try:
+                    await asyncio.sleep(30)
+                except asyncio.CancelledError:
+                    lost.append(1)
+            await real()
+
+        bus._say_alive_once = say_alive_once  # type: ignore[method-assign]
+        await asyncio.wait_for(inside.wait(), 5.0)
+        alive = bus._alive
+        assert alive is not None
+        await bus.close()
+        stopped = alive.done()
+        alive.cancel()  # if it ran on (the bug): no cancel is lost any more, it ends
+        with contextlib.suppress(BaseException):
+            await alive
+        assert len(lost) == 2
+        assert stopped, "the bus said it was alive after its close"
+
+    run(main())
+
+
+def test_presence_over_redis_stops_whenever_it_is_closed(
+    redis_url: str, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same with the real client: a look's Redis calls lose a cancel that lands in the turn
+    a command's write ends (redis-py's asyncio.wait_for). Closed 0-39 turns after a change, the
+    loop ran on after about one close in three (63 of 200 in a probe before the fix)."""
+
+    class Sock:
+        def __init__(self, n: int) -> None:
+            self.id = f"s{n}"
+            self.player_id = f"p{n}"
+
+        def push(self, text: str) -> None:
+            pass
+
+    monkeypatch.setattr(presence_module, "POLL_S", 30.0)  # only the change wakes the loop
+    monkeypatch.setattr(presence_module, "SETTLE_S", 0.0)
+    monkeypatch.setattr(presence_module, "MIN_GAP_S", 0.0)
+
+    async def main() -> None:
+        bus = RedisBus(redis_url, prefix, node="n1")
+        await bus.start()
+        try:
+            for turns in range(40):
+                presence = Presence(bus, lambda: [])
+                presence.start()
+                loop_task = presence._task
+                assert loop_task is not None
+                await asyncio.sleep(0.01)  # the loop waits for a change
+                sock = Sock(turns)
+                game = Game(f"g{turns}")
+                game.subscribers[sock] = True  # type: ignore[index]
+                presence.watching(sock, game)  # type: ignore[arg-type]  # a look, with Redis
+                for _ in range(turns):
+                    await asyncio.sleep(0)
+                closing = asyncio.ensure_future(presence.close())
+                done, _ = await asyncio.wait({closing}, timeout=3.0)
+                while not loop_task.done():  # the bug: cancel until one gets through
+                    loop_task.cancel()
+                    await asyncio.sleep(0.05)
+                await closing
+                assert done, f"the loop ran on after a close {turns} turns after a change"
+        finally:
+            await bus.close()
 
     run(main())

@@ -471,7 +471,9 @@ class RedisBus:
         self._known = True
 
     async def _say_alive(self) -> None:
-        while True:
+        # Not ``while True``: close's cancel can be lost in a redis-py call (see
+        # Presence.close), and the process would be said alive after its close.
+        while not self._stopping:
             await asyncio.sleep(ALIVE_EVERY_S)
             try:
                 await self._say_alive_once()

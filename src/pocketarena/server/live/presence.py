@@ -39,6 +39,7 @@ POLL_S = 2.0  # how often the seats of watched games are looked up across the cl
 COUNT_S = 5.0  # how often the number of players online is counted again
 SETTLE_S = 0.1  # changes that come together (a page reload: close, then open) go as one
 MIN_GAP_S = 1.0  # a game's watchers hear of its seats' presence at most once a second
+CLOSE_WAIT_S = 5.0  # how long a close waits for the loop to end (a look in flight)
 
 
 class SeatLike(Protocol):
@@ -109,6 +110,7 @@ class Presence:
         self._wake = asyncio.Event()
         self._writing = asyncio.Lock()  # writes in order: a later count never loses to an earlier
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False  # closed: the loop ends at its next turn, cancelled or not
         self.messages = 0  # presence messages sent (for tests: no storm)
 
     # -- this process's sockets (called by the hub) ----------------------------------------
@@ -228,22 +230,35 @@ class Presence:
             self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        """Stop the loop: cancelled, and told to stop, since a cancel can be lost on the way
+        (redis-py's write of a command, under asyncio.wait_for, swallows one that lands in the
+        turn the write ends, on Python 3.11); waited for ``CLOSE_WAIT_S`` at most."""
+        self._stopping = True
+        self._wake.set()
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        await asyncio.wait({task}, timeout=CLOSE_WAIT_S)
+        if not task.done():
+            log.warning("the presence loop did not stop within %g s", CLOSE_WAIT_S)
+        elif not task.cancelled() and task.exception() is not None:
+            log.warning("the presence loop failed", exc_info=task.exception())
 
     async def _run(self) -> None:
         """Write this process's changes and look up the watched games' seats: when something
         changed here (after ``SETTLE_S``), and every ``POLL_S`` for the other processes'
-        changes (and their deaths, which nobody announces)."""
-        while True:
+        changes (and their deaths, which nobody announces). Ends once ``close`` asks, even if
+        its cancel was lost in a bus call (the task then shows "cancelling" and would otherwise
+        poll for ever: each expiry of the wait's own timeout is a TimeoutError again)."""
+        while not self._stopping:
             # asyncio.timeout, not wait_for: Python 3.11's wait_for returns the wake instead
             # of a cancel that comes in the same turn, and the loop would never stop.
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(POLL_S):
                     await self._wake.wait()
+            if self._stopping:
+                return
             await asyncio.sleep(SETTLE_S)
             self._wake.clear()
             try:
