@@ -29,6 +29,7 @@ from pocketarena.i18n import _
 
 from . import notices
 from .core.security import read_token, signed_token
+from .core.waiting import cancel_lost
 from .live.session import GameError
 from .mail import Mailer, compose
 from .models import NotificationRow, Player, PushSubscriptionRow
@@ -380,7 +381,7 @@ async def send_forever(sender: Sender, now: Any) -> None:
     """The background chore of every process: a batch every few seconds (at once again after
     a full one)."""
     said = -SAY_EVERY_S
-    while True:
+    while not cancel_lost():  # not True: a lost cancel (see cancel_lost) ends it too
         try:
             sent = await sender.run_once(now())
         except asyncio.CancelledError:

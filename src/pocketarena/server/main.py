@@ -63,7 +63,7 @@ from .core.db import (
 from .core.middleware import IdentityMiddleware, PreferencesMiddleware
 from .core.ratelimit import Limiter, MemoryLimiter, Rates
 from .core.sessions import DatabaseSessions
-from .core.waiting import wait_for_async
+from .core.waiting import cancel_lost, wait_for_async
 from .delivery import Sender, send_forever
 from .live import abandon, sweeps
 from .live.botjobs import BOT_SWEEP_S
@@ -380,7 +380,7 @@ async def clock_sweeps(hub: Hub) -> None:
     rounds = 0
     said = -SAY_EVERY_S
     bot_every = max(1, round(BOT_SWEEP_S / CLOCK_SWEEP_S))
-    while True:
+    while not cancel_lost():  # not True: a lost cancel (see cancel_lost) ends it too
         await asyncio.sleep(CLOCK_SWEEP_S)
         rounds += 1
         chores: list[tuple[str, Callable[[], Awaitable[object]]]] = [
@@ -407,7 +407,7 @@ async def tournament_ticks(tournaments: Tournaments) -> None:
     """Every process ticks the running tournaments (pairs a round once it is over, creates
     the games of its boards, pushes the standings to its watchers): whichever gets there
     first pairs; a process killed mid-round leaves the rest to the others."""
-    while True:
+    while not cancel_lost():  # not True: a lost cancel (see cancel_lost) ends it too
         await asyncio.sleep(TICK_S)
         try:
             await tournaments.tick_all()
@@ -422,7 +422,7 @@ async def maintenance(hub: Hub, sessions: DatabaseSessions) -> None:
     whose move was due, of expired sessions, of games nobody joined in time and of games
     nobody plays any more."""
     beats = 0
-    while True:
+    while not cancel_lost():  # not True: a lost cancel (see cancel_lost) ends it too
         await asyncio.sleep(HEARTBEAT_S)
         beats += 1
         try:

@@ -85,3 +85,13 @@ async def wait_for_async(
                 said = time.monotonic()
                 say(f"waiting for {what} ({reason(e)}); trying again every {RETRY_S:g} s")
             await asyncio.sleep(RETRY_S)
+
+
+def cancel_lost() -> bool:
+    """Whether the running task was cancelled and the cancel never reached it. redis-py (8.2,
+    Python 3.11) writes each command under asyncio.wait_for, which returns the write's result
+    instead of raising a cancel that lands in the turn the write ends; the task then stays
+    "cancelling" (``Task.cancelling()``) and goes on. A loop that a cancel is meant to end
+    checks this each turn (``while not cancel_lost():``), or it runs on for good."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

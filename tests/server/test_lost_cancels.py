@@ -1,0 +1,95 @@
+"""The background chores end when cancelled even if a call of theirs lost the cancel.
+
+redis-py (8.2, Python 3.11) writes each command under asyncio.wait_for, which returns the
+write's result instead of raising a cancel that lands in the turn the write ends: the cancel
+is lost, the task stays "cancelling", and a ``while True`` chore ran on for good, so the server's
+shutdown (a worker's Ctrl-C), which awaits each cancelled chore, waited forever. The fake
+calls here lose the first cancel they get, the way that one does."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from pocketarena.server import delivery
+from pocketarena.server import main as main_module
+
+
+class LosesACancel:
+    """An awaitable call that swallows the first cancel it gets, then answers 0."""
+
+    def __init__(self) -> None:
+        self.inside = asyncio.Event()
+        self.lost = 0
+
+    async def __call__(self, *args: Any) -> int:
+        while not self.lost:
+            self.inside.set()
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                self.lost += 1
+        return 0
+
+
+def chores(monkeypatch: pytest.MonkeyPatch) -> dict[str, Callable[[LosesACancel], Awaitable[None]]]:
+    """Each chore, quick, with its one call (every round) the call that loses a cancel."""
+    for name, value in (
+        ("CLOCK_SWEEP_S", 0.01),
+        ("BOT_SWEEP_S", 1e9),
+        ("WATCH_CHECK_EVERY", 10**9),
+        ("LOBBY_READ_EVERY", 10**9),
+        ("TICK_S", 0.01),
+        ("HEARTBEAT_S", 0.01),
+        ("TURN_SWEEP_EVERY", 10**9),
+        ("SWEEP_EVERY", 10**9),
+    ):
+        monkeypatch.setattr(main_module, name, value)
+    monkeypatch.setattr(delivery, "SEND_EVERY_S", 0.01)
+
+    def sweeps(call: LosesACancel) -> Awaitable[None]:
+        monkeypatch.setattr(main_module.sweeps, "clocks", call)
+        return main_module.clock_sweeps(SimpleNamespace())  # type: ignore[arg-type]
+
+    def ticks(call: LosesACancel) -> Awaitable[None]:
+        return main_module.tournament_ticks(SimpleNamespace(tick_all=call))  # type: ignore[arg-type]
+
+    def maintenance(call: LosesACancel) -> Awaitable[None]:
+        return main_module.maintenance(SimpleNamespace(heartbeat=call), None)  # type: ignore[arg-type]
+
+    def sending(call: LosesACancel) -> Awaitable[None]:
+        return delivery.send_forever(SimpleNamespace(run_once=call), lambda: None)  # type: ignore[arg-type]
+
+    return {
+        "clock_sweeps": sweeps,
+        "tournament_ticks": ticks,
+        "maintenance": maintenance,
+        "send_forever": sending,
+    }
+
+
+@pytest.mark.parametrize(
+    "name", ["clock_sweeps", "tournament_ticks", "maintenance", "send_forever"]
+)
+def test_a_chore_ends_when_cancelled_even_if_the_cancel_is_lost(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make = chores(monkeypatch)[name]
+
+    async def main() -> None:
+        call = LosesACancel()
+        task = asyncio.ensure_future(make(call))
+        await asyncio.wait_for(call.inside.wait(), 5.0)
+        task.cancel()  # as the server's shutdown does
+        done, _ = await asyncio.wait({task}, timeout=2.0)
+        if not done:  # the bug: cancel again (not lost this time), so the test ends
+            task.cancel()
+            await asyncio.wait({task}, timeout=2.0)
+        assert call.lost == 1
+        assert done, f"{name} ran on after its cancel was lost"
+
+    asyncio.run(main())
