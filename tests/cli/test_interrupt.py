@@ -188,18 +188,29 @@ def test_a_ctrl_c_before_the_server_listens_for_it_is_not_lost(tmp_path: Path) -
     the server as soon as it has started, and leaves no traceback."""
     from tests import services
 
-    done = subprocess.run(
-        [sys.executable, "-c", CTRL_C_BEFORE_UVICORN_LISTENS, str(services.free_port())],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "POCKETARENA_DATA_DIR": str(tmp_path)},
+    done = _run_script(CTRL_C_BEFORE_UVICORN_LISTENS, str(services.free_port()), cwd=tmp_path)
+    assert done.stdout.strip().endswith("stopped"), done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
+    assert "KeyboardInterrupt" not in done.stdout + done.stderr, done.stdout + done.stderr
+
+
+def _run_script(script: str, *args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """A Python ``script`` run with ``args``, SIGINT's default restored in it, its data folder
+    ``cwd``, its output captured; 90 s at most."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=cwd,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT / "src"),
+            "POCKETARENA_DATA_DIR": str(cwd),
+            **env,
+        },
         capture_output=True,
         text=True,
         timeout=90,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    assert done.stdout.strip().endswith("stopped"), done.stdout + done.stderr
-    assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
-    assert "KeyboardInterrupt" not in done.stdout + done.stderr, done.stdout + done.stderr
 
 
 # The same for `pocketarena worker`: the Ctrl-C comes from inside a finalizer callback after the
@@ -236,19 +247,11 @@ def test_a_ctrl_c_before_the_worker_listens_for_it_is_not_lost(
     from tests import services
 
     with services.redis_prefix(redis_url, "test-interrupt") as prefix:
-        done = subprocess.run(
-            [sys.executable, "-c", CTRL_C_BEFORE_THE_WORKER_LISTENS, redis_url],
+        done = _run_script(
+            CTRL_C_BEFORE_THE_WORKER_LISTENS,
+            redis_url,
             cwd=tmp_path,
-            env={
-                **os.environ,
-                "PYTHONPATH": str(ROOT / "src"),
-                "POCKETARENA_DATA_DIR": str(tmp_path),
-                "POCKETARENA_REDIS_PREFIX": prefix,
-            },
-            capture_output=True,
-            text=True,
-            timeout=90,
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+            POCKETARENA_REDIS_PREFIX=prefix,
         )
     assert done.stdout.strip().endswith("stopped"), done.stdout + done.stderr
     assert "KeyboardInterrupt" not in done.stdout + done.stderr, done.stdout + done.stderr

@@ -34,10 +34,7 @@ def guest_number(player_id: str | None, name: str | None) -> str | None:
 
 def shown_name(player_id: str | None, name: str, kind: str | None = None) -> str:
     """``name`` as the reader sees it, in the language of the moment."""
-    if kind == "bot":
-        return _(name)
-    number = guest_number(player_id, name)
-    return name if number is None else _("Guest %(number)s", number=number)
+    return _worded(name, kind, guest_number(player_id, name))
 
 
 def shown(player: Mapping[str, Any] | None, fallback: str = "?") -> str:
@@ -47,12 +44,18 @@ def shown(player: Mapping[str, Any] | None, fallback: str = "?") -> str:
     if not player:
         return fallback
     name = str(player.get("name") or fallback)
-    if player.get("kind") == "bot":
-        return _(name)
     if "guest" in player:
         number = player["guest"]
     else:
         number = guest_number(player.get("id") or player.get("player"), name)
+    return _worded(name, player.get("kind"), number)
+
+
+def _worded(name: str, kind: str | None, number: str | None) -> str:
+    """A bot's name (the catalog's source words) and a guest's given one (from its number) in
+    the reader's words; any other as it is."""
+    if kind == "bot":
+        return _(name)
     return name if not number else _("Guest %(number)s", number=number)
 
 
