@@ -6,7 +6,7 @@ Every engine the server makes is watched through SQLAlchemy's events: statements
 table, transactions (those that send BEGIN and COMMIT or ROLLBACK, and those in autocommit
 mode, which send neither), round trips to the database, the time statements took, the time
 threads waited for a pooled connection, and statements run on the event loop's thread (which
-block every socket while they wait). On SIGUSR1 the counts so far go to COUNTS.json; with
+block every socket while they wait), and the CPU time of each of its threads. On SIGUSR1 the counts so far go to COUNTS.json; with
 ``--profile`` the first SIGUSR1 also starts cProfile on the event loop's thread and the second
 writes its statistics to PROFILE (what the loop spent its time on during the window).
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import cProfile
 import json
+import os
 import re
 import signal
 import sys
@@ -112,6 +113,23 @@ def _timed_get(self: QueuePool) -> Any:
 QueuePool._do_get = _timed_get  # type: ignore[method-assign]
 
 
+def threads_cpu() -> dict[str, float]:
+    """CPU time (ms) used so far by each of this process's threads, by thread name (threads of
+    one pool share a name up to their number: ``ThreadPoolExecutor-0``), from /proc."""
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    tick = os.sysconf("SC_CLK_TCK")
+    out: Counter[str] = Counter()
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        name = names.get(int(task.name), "(not a Python thread)")
+        name = "event loop" if int(task.name) == _main.native_id else re.sub(r"_\d+$", "", name)
+        out["thread_cpu_ms " + name] += (int(fields[11]) + int(fields[12])) * 1000 / tick
+    return dict(out)
+
+
 def main() -> None:
     argv = sys.argv[1:]
     split = argv.index("--")
@@ -124,13 +142,16 @@ def main() -> None:
         nonlocal profiler
         with _lock:
             data = {**counts, **{k: round(v, 6) for k, v in times.items()}}
+        data.update(threads_cpu() if sys.platform == "linux" else {})
         tmp = out.with_suffix(".tmp")
         tmp.write_text(json.dumps(data))
         tmp.replace(out)  # the reader never sees half a file
         if profile_to is None:
             return
         if profiler is None:
-            profiler = cProfile.Profile()
+            # CPU time of the loop's thread, not wall time: on a shared machine a wall-clock
+            # profile charges a function with the time the process was preempted inside it.
+            profiler = cProfile.Profile(time.thread_time)
             profiler.enable()
         else:
             profiler.disable()

@@ -78,6 +78,7 @@ class Stats:
     moves: int = 0
     messages: int = 0  # every message the players received while recording
     message_bytes: int = 0  # their size as JSON text (before compression)
+    kinds: dict[str, int] = field(default_factory=dict)  # the messages by "type"
     games_finished: int = 0
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -145,6 +146,8 @@ async def play_side(
             stats.messages += 1
             stats.message_bytes += len(raw)
         kind = msg["type"]
+        if state["record"]:
+            stats.kinds[kind] = stats.kinds.get(kind, 0) + 1
         if kind == "error":
             stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
             sent_at = None
@@ -213,10 +216,18 @@ async def game_slot(
 
 
 async def echo_anchor(
-    base: str, ws_url: str, connections: int, seconds: float, think: float, seed: int = 7
-) -> tuple[list[float], float]:
+    base: str,
+    ws_url: str,
+    connections: int,
+    seconds: float,
+    think: float,
+    server_pid: int | None = None,
+    seed: int = 7,
+) -> tuple[list[float], float, float]:
     """Ping/pong on ``connections`` sockets paced like the games (one message in flight per
-    socket, ``think`` seconds apart on average): round-trip times (ms) and pings per second."""
+    socket, ``think`` seconds apart on average): round-trip times (ms), pings per second and
+    the server's CPU per ping (ms; nan without ``server_pid``): what receiving one message and
+    sending one costs it, the floor under a move's work."""
     players = [Player(base) for _ in range(connections)]
     await asyncio.gather(*(p.connect(ws_url) for p in players))
     rtts: list[float] = []
@@ -234,10 +245,12 @@ async def echo_anchor(
             rtts.append((time.perf_counter() - t0) * 1000)
 
     started = time.perf_counter()
+    cpu0 = cpu_seconds(server_pid) if server_pid else float("nan")
     await asyncio.gather(*(loop(p) for p in players))
     elapsed = time.perf_counter() - started
+    cpu1 = cpu_seconds(server_pid) if server_pid else float("nan")
     await asyncio.gather(*(p.close() for p in players))
-    return rtts, len(rtts) / elapsed
+    return rtts, len(rtts) / elapsed, (cpu1 - cpu0) * 1000 / max(1, len(rtts))
 
 
 def pg_counters(url: str | None) -> dict[str, int]:
@@ -313,7 +326,9 @@ async def run(
     load = "/".join(f"{x:.1f}" for x in os.getloadavg())
     rss_idle = rss_mb(server_pid)  # before any socket or game
     # One socket per game: in a game one move at a time is in flight, as one ping is here.
-    rtts, pings_per_s = await echo_anchor(base, ws_url, args.games, args.echo_seconds, args.think)
+    rtts, pings_per_s, ping_cpu_ms = await echo_anchor(
+        base, ws_url, args.games, args.echo_seconds, args.think, server_pid
+    )
     stats = Stats()
     stop = asyncio.Event()
     state = {"record": False}
@@ -376,6 +391,7 @@ async def run(
         "echo_p50_ms": percentile(rtts, 0.50),
         "echo_p99_ms": percentile(rtts, 0.99),
         "echo_per_s": pings_per_s,
+        "echo_server_cpu_ms": ping_cpu_ms,
         "client_lag_p99_ms": percentile(lags, 0.99),
         "server_cpu": (cpu1[0] - cpu0[0]) / elapsed,  # cores busy
         "client_cpu": (cpu1[1] - cpu0[1]) / elapsed,
@@ -389,6 +405,7 @@ async def run(
         / max(1, stats.moves),
         "messages_per_move": stats.messages / max(1, stats.moves),
         "message_bytes": stats.message_bytes / max(1, stats.messages),
+        "message_kinds": {k: n / max(1, stats.moves) for k, n in sorted(stats.kinds.items())},
         "rss_idle_mb": rss_idle,
         "rss_games_mb": rss_games,
         **{f"pg_{k}_per_move": (pg1[k] - pg0[k]) / max(1, stats.moves) for k in pg0},
@@ -741,6 +758,7 @@ def report(result: dict[str, Any]) -> None:
     print(
         f"echo anchor   p50 {result['echo_p50_ms']:.1f} ms  p99 {result['echo_p99_ms']:.1f} ms  ({result['echo_per_s']:,.0f} pings/s)"
     )
+    print(f"echo anchor   server CPU {result['echo_server_cpu_ms']:.2f} ms a ping")
     print(f"games finished {result['games_finished']}, errors {result['errors'] or 'none'}")
     print(f"client event-loop lag p99 {result['client_lag_p99_ms']:.1f} ms")
     print(
@@ -755,6 +773,8 @@ def report(result: dict[str, Any]) -> None:
             "database work per move (counted in the server): "
             + ", ".join(f"{k} {v:.3f}" for k, v in result["db_counts"].items())
         )
+    kinds = ", ".join(f"{k} {v:.2f}" for k, v in result["message_kinds"].items())
+    print(f"messages a player received per move, by type: {kinds}")
     print(f"mean message size {result['message_bytes']:.0f} bytes of JSON")
     print(
         f"server memory: {result['rss_idle_mb']:.0f} MiB idle, {result['rss_games_mb']:.0f} MiB "
