@@ -19,7 +19,9 @@ from ..live.hub import Hub
 from ..store import Store
 
 
-def get_context(request: Request) -> AppContext:
+# Every dependency is ``async``: FastAPI runs a plain ``def`` one in a worker thread, a hop
+# to a thread and back on every request for what is one attribute read.
+async def get_context(request: Request) -> AppContext:
     ctx: AppContext = request.app.state.ctx
     return ctx
 
@@ -27,15 +29,15 @@ def get_context(request: Request) -> AppContext:
 ContextDep = Annotated[AppContext, Depends(get_context)]
 
 
-def get_settings(ctx: ContextDep) -> Settings:
+async def get_settings(ctx: ContextDep) -> Settings:
     return ctx.settings
 
 
-def get_store(ctx: ContextDep) -> Store:
+async def get_store(ctx: ContextDep) -> Store:
     return ctx.store
 
 
-def get_hub(ctx: ContextDep) -> Hub:
+async def get_hub(ctx: ContextDep) -> Hub:
     return ctx.hub
 
 
@@ -119,7 +121,7 @@ async def page_visitor(request: Request) -> str | None:
     """The visitor of a page (a new guest on a first visit); None when no guest can be started
     for this address now, so the page still shows (watching needs no session)."""
     try:
-        return await current_player_id(request, get_context(request))
+        return await current_player_id(request, await get_context(request))
     except HTTPException:
         return None
 
