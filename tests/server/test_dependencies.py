@@ -23,7 +23,7 @@ def _sync_dependencies(dependant: Dependant, route: str) -> list[str]:
         call = dep.call
         if call is not None and not (
             inspect.iscoroutinefunction(call)
-            or inspect.iscoroutinefunction(getattr(call, "__call__", None))
+            or inspect.iscoroutinefunction(type(call).__call__)  # an instance with async __call__
         ):
             found.append(f"{route}: {getattr(call, '__qualname__', call)}")
         found += _sync_dependencies(dep, route)
