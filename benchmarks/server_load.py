@@ -51,6 +51,8 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 # The clients offer permessage-deflate, as browsers do, unless --no-compression.
 COMPRESSION: list[str | None] = ["deflate"]
+# The players ask for no ack of their moves, as the site's pages do, unless --acks.
+ACKS = [False]
 START = "<!-- server:start -->"
 END = "<!-- server:end -->"
 DB_START = "<!-- server-db:start -->"
@@ -176,6 +178,8 @@ async def play_side(
             }
         else:
             continue
+        if not ACKS[0]:  # as the site's pages: the state message says the move was made
+            out["ack"] = False
         if think:  # the bot's thinking: not timed (messages meanwhile stay queued)
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
         sent_version = view["version"]
@@ -648,6 +652,12 @@ def main(argv: list[str] | None = None) -> int:
         "offer no permessage-deflate): what compressing each socket's messages costs",
     )
     parser.add_argument(
+        "--acks",
+        action="store_true",
+        help="the players get an ack for each move besides its state message (an API client's "
+        "default; the site's pages ask for none, and so do the players without this)",
+    )
+    parser.add_argument(
         "--runs", type=int, default=1, help="measure this many times and report medians (default 1)"
     )
     parser.add_argument(
@@ -659,6 +669,7 @@ def main(argv: list[str] | None = None) -> int:
     args.game = args.game or list(GAMES)
     if args.no_compression:
         COMPRESSION[0] = None
+    ACKS[0] = args.acks
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     if args.sqlite_anchor and not args.database_url:

@@ -319,3 +319,26 @@ def test_any_message_is_parsed_or_refused_in_words(kind: Any, fields: dict[str, 
     game = getattr(msg, "game", "")
     assert isinstance(game, str) and (game or kind in ("ping", "lobby"))
     assert isinstance(getattr(msg, "version", 0), int)
+
+
+def test_a_request_sent_with_ack_false_gets_its_state_and_no_ack(client: TestClient) -> None:
+    """The site's pages read the state message that follows a move, never its ack: they ask
+    for none (``"ack": false``), a message fewer to make, compress and send per move. Every
+    other client still gets its ack, and a refusal is sent either way."""
+    gid, friend = friend_game(client)
+    with client.websocket_connect("/ws") as a, friend.websocket_connect("/ws") as b:
+        me, other = Socket(a), Socket(b)
+        me.watch(gid)
+        other.watch(gid)
+        me.send(type="move", game=gid, action="place L b2", version=1, ack=False, ref="quiet")
+        me.send(type="ping", ref="after")  # its pong comes after the move's messages
+        seen = []
+        while (msg := me.recv())["type"] != "pong":
+            seen.append(msg["type"])
+        assert "state" in seen and "ack" not in seen
+        other.send(type="move", game=gid, action="place M b2", version=1, ack=False, ref="late")
+        assert other.until("error")["code"] == "stale"  # refusals still come
+        other.send(type="move", game=gid, action="place S b2", version=2, ref="loud")
+        assert other.until("ack")["ref"] == "loud"  # the default: an ack
+        other.send(type="throw", game=gid, version=3, ack="no")
+        assert other.until("error")["code"] == "bad_request"  # ack is true or false

@@ -463,6 +463,11 @@ class _Message(BaseModel):
 
 class _GameMessage(_Message):
     game: GameRef = Field(description="The game's id")
+    # The site's pages read the state message a change brings, never its ack: asking for none
+    # spares a message per move (made, compressed and sent). A refusal is always sent.
+    ack: StrictBool = Field(
+        True, description="false: no ack when carried out (the state message says it)"
+    )
 
 
 class PingMessage(_Message):

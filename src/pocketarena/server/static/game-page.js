@@ -264,7 +264,7 @@ export class GamePage {
 
   // -- what the buttons do ---------------------------------------------------------------------
   throwCoins() {
-    if (this.live.send({ type: "throw", game: this.id, version: this.view.version })) $("#throw-btn").hidden = true;
+    if (this.live.send({ type: "throw", game: this.id, version: this.view.version, ack: false })) $("#throw-btn").hidden = true;
   }
   resign() { if (confirm(t("Resign this game? Your opponent wins."))) this.live.send({ type: "resign", game: this.id }); }
   async cancel() {

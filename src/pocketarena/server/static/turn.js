@@ -224,7 +224,7 @@ export class Turn {
     const page = this.page;
     this.unpreview();
     this.picks.clear();
-    if (!page.live.send({ type: "move", game: page.id, action: text, version: page.view.version })) {
+    if (!page.live.send({ type: "move", game: page.id, action: text, version: page.view.version, ack: false })) {
       this.refresh();
       return;
     }

@@ -2,7 +2,8 @@
 
 Client → server (each may carry ``ref``, echoed in the reply):
 ``{"type": "watch", "game": ID, "svg": true}``, ``{"type": "unwatch", "game": ID}``,
-``{"type": "move", "game": ID, "action": "place L b2", "version": 7}``,
+``{"type": "move", "game": ID, "action": "place L b2", "version": 7}`` (a message about a game
+may say ``"ack": false``: no ack when it is carried out, the state message says so),
 ``{"type": "throw", "game": ID, "version": 7}``, ``{"type": "resign", "game": ID}``,
 ``{"type": "abort", "game": ID}`` (before each side has moved), ``{"type": "draw", "game":
 ID, "answer": "offer"|"accept"|"decline"}``, ``{"type": "takeback", "game": ID, "answer":
@@ -315,5 +316,5 @@ async def _handle(
             _error("internal", _("the server failed to handle this message; nothing changed"), ref)
         )
         return
-    if result is not None:
+    if result is not None and getattr(parsed, "ack", True):
         conn.push(AckOut(ref=ref, request=str(kind), **result).text())
