@@ -9,7 +9,10 @@ calls here lose the first cancel they get, the way that one does."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,6 +20,13 @@ import pytest
 
 from pocketarena.server import delivery
 from pocketarena.server import main as main_module
+from pocketarena.server.core.db import make_engine, run_migrations, session_factory
+from pocketarena.server.live import hub as hub_module
+from pocketarena.server.live.bots import BotRunner
+from pocketarena.server.live.hub import Hub
+from pocketarena.server.store import Store
+
+from .conftest import make_settings
 
 
 class LosesACancel:
@@ -93,3 +103,42 @@ def test_a_chore_ends_when_cancelled_even_if_the_cancel_is_lost(
         assert done, f"{name} ran on after its cancel was lost"
 
     asyncio.run(main())
+
+
+def test_a_hubs_close_waits_a_limited_time_for_a_task_that_ignores_its_cancel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A task of the hub's (a bot's turn, a sweep, a send) whose cancel a call lost runs on
+    after the hub's close cancelled it: the close waited for it without a limit, so the server's
+    shutdown hung. It now gives up after CLOSE_WAIT_S and says which task did not end."""
+    monkeypatch.setattr(hub_module, "CLOSE_WAIT_S", 0.5)
+    settings = make_settings(tmp_path)
+    engine = make_engine(settings)
+    run_migrations(engine)
+    bots = BotRunner("thread", 1, 5.0)
+
+    async def main() -> None:
+        hub = Hub(Store(engine, session_factory(engine)), settings, bots)
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def stubborn_chore() -> None:
+            inside.set()
+            with contextlib.suppress(asyncio.CancelledError):  # lost, as redis-py loses one
+                await asyncio.sleep(30)
+            await release.wait()
+
+        task = hub.spawn(stubborn_chore())
+        await asyncio.wait_for(inside.wait(), 5.0)
+        closing = asyncio.ensure_future(hub.close())
+        done, _ = await asyncio.wait({closing}, timeout=3.0)
+        release.set()  # let the task go, so the test ends either way
+        await task
+        await closing
+        assert done, "the hub's close waited for ever for a task that lost its cancel"
+
+    with caplog.at_level(logging.WARNING, logger=hub_module.__name__):
+        asyncio.run(main())
+    bots.close()
+    engine.dispose()
+    said = [r.getMessage() for r in caplog.records if r.name == hub_module.__name__]
+    assert any("stubborn_chore" in line for line in said), said

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable, Collection
+from typing import Any, TypeVar
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -95,3 +95,30 @@ def cancel_lost() -> bool:
     checks this each turn (``while not cancel_lost():``), or it runs on for good."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
+
+
+async def cancel_and_wait(
+    tasks: Collection[asyncio.Task[Any]], wait_s: float
+) -> set[asyncio.Task[Any]]:
+    """Cancel ``tasks`` and wait for them ``wait_s`` at most; the ones still running then (a
+    cancel lost in a call, see ``cancel_lost``, and a task that does not check it) are returned,
+    for the caller to name (``task_names``) and leave. How the others ended is read and let go,
+    as an ``await`` under ``suppress`` would."""
+    if not tasks:
+        return set()
+    for task in tasks:
+        task.cancel()
+    done, pending = await asyncio.wait(tasks, timeout=wait_s)
+    for task in done:
+        if not task.cancelled():
+            task.exception()  # retrieved: no "exception was never retrieved" at exit
+    return pending
+
+
+def task_names(tasks: Collection[asyncio.Task[Any]]) -> str:
+    """Which tasks these are, for a log line: each one's coroutine and name."""
+    names = []
+    for task in tasks:
+        coro = task.get_coro()
+        names.append(f"{getattr(coro, '__qualname__', repr(coro))} ({task.get_name()})")
+    return ", ".join(sorted(names))

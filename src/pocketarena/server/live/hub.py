@@ -30,6 +30,7 @@ from pocketarena.i18n import _
 
 from .. import catalog
 from ..core.config import Settings
+from ..core.waiting import cancel_and_wait, task_names
 from ..models import utcnow
 from ..store import ConflictError, Store
 from . import loading, lobby, session, sweeps
@@ -50,6 +51,9 @@ from .writer import GameWriter
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# How long a close waits for its cancelled tasks: one whose cancel a call lost (redis-py's
+# write of a command, see core.waiting.cancel_lost) would otherwise hold the shutdown for ever.
+CLOSE_WAIT_S = 5.0
 
 
 def _accepts(answer: str) -> bool:
@@ -147,11 +151,14 @@ class Hub:
                 live.flag_timer.cancel()
             if live.bot_task:
                 live.bot_task.cancel()
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(BaseException):
-                await task
+        still = await cancel_and_wait(list(self._tasks), CLOSE_WAIT_S)
+        if still:  # left running: the database threads below still end when their calls do
+            log.warning(
+                "%d task(s) did not end within %g s of their cancel: %s",
+                len(still),
+                CLOSE_WAIT_S,
+                task_names(still),
+            )
         try:  # the clocks ran until now: a restart charges this much and no more
             await self.heartbeat()
         except Exception:
