@@ -119,17 +119,21 @@ class BotJobs:
             live = await runner.get(game_id)
         except GameError:
             return
-        async with runner.locked(live):
-            actor = live.actor()
-            seat = live.seats[actor] if actor is not None else None
-            if live.version != version or live.status != "active" or seat is None:
-                return
-            if seat.kind != "bot" or not seat.bot or actor is None:
-                return
-            spec = seat.bot
-        await self.turn(live, version, actor, spec)
-        if not kept(live):
-            runner.forget(live)  # a worker keeps no games
+        try:
+            async with runner.locked(live):
+                actor = live.actor()
+                seat = live.seats[actor] if actor is not None else None
+                if live.version != version or live.status != "active" or seat is None:
+                    return  # the game moved on, or ended, since the job was queued
+                if seat.kind != "bot" or not seat.bot or actor is None:
+                    return
+                spec = seat.bot
+            await self.turn(live, version, actor, spec)
+        finally:
+            # A worker keeps no games: not one loaded only to find its job stale (a finished
+            # game stayed there for good, nothing evicts a worker's games) nor one played.
+            if not kept(live):
+                runner.forget(live)
 
     async def sweep(self) -> int:
         """In a cluster: queue again the bot moves whose job is lost (Redis restarted empty, or

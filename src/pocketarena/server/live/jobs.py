@@ -152,7 +152,7 @@ class BotQueue:
         while not self._stopping:
             try:
                 job = await self._next(name)
-                if job is None:
+                if job is None or self._stopping:  # read as the close began: left pending
                     continue
                 job_id, fields = job
                 if me is not None:
@@ -187,8 +187,9 @@ class BotQueue:
                 await asyncio.sleep(1.0)
 
     async def close(self) -> None:
-        """Stop taking jobs. A job being thought about is abandoned (it stays pending, for
-        another process once its lease runs out); a wait for the next job ends by itself
+        """Stop taking jobs. A job being thought about is abandoned, and one read once the
+        close began is not started (each stays pending, for another process once its lease
+        runs out); a wait for the next job ends by itself
         within a second (cancelling redis-py in the middle of a blocking read can hang)."""
         self._stopping = True
         for task in self._handling:
