@@ -3,6 +3,7 @@ games with optimistic versions, ratings."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +18,9 @@ from pocketarena.server.core.db import (
     run_migrations,
     session_factory,
 )
+from pocketarena.server.live import seating as seating_module
+from pocketarena.server.live.bots import BotRunner
+from pocketarena.server.live.hub import Hub
 from pocketarena.server.models import GameRecord, Player
 from pocketarena.server.store import ConflictError, Store, StoreError, bot_player_id
 
@@ -339,3 +343,41 @@ def test_postgresql_reads_open_no_transaction(
         assert store.rating(a, "stack-a-cash").games == 1
     finally:
         engine.dispose()
+
+
+def test_a_new_game_takes_a_free_id_without_loading_a_game_to_check(
+    db_settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new game's id is drawn again while it is taken (here the first draw is a stored
+    game's id); whether one is taken is a light query, not a whole game row (its history,
+    options and clocks) loaded to be thrown away."""
+    creator = store.ensure_guest("f" * 32).id
+    store.insert_game(game_row("Taken001", creator))
+    assert store.game_exists("Taken001") and not store.game_exists("Fresh001")
+    drawn = iter(["Taken001", "Fresh001"])
+    monkeypatch.setattr(seating_module, "new_game_id", lambda: next(drawn))
+    loaded: list[str] = []
+    load_game = store.load_game
+
+    def counted(game_id: str) -> GameRecord | None:
+        loaded.append(game_id)
+        return load_game(game_id)
+
+    monkeypatch.setattr(store, "load_game", counted)
+    bots = BotRunner("thread", 1, 5.0)
+
+    async def main() -> str:
+        hub = Hub(store, db_settings, bots)
+        try:
+            live = await hub.seating.create(creator, "stack-a-cash", {}, "friend", seat=0)
+        finally:
+            await hub.close()
+        return live.id
+
+    try:
+        assert asyncio.run(main()) == "Fresh001"
+    finally:
+        bots.close()
+    assert loaded == [], "a whole game row was loaded to learn whether an id is free"
+    row = load_game("Taken001")
+    assert row is not None and row.creator_id == creator and row.status == "waiting"

@@ -324,6 +324,12 @@ class Store:
         with self.single() as s:
             return s.get(GameRecord, game_id)
 
+    def game_exists(self, game_id: str) -> bool:
+        """Whether a game of this id is stored (its key looked up, nothing loaded)."""
+        with self.single() as s:
+            found = s.scalar(select(GameRecord.id).where(GameRecord.id == game_id).limit(1))
+            return found is not None
+
     def save_game(self, game_id: str, expected_version: int, values: dict[str, Any]) -> None:
         """Write ``values`` (which include the new ``version``) if the stored version is still
         ``expected_version``; otherwise raise ConflictError and write nothing."""

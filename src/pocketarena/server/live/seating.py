@@ -66,7 +66,7 @@ class Seating:
         started = seats[0] is not None and seats[1] is not None
         rated = session.rated_at_start(rated, seats, creator.kind)
         gid = new_game_id()
-        while gid in runner.games or await runner.db(runner.store.load_game, gid) is not None:
+        while gid in runner.games or await runner.db(runner.store.game_exists, gid):
             gid = new_game_id()
         live = LiveGame(
             id=gid,
