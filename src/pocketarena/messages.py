@@ -1156,6 +1156,14 @@ ENGLISH |= dict(
             "fair.verdict.all",
             "VERIFIED: all %(count)s chance outcomes follow from the committed seed",
         ),
+        # -- how a game ended (a record's Termination; records.termination_message) ----------
+        M_("record.termination.normal", "normal"),
+        M_("record.termination.resignation", "resignation"),
+        M_("record.termination.time-forfeit", "time forfeit"),
+        M_("record.termination.abandoned", "abandoned"),
+        M_("record.termination.agreement", "agreement"),
+        M_("record.termination.unterminated", "unterminated"),
+        M_("record.termination.none", "unfinished"),
         # -- a game record that cannot be read or does not replay (pocketarena.records) -------
         M_("record.date-not-text", "record %(name)s date must be ISO 8601 text, got %(value)r"),
         M_(

@@ -38,9 +38,11 @@ from .core import (
     GAMES,
     Game,
     IllegalActionError,
+    Message,
     RecordError,
     SeededChance,
     State,
+    message,
     recorded_options,
 )
 from .core import load as load_game
@@ -56,6 +58,18 @@ MAX_RECORD_BYTES = 1_000_000
 MAX_JSON_DEPTH = 16
 
 TERMINATIONS = ("normal", "resignation", "time forfeit", "abandoned", "agreement", "unterminated")
+
+
+def termination_message(termination: str | None) -> Message:
+    """How a game ended (a record's Termination, which keeps the English word) as the message
+    a reader's language words: ``record.termination.<word>`` (a space as a hyphen), ``.none``
+    for a record that names none; a word this version does not know is said as written."""
+    if termination is None:
+        return message("record.termination.none")
+    if termination in TERMINATIONS:
+        return message("record.termination." + termination.replace(" ", "-"))
+    return message("core.said", text=termination)
+
 
 # Header names the text form gives a meaning to; everything else is a free header.
 _RESERVED = ("Game", "Options", "Result", "Termination", "Scores", "Start", "End", "Seed")

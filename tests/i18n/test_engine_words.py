@@ -92,3 +92,22 @@ def test_a_flipwars_board_speaks_the_readers_language() -> None:
     assert "tiles Blue" not in pseudo and "to place" not in pseudo
     with i18n.use_locale("de"):
         assert "Plättchen Blau 0 - Rot 0; Blau setzt" in render.svg_board(state)
+
+
+@pytest.mark.parametrize("code", [c for c in i18n.LANGUAGES if c != i18n.DEFAULT])
+def test_how_a_game_ended_is_one_message_the_terminal_and_the_site_both_word(code: str) -> None:
+    """Each way a record says a game ended (and a record that says none) is one engine message,
+    worded in every language; the terminal's replay and a player's page both ask it (they
+    kept a table of the words each, in two catalogs)."""
+    from pocketarena.cli.replay import termination_word
+    from pocketarena.records import TERMINATIONS, termination_message
+
+    for termination in (*TERMINATIONS, None):
+        said = termination_message(termination)
+        assert said.id in ENGLISH and said.id.startswith("record.termination."), said
+        with i18n.use_locale(code):
+            worded = speak(said)
+            assert termination_word(termination) == worded
+        if termination != "normal":  # "normal" reads the same in Spanish and Portuguese
+            assert worded and worded != speak(said), (code, termination)  # translated
+    assert speak(termination_message("by a meteor")) == "by a meteor"  # unknown: as written

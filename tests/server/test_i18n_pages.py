@@ -715,3 +715,19 @@ def test_a_cross_site_refusal_in_the_readers_language(client: TestClient) -> Non
         "requête intersite refusée",
         headers={"Origin": "https://evil.example"},
     )
+
+
+def test_a_players_page_says_how_a_game_ended_as_the_terminal_does(client: TestClient) -> None:
+    """A resigned game on a player's page reads "(abandon)" in French: the engine message the
+    terminal's replay words too (records.termination_message)."""
+    from pocketarena.cli.replay import termination_word
+
+    game = create(client, game="stack-a-cash", mode="bot", bot="random")["game"]
+    assert client.post(f"/api/games/{game['id']}/resign").status_code == 200
+    me = client.get("/api/me").json()["id"]
+    client.cookies.set("lang", "fr")
+    page = client.get(f"/players/{me}").text
+    with i18n.use_locale("fr"):
+        worded = termination_word("resignation")
+    assert worded == "abandon"
+    assert f'<span class="muted small">({worded})</span>' in page

@@ -12,7 +12,7 @@ from rich.markup import escape
 import pocketarena as pa
 from pocketarena.core import message
 from pocketarena.messages import speak
-from pocketarena.records import Record, load
+from pocketarena.records import Record, load, termination_message
 
 from . import drawing
 from .common import (
@@ -37,20 +37,11 @@ def help_text() -> str:
 
 
 COMMANDS = ("next", "back", "jump", "start", "end", "quit")
-# How a game ended (the record's Termination), in words; the record keeps the English.
-TERMINATION_WORDS = {
-    "resignation": N_("resignation"),
-    "time forfeit": N_("time forfeit"),
-    "abandoned": N_("abandoned"),
-    "agreement": N_("agreement"),
-    "unterminated": N_("unterminated"),
-    "unfinished": N_("unfinished"),
-}
 
 
-def termination_word(termination: str) -> str:
-    """A record's termination in the reader's words (one we do not know as it is written)."""
-    return _(TERMINATION_WORDS[termination]) if termination in TERMINATION_WORDS else termination
+def termination_word(termination: str | None) -> str:
+    """How a game ended (a record's termination, or none) in the reader's words."""
+    return speak(termination_message(termination))
 
 
 def _summary(record: Record, state: pa.State) -> str:
@@ -137,7 +128,7 @@ class Viewer:
                 )
                 say(f"[red]{said}[/]")
             elif self.record.result == "*":
-                how = termination_word(self.record.termination or "unfinished")
+                how = termination_word(self.record.termination)
                 said = _(
                     "End of the record: the game stopped unfinished (%(how)s)", how=escape(how)
                 )

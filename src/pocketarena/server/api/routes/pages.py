@@ -20,7 +20,7 @@ from pocketarena.core import RecordError
 from pocketarena.fair import VerifyReport, verify_record
 from pocketarena.i18n import N_, _, ngettext
 from pocketarena.messages import speak
-from pocketarena.records import MAX_RECORD_BYTES, loads
+from pocketarena.records import MAX_RECORD_BYTES, TERMINATIONS, loads, termination_message
 from pocketarena.rulepages import rules_page as rules_in
 
 from ... import catalog, delivery, friends, notices, profiles, rules
@@ -158,14 +158,6 @@ ERROR_MESSAGES = {
     500: N_("The page could not be made; please try again in a moment."),
 }
 OUTCOMES = {"win": N_("won"), "loss": N_("lost"), "draw": N_("drawn")}
-TERMINATIONS = {
-    "normal": N_("normal"),
-    "resignation": N_("resignation"),
-    "time forfeit": N_("time forfeit"),
-    "abandoned": N_("abandoned"),
-    "agreement": N_("agreement"),
-    "unterminated": N_("unterminated"),
-}
 
 
 def is_page(request: Request) -> bool:
@@ -586,7 +578,7 @@ async def player_page(
         relation=relation,
         days_per_move=DAYS_PER_MOVE,
         outcome_words={k: _(v) for k, v in OUTCOMES.items()},
-        termination_words={k: _(v) for k, v in TERMINATIONS.items()},
+        termination_words={t: speak(termination_message(t)) for t in TERMINATIONS},
         graph=Markup(profiles.rating_svg(history, titles)),
         legend=profiles.legend(history, titles),
         filters=filters,
