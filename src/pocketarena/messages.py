@@ -1164,6 +1164,8 @@ ENGLISH |= dict(
         M_("record.termination.agreement", "agreement"),
         M_("record.termination.unterminated", "unterminated"),
         M_("record.termination.none", "unfinished"),
+        # a guest still called by the name a server gave them (records.Player.guest)
+        M_("record.guest", "Guest %(number)s"),
         # -- a game record that cannot be read or does not replay (pocketarena.records) -------
         M_("record.date-not-text", "record %(name)s date must be ISO 8601 text, got %(value)r"),
         M_(

@@ -6,8 +6,9 @@ scores, dates, an optional seed and free headers. The text form reads like this:
 
     [Game "stack-a-cash"]
     [Options "{\\"protect\\": \\"touched\\"}"]
-    [Heads "alice"]
+    [Heads "Guest 0467"]
     [HeadsKind "human"]
+    [HeadsGuest "0467"]
     [Tails "greedy"]
     [TailsKind "bot"]
     [Result "1-0"]
@@ -17,6 +18,10 @@ scores, dates, an optional seed and free headers. The text form reads like this:
     place M a1
     ...
     1-0
+
+(``HeadsGuest``: Heads is a guest still called by the name a server gave them; the file keeps
+that name for every reader, and each reader's program words it from the number, "Invité
+0467" in French.)
 
 ``Record.replay()`` rebuilds the final state and checks the stated result against it. A record
 names every option of its game; one that leaves an option out was written before that option
@@ -113,13 +118,27 @@ def _number(value: float) -> float | int:
 
 @dataclass
 class Player:
-    """Who sat in a seat: a display name and a kind (``human``, ``bot``…)."""
+    """Who sat in a seat: a display name and a kind (``human``, ``bot``…). ``guest``: the
+    number of a guest still called by the name a server gave them (``Guest 0467``): the file
+    keeps that name, the same for every reader, and each reader words it in their own language
+    from the number (``said``), as the server's pages do."""
 
     name: str = "?"
     kind: str = "human"
+    guest: str | None = None
 
     def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "kind": self.kind}
+        data = {"name": self.name, "kind": self.kind}
+        if self.guest is not None:
+            data["guest"] = self.guest
+        return data
+
+    def said(self) -> Message:
+        """The player's name as a message: a guest's given name worded from its number
+        (``record.guest``), any other as it is written."""
+        if self.guest is not None:
+            return message("record.guest", number=self.guest)
+        return message("core.said", text=self.name)
 
 
 @dataclass
@@ -329,7 +348,11 @@ class Record:
         if not isinstance(players_data, list) or not all(isinstance(p, dict) for p in players_data):
             raise RecordError("record.players-not-list")
         players = [
-            Player(name=str(p.get("name", "?")), kind=str(p.get("kind", "human")))
+            Player(
+                name=str(p.get("name", "?")),
+                kind=str(p.get("kind", "human")),
+                guest=None if p.get("guest") is None else str(p["guest"]),
+            )
             for p in players_data
         ]
         scores = data.get("scores")
@@ -375,6 +398,8 @@ class Record:
         ]
         for seat, player in zip(seats, self.players, strict=True):
             tags += [(seat, player.name), (f"{seat}Kind", player.kind)]
+            if player.guest is not None:
+                tags.append((f"{seat}Guest", player.guest))
         tags.append(("Result", self.result))
         if self.termination is not None:
             tags.append(("Termination", self.termination))
@@ -415,7 +440,11 @@ class Record:
         game_id = tags["Game"]
         seats = [s.replace(" ", "") for s in GAMES[game_id].SEATS] if game_id in GAMES else []
         players = [
-            Player(name=tags.get(seat, "?"), kind=tags.get(f"{seat}Kind", "human"))
+            Player(
+                name=tags.get(seat, "?"),
+                kind=tags.get(f"{seat}Kind", "human"),
+                guest=tags.get(f"{seat}Guest"),
+            )
             for seat in seats
         ] or [Player(), Player()]
         stated = tags.get("Result", result or "*")
@@ -423,7 +452,7 @@ class Record:
             raise RecordError("record.result-header-differs", stated=stated, result=result)
         scores = _scores_tag(tags["Scores"]) if "Scores" in tags else None
         seed = _seed_tag(tags["Seed"]) if "Seed" in tags else None
-        player_tags = {seat for seat in seats} | {f"{seat}Kind" for seat in seats}
+        player_tags = {f"{seat}{tag}" for seat in seats for tag in ("", "Kind", "Guest")}
         headers = {k: v for k, v in tags.items() if k not in _RESERVED and k not in player_tags}
         record = cls(
             game=game_id,

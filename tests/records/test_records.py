@@ -238,3 +238,16 @@ def test_bad_files(tmp_path: Path) -> None:
     garbage.write_text("{not json")
     with pytest.raises(pa.RecordError, match=f"{garbage}: record is not valid JSON"):
         load(garbage)
+
+
+def test_a_guests_given_name_keeps_its_number_in_both_forms(coin_race: pa.Game) -> None:
+    """A guest still called by the name they were given is stored as that name and its number
+    (``guest``), which a reader words in their language; a record without it reads as before."""
+    record = random_record(coin_race, 3)
+    record.players = [Player("Guest 04a7", "human", guest="04a7"), Player("Bob", "bot")]
+    data = record.to_json()
+    assert data["players"][0]["guest"] == "04a7" and "guest" not in data["players"][1]
+    for again in (Record.from_json(data), Record.from_text(record.to_text())):
+        assert again.players == record.players
+    assert str(record.players[0].said()) == "Guest 04a7"
+    assert str(record.players[1].said()) == "Bob"

@@ -5,8 +5,13 @@ scripts), while a name a player chose reads as they wrote it."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from pocketarena import records
+from pocketarena.cli.main import app
 
 from .conftest import create, second_client
 from .test_ws import friend_game
@@ -73,3 +78,37 @@ def test_a_player_page_finds_an_opponent_by_the_name_the_reader_sees(client: Tes
     for typed in (f"Invité {number}", f"invité {number.upper()}", f"Guest {number}"):
         found = friend.get(f"/api/players/{own}/games", params={"opponent": typed}).json()
         assert [g["id"] for g in found["games"]] == [gid], typed
+
+
+def test_a_record_file_keeps_a_guests_given_name_language_neutral_with_its_number(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """A game's record, downloaded by readers of any language, is one file: the name as stored
+    ("Guest 0467") with the number beside it (``guest``, the ``<Seat>Guest`` tag), as the API
+    keeps it; whoever reads the file words it in their language (here ``pocketarena replay``
+    in French: "Invité 0467"). A name a player chose has no number."""
+    gid, friend = friend_game(client)
+    me = client.get("/api/me").json()
+    number = me["id"][:4]
+    friend.patch("/api/me", json={"name": "Ada"})
+    assert friend.post(f"/api/games/{gid}/resign").status_code == 200  # its End stays put
+    english = client.get(f"/api/games/{gid}/record?format=json").json()
+    assert english["players"][0] == {
+        "seat": "Heads",
+        "name": f"Guest {number}",
+        "kind": "human",
+        "guest": number,
+    }
+    assert english["players"][1] == {"seat": "Tails", "name": "Ada", "kind": "human"}
+    text = client.get(f"/api/games/{gid}/record?format=text").text
+    assert f'[Heads "Guest {number}"]' in text and f'[HeadsGuest "{number}"]' in text
+    assert "TailsGuest" not in text
+    friend.cookies.set("lang", "fr")  # the same file for a French reader
+    assert friend.get(f"/api/games/{gid}/record?format=text").text == text
+    saved = tmp_path / "game.txt"
+    saved.write_text(text, "utf-8")
+    assert records.load(saved).players[0].guest == number
+    assert records.loads(client.get(f"/api/games/{gid}/record").text).players[0].guest == number
+    shown_fr = CliRunner().invoke(app, ["--lang", "fr", "replay", str(saved)], input="q\n")
+    assert f"Invité {number}" in shown_fr.output and f"Guest {number}" not in shown_fr.output
+    assert "Ada" in shown_fr.output

@@ -249,7 +249,7 @@ def replay(
         return
     viewer = Viewer(record)
     first, second = (
-        _("%(seat)s (%(name)s)", seat=seat_word(viewer.game, i), name=escape(p.name))
+        _("%(seat)s (%(name)s)", seat=seat_word(viewer.game, i), name=escape(speak(p.said())))
         for i, p in enumerate(record.players)
     )
     players = _("%(first)s vs %(second)s", first=first, second=second)

@@ -9,6 +9,7 @@ from pocketarena.fair import HEADER_COMMITMENT, HEADER_GAME_ID, HEADER_SCHEME, H
 
 from . import catalog
 from .live.games import LiveGame
+from .names import guest_number
 
 SITE = "Pocket Arena"
 
@@ -24,8 +25,12 @@ def _iso(value: datetime | None) -> str | None:
 
 def record_of(live: LiveGame) -> records.Record:
     """The record of a game as anyone may download it: the seed only once the game is over."""
-    players = [
-        records.Player(name=s.name, kind="bot" if s.kind == "bot" else "human")
+    players = [  # a guest's given name as stored, with its number: one file for every reader
+        records.Player(
+            name=s.name,
+            kind="bot" if s.kind == "bot" else "human",
+            guest=guest_number(s.player_id, s.name),
+        )
         if s
         else records.Player()
         for s in live.seats
