@@ -291,3 +291,26 @@ def test_a_lesson_and_a_puzzle_in_japanese_and_in_arabic(
 
 
 WIDE = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+def test_the_pages_scripts_name_a_tournaments_bot_in_the_readers_language(
+    server: str, browser: Browser
+) -> None:
+    """A game's seats, the lobby and the chat name players through ``personName``: a
+    tournament's bot ("Randy (random) 2", a level's bot and its number) reads in the reader's
+    language as any bot does. It stayed English."""
+    ctx = in_language(browser, "fr", "phone")
+    page = ctx.new_page()
+    page.goto(server + "/")
+    named = page.evaluate(
+        """async () => {
+          const { personName } = await import('/static/format.js');
+          return [
+            personName({ kind: 'bot', name: 'Randy (random) 2' }),
+            personName({ kind: 'bot', name: 'Greta (greedy)' }),
+            personName({ kind: 'account', name: 'Ada 2' }),
+          ];
+        }"""
+    )
+    assert named == ["Randy (au hasard) 2", "Greta (gourmande)", "Ada 2"]
+    ctx.close()

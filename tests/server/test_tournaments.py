@@ -5,6 +5,7 @@ WebSocket's pushes, and every refusal."""
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from typing import Any
 
@@ -269,3 +270,25 @@ def test_a_turn_based_swiss_gives_each_game_its_days_per_move(tmp_path: Any) -> 
             turns = person.get("/api/me/turns").json()
             assert [g["id"] for g in turns["games"]] == [game["id"]]
         assert "3 days a move" in person.get(f"/t/{tid}").text
+
+
+def test_a_tournaments_bots_are_named_in_the_readers_language(tmp_path: Any) -> None:
+    """A tournament's bots are each a level's bot with a number ("Randy (random) 2"), stored in
+    the catalog's source words: the pages word the level's name in the reader's language, as
+    for any bot ("Randy (au hasard) 2"), and so does the organiser's list of levels to add.
+    They stayed English in every language."""
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        register(client, "organiser")
+        tid = create(client, name="Sunday Swiss", rounds=1)["id"]
+        r = client.post(f"/api/tournaments/{tid}/bots", json={"level": "random", "count": 2})
+        assert r.status_code == 200, r.text
+        stored = {p["name"] for p in client.get(f"/api/tournaments/{tid}").json()["standings"]}
+        assert stored == {"Randy (random) 1", "Randy (random) 2"}  # one name for every reader
+        client.cookies.set("lang", "fr")
+        page = re.sub(r"<script.*?</script>", "", client.get(f"/t/{tid}").text, flags=re.S)
+        assert ">Randy (au hasard) 1</a>" in page and ">Randy (au hasard) 2</a>" in page
+        assert "Randy (random)" not in page
+        assert '<option value="random">Randy (au hasard)</option>' in page
+        client.cookies.set("lang", "ja")
+        live = client.get(f"/t/{tid}/live").text
+        assert ">ランディ（ランダム） 2</a>" in live and "Randy" not in live

@@ -4,8 +4,10 @@ Names are stored as they were given. A guest is given ``Guest 0467`` (the first 
 characters of their id, ``core.security.default_guest_name``): English words, so a guest
 who has not chosen a name is worded where the name is shown, in the reader's language
 ("Invité 0467", "ゲスト 0467"), from its number. A bot's stored name is the catalog's source
-words (``catalog.stored_bot_name``), worded the same way. A name a person chose reads as they
-wrote it, in every language.
+words (``catalog.stored_bot_name``), worded the same way; a tournament's bot is a level's bot
+with a number (``numbered_bot_name``: "Randy (random) 2"), worded as the level's name and the
+number ("Randy (au hasard) 2"). A name a person chose reads as they wrote it, in every
+language.
 
 Pages word names here. The JSON the pages' scripts and the API read keeps ``name`` as stored
 and adds ``guest``, the number, where the name is a guest's given one: the lobby's updates
@@ -22,6 +24,16 @@ from typing import Any
 from pocketarena.i18n import _
 
 from .core.security import default_guest_name
+
+# A numbered bot's stored name: the level's stored name, a space, the number (static/format.js
+# reads it the same way in personName).
+_NUMBERED_BOT = re.compile(r"(.+) ([0-9]+)")
+
+
+def numbered_bot_name(level_name: str, number: int) -> str:
+    """The stored name of bot ``number`` of a level whose stored name is ``level_name`` (a
+    tournament's bots are players of their own): "Randy (random) 2"."""
+    return f"{level_name} {number}"
 
 
 def guest_number(player_id: str | None, name: str | None) -> str | None:
@@ -55,7 +67,8 @@ def _worded(name: str, kind: str | None, number: str | None) -> str:
     """A bot's name (the catalog's source words) and a guest's given one (from its number) in
     the reader's words; any other as it is."""
     if kind == "bot":
-        return _(name)
+        numbered = _NUMBERED_BOT.fullmatch(name)
+        return f"{_(numbered[1])} {numbered[2]}" if numbered else _(name)
     return name if not number else _("Guest %(number)s", number=number)
 
 

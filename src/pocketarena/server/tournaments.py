@@ -41,7 +41,7 @@ from .live.connection import Connection
 from .live.hub import Hub
 from .live.session import DAYS_PER_MOVE, GameError
 from .models import GameRecord, Player, TournamentPairingRow, TournamentPlayerRow, TournamentRow
-from .names import guest_number
+from .names import guest_number, numbered_bot_name
 from .schemas import ClockIn
 from .store import aware, bot_player_id
 
@@ -600,7 +600,7 @@ class Tournaments:
             spec = f"{body.level}#{k}"
             if bot_player_id(spec) in taken:
                 continue
-            name = f"{catalog.stored_bot_name(body.level)} {k}"
+            name = numbered_bot_name(catalog.stored_bot_name(body.level), k)
             bot: Player = await self.db(self.hub.store.ensure_bot, spec, name)
             if not await self.db(self.rows.add_player, tournament_id, bot.id, row.max_players):
                 if added:

@@ -10,7 +10,11 @@ export const seatName = (v, seat) => t(v.seat_names[seat]);
 // with its number (``guest``): both are worded here in the reader's language, as the lists of
 // bots are; a name a person chose reads as they wrote it.
 export function personName(p) {
-  if (p.kind === "bot") return t(p.name);
+  if (p.kind === "bot") {
+    // A tournament's bot: its level's stored name and a number (server/names.py).
+    const numbered = /^(.+) ([0-9]+)$/.exec(p.name);
+    return numbered ? t(numbered[1]) + " " + numbered[2] : t(p.name);
+  }
   return p.guest ? t("Guest %(number)s", { number: p.guest }) : p.name;
 }
 export function playerName(seat, fallback) { return seat ? personName(seat) : fallback; }

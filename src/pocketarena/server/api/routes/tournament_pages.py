@@ -51,7 +51,7 @@ async def tournament_page(
     tournament_id: str, request: Request, ctx: ContextDep, player: PlayerIdDep
 ) -> HTMLResponse:
     view = await _view(ctx, tournament_id, player)
-    levels = catalog.bot_levels(str(view["game"]))
+    levels = [(level, catalog.bot_name(level)) for level in catalog.bot_levels(str(view["game"]))]
     return await page(
         request,
         ctx,
