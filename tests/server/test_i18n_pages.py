@@ -731,3 +731,17 @@ def test_a_players_page_says_how_a_game_ended_as_the_terminal_does(client: TestC
         worded = termination_word("resignation")
     assert worded == "abandon"
     assert f'<span class="muted small">({worded})</span>' in page
+
+
+def test_a_players_games_name_a_bot_opponent_in_the_readers_language(client: TestClient) -> None:
+    """The games on a player's page name each opponent as the reader reads them: a bot's
+    stored name (the catalog's source words) in the reader's language. It stayed English
+    (the list did not say the opponent was a bot); the API says so now (``opponent_kind``)."""
+    game = create(client, game="stack-a-cash", mode="bot", bot="random")["game"]
+    me = client.get("/api/me").json()["id"]
+    listed = client.get(f"/api/players/{me}/games").json()["games"]
+    assert [(g["opponent"], g["opponent_kind"]) for g in listed] == [("Randy (random)", "bot")]
+    client.cookies.set("lang", "fr")
+    page = re.sub(r"<script.*?</script>", "", client.get(f"/players/{me}").text, flags=re.S)
+    assert game["id"] in page  # (the page's data for its scripts keeps the stored name)
+    assert ">Randy (au hasard)</a>" in page and "Randy (random)" not in page

@@ -52,7 +52,7 @@ def shown_name(player_id: str | None, name: str, kind: str | None = None) -> str
 def shown(player: Mapping[str, Any] | None, fallback: str = "?") -> str:
     """A player's name as the reader sees it, from their JSON: ``name``, ``kind``, and
     ``guest`` (else ``id`` or ``player`` to find it). The templates call it (``shown(me)``,
-    ``shown({"name": g.opponent, "guest": g.opponent_guest})``)."""
+    ``shown({"name": g.opponent, "guest": g.opponent_guest, "kind": g.opponent_kind})``)."""
     if not player:
         return fallback
     name = str(player.get("name") or fallback)

@@ -178,6 +178,10 @@ GUEST = (
     'A guest still called by the name they were given: their number ("0467"), to show '
     'as "Guest 0467" in the reader\'s language; null for a name a player chose, and bots'
 )
+OPPONENT_KIND = (
+    "guest, account or bot: a bot's name is the catalog's source words, to show in the "
+    "reader's language"
+)
 
 
 class SeatOut(BaseModel):
@@ -350,6 +354,7 @@ class GameSummary(BaseModel):
     opponent: str | None
     opponent_id: str | None
     opponent_guest: str | None = Field(None, description=GUEST)
+    opponent_kind: str | None = Field(None, description=OPPONENT_KIND)
     result: str | None
     outcome: Literal["win", "loss", "draw"] | None
     termination: str | None
@@ -366,6 +371,7 @@ class TurnOut(BaseModel):
     url: str
     opponent: str | None
     opponent_guest: str | None = Field(None, description=GUEST)
+    opponent_kind: str | None = Field(None, description=OPPONENT_KIND)
     days_per_move: int | None
     deadline: str | None = Field(description="When the move is due (ISO 8601, UTC); null: never")
 

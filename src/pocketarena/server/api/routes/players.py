@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
@@ -52,7 +53,7 @@ def turns_json(store: Store, player_id: str, limit: int = TURNS_LISTED) -> dict[
     """The games awaiting ``player_id``'s move (``TurnsOut``), the soonest due first."""
     count, rows = store.turns_of(player_id, limit)
     others = {(r.seat1_id if r.seat0_id == player_id else r.seat0_id) for r in rows} - {None}
-    names = {pid: p.name for pid, p in store.get_players([o for o in others if o]).items()}
+    players = store.get_players([o for o in others if o])
     games = []
     for r in rows:
         other = r.seat1_id if r.seat0_id == player_id else r.seat0_id
@@ -66,8 +67,7 @@ def turns_json(store: Store, player_id: str, limit: int = TURNS_LISTED) -> dict[
                 "game": r.game,
                 "title": title,
                 "url": f"/g/{r.id}",
-                "opponent": names.get(other) if other else None,
-                "opponent_guest": guest_number(other, names.get(other or "")),
+                **opponent_of(other, players),
                 "days_per_move": r.days_per_move,
                 "deadline": aware(r.deadline).isoformat() if r.deadline else None,
             }
@@ -86,7 +86,19 @@ def my_turns(store: StoreDep, player: PlayerIdDep) -> dict[str, Any]:
     return turns_json(store, player)
 
 
-def summarize(row: GameRecord, player_id: str, names: dict[str, str]) -> dict[str, Any]:
+def opponent_of(opponent_id: str | None, players: Mapping[str, Player]) -> dict[str, Any]:
+    """The opponent's name as stored, with what a reader's words need beside it: the number of
+    a guest's given name (``opponent_guest``) and whether it is a bot's (``opponent_kind``)."""
+    found = players.get(opponent_id) if opponent_id else None
+    name = found.name if found is not None else None
+    return {
+        "opponent": name,
+        "opponent_guest": guest_number(opponent_id, name),
+        "opponent_kind": found.kind if found is not None else None,
+    }
+
+
+def summarize(row: GameRecord, player_id: str, players: Mapping[str, Player]) -> dict[str, Any]:
     seat = 0 if row.seat0_id == player_id else 1
     opponent_id = row.seat1_id if seat == 0 else row.seat0_id
     outcome = None
@@ -108,11 +120,8 @@ def summarize(row: GameRecord, player_id: str, names: dict[str, str]) -> dict[st
         "mode": row.mode,
         "rated": row.rated,
         "seat": seat,
-        "opponent": names.get(opponent_id) if opponent_id and opponent_id != player_id else None,
+        **opponent_of(opponent_id if opponent_id != player_id else None, players),
         "opponent_id": opponent_id if opponent_id != player_id else None,
-        "opponent_guest": guest_number(opponent_id, names.get(opponent_id or ""))
-        if opponent_id != player_id
-        else None,
         "result": row.result,
         "outcome": outcome,
         "termination": row.termination,
@@ -130,7 +139,7 @@ def player_json(store: Store, player_id: str, limit: int = 50) -> dict[str, Any]
         return None
     rows = store.player_games(player_id, limit=limit)
     ids = [pid for r in rows for pid in (r.seat0_id, r.seat1_id) if pid]
-    names = {pid: pl.name for pid, pl in store.get_players(ids).items()}
+    players = store.get_players(ids)
     ratings = [
         {
             "game": g,
@@ -149,7 +158,7 @@ def player_json(store: Store, player_id: str, limit: int = 50) -> dict[str, Any]
         "guest": guest_number(p.id, p.name),
         "ratings": ratings,
         "stats": store.player_stats(player_id),
-        "games": [summarize(r, player_id, names) for r in rows],
+        "games": [summarize(r, player_id, players) for r in rows],
     }
 
 
@@ -188,13 +197,13 @@ def games_json(
     f = profiles.GameFilter(game or None, result or None, typed or None)
     total, rows = profiles.games_page(store, player_id, f, page)
     ids = [pid for r in rows for pid in (r.seat0_id, r.seat1_id) if pid]
-    names = {pid: pl.name for pid, pl in store.get_players(ids).items()}
+    players = store.get_players(ids)
     pages = max(1, -(-total // profiles.PAGE_SIZE))
     return {
         "total": total,
         "page": page,
         "pages": pages,
-        "games": [summarize(r, player_id, names) for r in rows],
+        "games": [summarize(r, player_id, players) for r in rows],
     }
 
 
