@@ -103,7 +103,7 @@ def chromium_path() -> str:
 # the end. Seconds: in a quiet full run with -n 2. Replayed from a full run's times (junit
 # XML) in xdist's way of handing out files, this order ended the run about 50 s sooner.
 LONGEST_FIRST = (
-    "tests/server/test_cluster_tournament.py",  # 78 s
+    "tests/server/test_cluster_tournament.py",  # 78 s with a minute's arena (half a minute now)
     "tests/server/test_faults.py",  # 44 s
     "tests/server/test_cluster_presence.py",  # 39 s
     "tests/test_lint.py",  # 38 s (mypy)
