@@ -42,6 +42,36 @@ def test_mypy_strict_on_the_whole_package() -> None:
     assert "Success" in done.stdout
 
 
+def imported_packages(path: Path) -> set[str]:
+    """The top-level names of the packages ``path`` imports, anywhere in it."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_mypy_skips_only_packages_the_package_never_imports(tmp_path: Path) -> None:
+    """pyproject.toml has mypy skip PyTorch (only gymnasium's wrappers reach it): that hides
+    nothing of ours while no module of the package imports it, under TYPE_CHECKING or not."""
+    users = {
+        str(p.relative_to(ROOT)): sorted(imported_packages(p) & {"torch"})
+        for p in PACKAGE.rglob("*.py")
+    }
+    assert {k: v for k, v in users.items() if v} == {}
+    assert (
+        'module = ["torch", "torch.*"]\nfollow_imports = "skip"'
+        in (ROOT / "pyproject.toml").read_text()
+    )
+    sneaky = tmp_path / "sneaky.py"  # the check sees an import however it is written
+    sneaky.write_text("if TYPE_CHECKING:\n    from torch.nn import Module\n")
+    assert imported_packages(sneaky) == {"torch"}
+    sneaky.write_text("def f():\n    import torch.cuda as c\n")
+    assert imported_packages(sneaky) == {"torch"}
+
+
 # -- the import graph ---------------------------------------------------------------------------
 # Imports inside functions count (a cycle hidden in a function is still a cycle); imports under
 # ``if TYPE_CHECKING`` do not: they are annotations, never run (a Game makes States and a State
