@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, select, update
+from sqlalchemy import delete, inspect, select, update
+from sqlalchemy.exc import IntegrityError
 
 from pocketarena.server.core.config import Settings
 from pocketarena.server.core.db import (
@@ -66,6 +67,60 @@ def test_guests_are_created_once(store: Store) -> None:
     assert p1.id == p2.id == pid and p1.kind == "guest" and p1.name == "Guest aaaa"
 
 
+def test_a_purged_guest_is_created_again_and_a_change_elsewhere_is_seen(store: Store) -> None:
+    """Nothing about a player is remembered between calls: a guest deleted meanwhile (a purge,
+    by this process or another) is created again, so a game can still name it, and a name
+    changed by another process is the one given back."""
+    pid = "c" * 32
+    store.ensure_guest(pid)
+    other = Store(store.engine, session_factory(store.engine))  # as another process would
+    other.rename(pid, "Renamed")
+    assert store.ensure_guest(pid).name == "Renamed"
+    with store.engine.begin() as conn:
+        conn.execute(delete(Player.__table__).where(Player.__table__.c.id == pid))
+    assert store.get_player(pid) is None
+    again = store.ensure_guest(pid)
+    assert again.id == pid and again.kind == "guest" and again.name == "Guest cccc"
+    assert again.created_at is not None and again.username is None
+    store.insert_game(game_row("P1", pid))  # the foreign key to the player holds again
+    assert store.get_players([pid, "d" * 32]).keys() == {pid}
+
+
+def test_a_new_game_is_stored_as_the_orms_flush_stores_it(store: Store) -> None:
+    """Games are inserted with Core, not through an ORM session: the row (and what the record
+    holds afterwards) is what the ORM's flush gives: None for a column with a default leaves
+    the default, a JSON column's None is JSON's null, unset columns get their defaults."""
+    creator = store.ensure_guest("e" * 32).id
+    kw: dict[str, object] = {"rated": None, "scores": None, "turn_id": None}
+    ours = game_row("N1", creator, **kw)
+    store.insert_game(ours)
+    with store.sessions() as s:
+        s.add(game_row("N2", creator, **kw))
+        s.commit()
+    table = GameRecord.__table__
+    with store.engine.connect() as conn:
+        rows = {
+            r.id: {
+                k: v for k, v in r._asdict().items() if k not in ("id", "created_at", "updated_at")
+            }
+            for r in conn.execute(select(table).where(table.c.id.in_(["N1", "N2"])))
+        }
+        sql_nulls = conn.execute(
+            select(table.c.id).where(table.c.id.in_(["N1", "N2"]), table.c.scores.is_(None))
+        ).all()
+    assert rows["N1"] == rows["N2"] and rows["N1"]["rated"] is False
+    assert sql_nulls == []  # JSON's null, not SQL NULL, in both
+    assert ours.rated is False and ours.updated_at is not None and ours.created_at is not None
+    with store.sessions() as s:
+        orm = s.get(GameRecord, "N1")
+        assert orm is not None
+        expected = {c.key: getattr(orm, c.key) for c in table.c}
+    loaded = store.load_game("N1")
+    assert loaded is not None and {c.key: getattr(loaded, c.key) for c in table.c} == expected
+    with pytest.raises(IntegrityError):  # an id taken is refused, as before
+        store.insert_game(game_row("N1", creator))
+
+
 def test_names_are_checked(store: Store) -> None:
     pid = "b" * 32
     assert store.rename(pid, "  Ann   Lee ").name == "Ann Lee"
@@ -105,6 +160,42 @@ def test_game_writes_name_the_version_they_replace(store: Store) -> None:
     row = store.load_game("G1")
     assert row is not None and row.history == ["place L b2"] and row.version == 1
     assert store.unfinished_game_ids() == ["G1"]
+
+
+def test_sqlite_writes_keep_one_connection_and_drop_it_when_a_batch_fails(
+    tmp_path: Path,
+) -> None:
+    """On SQLite the games' writes keep one connection from batch to batch (none taken from
+    the pool per move); a batch that fails writes nothing and throws that connection away,
+    and the next batch writes on a fresh one; a write while the kept one is busy (another
+    thread's batch) takes one from the pool."""
+    from sqlalchemy import event
+
+    engine = make_engine(make_settings(tmp_path))
+    run_migrations(engine)
+    store = Store(engine, session_factory(engine))
+    checkouts: list[bool] = []
+    try:
+        creator = store.ensure_guest("9" * 32).id
+        store.insert_game(game_row("K1", creator))
+        store.insert_game(game_row("K2", creator))
+        event.listen(engine.pool, "checkout", lambda *_: checkouts.append(True))
+        for v in range(5):
+            assert store.save_games([("K1", v, {"version": v + 1})]) == [True]
+        assert len(checkouts) == 1
+        with pytest.raises(ValueError, match="no column 'no_such_column'"):
+            store.save_games([("K1", 5, {"version": 6}), ("K2", 0, {"no_such_column": 1})])
+        assert store.game_versions(["K1", "K2"]) == {"K1": 5, "K2": 0}  # K1's UPDATE undone
+        checkouts.clear()
+        assert store.save_games([("K1", 5, {"version": 6})]) == [True]
+        assert store.save_games([("K1", 6, {"version": 7})]) == [True]
+        assert len(checkouts) == 1  # a fresh connection, kept again
+        with store._writer_lock:  # the kept connection busy, as with another thread's batch
+            assert store.save_games([("K2", 0, {"version": 1})]) == [True]
+        assert len(checkouts) == 2
+        assert store.game_versions(["K1", "K2"]) == {"K1": 7, "K2": 1}
+    finally:
+        engine.dispose()
 
 
 def test_finishing_a_rated_game_updates_both_ratings_at_once(store: Store) -> None:
@@ -331,6 +422,8 @@ def test_postgresql_reads_open_no_transaction(
         )
         event.listen(engine, "begin", began)
         assert store.get_player(a) is not None and store.ensure_guest(b).id == b
+        assert store.ensure_guest("c" * 32).kind == "guest"  # an INSERT: one statement
+        store.insert_game(game_row("R2", a, status="active"))
         assert store.load_game("R1") is not None and store.game_version("R1") == 0
         assert store.rating(a, "stack-a-cash").games == 0
         assert store.open_games(player_id=a) == 0

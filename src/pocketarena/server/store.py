@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 import unicodedata
-from collections.abc import Sequence
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Connection,
     Engine,
+    Row,
     Table,
     and_,
+    bindparam,
     delete,
     func,
     or_,
@@ -34,10 +39,43 @@ from pocketarena.ratings import Rating, rate
 
 from .core.security import default_guest_name, hash_password, needs_rehash, verify_password
 from .core.text import TextError, visible_line
-from .models import GameRecord, Heartbeat, Player, RatingRow, SessionRow, utcnow
+from .models import Base, GameRecord, Heartbeat, Player, RatingRow, SessionRow, utcnow
+
+R = TypeVar("R", bound=Base)
 
 _GAMES: Table = GameRecord.__table__  # type: ignore[assignment]
 _PLAYERS: Table = Player.__table__  # type: ignore[assignment]
+_RATINGS: Table = RatingRow.__table__  # type: ignore[assignment]
+
+# The reads every new game makes on the database thread, built once (Core, no ORM session):
+# building a statement anew for each call cost SQLAlchemy its cache key (about 100 us of
+# CPU on this project's machine), and an ORM session around it as much again, for a read
+# that SQLite answers in a few microseconds. A statement built once is looked up in the
+# compiled cache by a key computed from its parameters' names only.
+_PLAYER_BY_ID = select(_PLAYERS).where(_PLAYERS.c.id == bindparam("id"))
+_PLAYERS_BY_IDS = select(_PLAYERS).where(_PLAYERS.c.id.in_(bindparam("ids", expanding=True)))
+_GAME_BY_ID = select(_GAMES).where(_GAMES.c.id == bindparam("id"))
+_GAME_ID = select(_GAMES.c.id).where(_GAMES.c.id == bindparam("id"))
+_RATING = select(_RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games).where(
+    _RATINGS.c.player_id == bindparam("player"), _RATINGS.c.game == bindparam("game")
+)
+# A game that holds the server's attention: waiting for an opponent, or a clock running.
+_HOLDS_ATTENTION = or_(
+    _GAMES.c.status == "waiting",
+    and_(_GAMES.c.status == "active", _GAMES.c.clock_initial_ms.is_not(None)),
+)
+_OPEN_OF_PLAYER = (
+    select(func.count())
+    .select_from(_GAMES)
+    .where(_GAMES.c.creator_id == bindparam("who"), _HOLDS_ATTENTION)
+)
+_OPEN_FROM_ADDR = (
+    select(func.count())
+    .select_from(_GAMES)
+    .where(_GAMES.c.creator_addr == bindparam("who"), _HOLDS_ATTENTION)
+)
+_INSERT_GAME = _GAMES.insert()
+_INSERT_PLAYER = _PLAYERS.insert()
 NAME_MIN, NAME_MAX = 2, 24
 USERNAME_MAX = 24
 PASSWORD_MIN = 8
@@ -180,6 +218,9 @@ class Store:
         # ordinary sessions.
         self._binds: dict[str, Any] = {}  # games column -> its bind processor (or None)
         self._update_sql: dict[tuple[str, ...], str] = {}  # columns set -> a game's UPDATE
+        # SQLite: the games' writes keep one connection from batch to batch (``_writing``).
+        self._writer_lock = threading.Lock()
+        self._writer: Connection | None = None
         if engine.dialect.name == "postgresql":
             self.autocommit_engine: Engine = engine.execution_options(isolation_level="AUTOCOMMIT")
             kw = {k: v for k, v in sessions.kw.items() if k != "bind"}
@@ -190,42 +231,44 @@ class Store:
 
     # -- players ---------------------------------------------------------------------------
     def get_player(self, player_id: str) -> Player | None:
-        with self.single() as s:
-            return s.get(Player, player_id)
+        """A stored player: one Core read (this runs for every new game and every join, on
+        the database thread, through ``ensure_guest``)."""
+        with self.autocommit_engine.connect() as conn:
+            row = conn.execute(_PLAYER_BY_ID, {"id": player_id}).first()
+        return _record(Player, row) if row is not None else None
 
     def get_players(self, ids: Sequence[str]) -> dict[str, Player]:
         if not ids:
             return {}
-        with self.single() as s:
-            rows = s.scalars(select(Player).where(Player.id.in_(list(set(ids))))).all()
-            return {p.id: p for p in rows}
+        with self.autocommit_engine.connect() as conn:
+            rows = conn.execute(_PLAYERS_BY_IDS, {"ids": list(set(ids))}).all()
+        return {row.id: _record(Player, row) for row in rows}
 
     def ensure_guest(self, player_id: str) -> Player:
-        """The player row for a cookie's id, created as a guest on first use."""
-        return self._get_or_create(
+        """The player row for a cookie's id, created as a guest on first use (or again, if
+        it was purged since): looked up in the database every time, never remembered, so a
+        guest purged or renamed by another process is seen as it is now."""
+        return self.get_player(player_id) or self._create(
             Player(id=player_id, name=default_guest_name(player_id), kind="guest")
         )
 
     def ensure_bot(self, spec: str, name: str) -> Player:
         """The player a bot level plays as (rated like anyone)."""
-        return self._get_or_create(
-            Player(id=bot_player_id(spec), name=name, kind="bot", bot_spec=spec)
+        player_id = bot_player_id(spec)
+        return self.get_player(player_id) or self._create(
+            Player(id=player_id, name=name, kind="bot", bot_spec=spec)
         )
 
-    def _get_or_create(self, new: Player) -> Player:
-        with self.single() as s:
-            player = s.get(Player, new.id)
-            if player is not None:
-                return player
-            s.add(new)
-            try:
-                s.commit()
-            except IntegrityError:  # created meanwhile by a parallel request
-                s.rollback()
-                existing = s.get(Player, new.id)
-                assert existing is not None
-                return existing
-            return new
+    def _create(self, new: Player) -> Player:
+        """``new`` stored (its unset columns given their defaults, as the ORM would), or the
+        player of its id that a parallel request stored meanwhile."""
+        try:
+            _insert(self.autocommit_engine, _INSERT_PLAYER, new)
+        except IntegrityError:
+            existing = self.get_player(new.id)
+            assert existing is not None
+            return existing
+        return new
 
     def rename(self, player_id: str, name: str) -> Player:
         name = clean_name(name)
@@ -316,19 +359,19 @@ class Store:
 
     # -- games -----------------------------------------------------------------------------
     def insert_game(self, row: GameRecord) -> None:
-        with self.single() as s:
-            s.add(row)
-            s.commit()
+        """Store a new game (IntegrityError if its id is taken); ``row``'s unset columns get
+        their defaults, as the ORM would give them."""
+        _insert(self.autocommit_engine, _INSERT_GAME, row)
 
     def load_game(self, game_id: str) -> GameRecord | None:
-        with self.single() as s:
-            return s.get(GameRecord, game_id)
+        with self.autocommit_engine.connect() as conn:
+            row = conn.execute(_GAME_BY_ID, {"id": game_id}).first()
+        return _record(GameRecord, row) if row is not None else None
 
     def game_exists(self, game_id: str) -> bool:
         """Whether a game of this id is stored (its key looked up, nothing loaded)."""
-        with self.single() as s:
-            found = s.scalar(select(GameRecord.id).where(GameRecord.id == game_id).limit(1))
-            return found is not None
+        with self.autocommit_engine.connect() as conn:
+            return conn.execute(_GAME_ID, {"id": game_id}).first() is not None
 
     def save_game(self, game_id: str, expected_version: int, values: dict[str, Any]) -> None:
         """Write ``values`` (which include the new ``version``) if the stored version is still
@@ -355,7 +398,7 @@ class Store:
             try:
                 if at_once:
                     return self._save_games_at_once(writes, now)
-                with self.engine.begin() as conn:
+                with self._writing() as conn, conn.begin():
                     return [
                         self._update_game(conn, game_id, expected, values, now) == 1
                         for game_id, expected, values in writes
@@ -364,6 +407,34 @@ class Store:
                 if attempt == 2 or not e.connection_invalidated:
                     raise
         raise AssertionError("unreachable")
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A connection for a batch of UPDATEs one by one. On SQLite the one kept for them,
+        held from batch to batch (taking one from the pool and handing it back, reset, cost
+        about as much CPU as SQLite's UPDATE and commit; SQLite has one writer at a time
+        anyway), or, while another thread writes with it, one from the pool. A batch that
+        fails throws the kept one away (the retry, and the next batch, start on a fresh one).
+        It holds no transaction between batches, so readers and checkpoints never wait on it.
+        On PostgreSQL (a batch naming a game twice) one from the pool, whose connections
+        every thread shares."""
+        if self.engine.dialect.name != "sqlite" or not self._writer_lock.acquire(blocking=False):
+            with self.engine.connect() as conn:
+                yield conn
+            return
+        try:
+            if self._writer is None:
+                self._writer = self.engine.connect()
+                weakref.finalize(self, self._writer.close)  # back to the pool with the store
+            conn = self._writer
+            try:
+                yield conn
+            except BaseException:
+                self._writer = None
+                conn.close()
+                raise
+        finally:
+            self._writer_lock.release()
 
     def _save_games_at_once(
         self, writes: Sequence[tuple[str, int, dict[str, Any]]], now: datetime
@@ -553,32 +624,16 @@ class Store:
             return {r.game: Rating(r.mu, r.sigma, r.games) for r in rows}
 
     def rating(self, player_id: str, game: str) -> Rating:
-        with self.single() as s:
-            row = s.get(RatingRow, (player_id, game))
-            return Rating(row.mu, row.sigma, row.games) if row else Rating()
+        with self.autocommit_engine.connect() as conn:
+            row = conn.execute(_RATING, {"player": player_id, "game": game}).first()
+        return Rating(row[0], row[1], row[2]) if row is not None else Rating()
 
     def open_games(self, player_id: str | None = None, addr: str | None = None) -> int:
         """Games opened by this player (or from this address) that hold the server's attention:
         waiting for an opponent, or in progress with a clock running."""
-        who = GameRecord.creator_id == player_id if player_id else GameRecord.creator_addr == addr
-        with self.single() as s:
-            return (
-                s.scalar(
-                    select(func.count())
-                    .select_from(GameRecord)
-                    .where(
-                        who,
-                        or_(
-                            GameRecord.status == "waiting",
-                            and_(
-                                GameRecord.status == "active",
-                                GameRecord.clock_initial_ms.is_not(None),
-                            ),
-                        ),
-                    )
-                )
-                or 0
-            )
+        query, who = (_OPEN_OF_PLAYER, player_id) if player_id else (_OPEN_FROM_ADDR, addr)
+        with self.autocommit_engine.connect() as conn:
+            return int(conn.execute(query, {"who": who}).scalar_one())
 
     def stale_waiting_games(self, before: datetime) -> list[tuple[str, int]]:
         """(id, version) of the games still waiting for an opponent since before ``before``."""
@@ -764,6 +819,34 @@ class Store:
 
     def now(self) -> datetime:
         return utcnow()
+
+
+def _record(kind: type[R], row: Row[Any]) -> R:
+    """The ORM object of a row read with Core, in no session (as what a closed session read
+    is): the callers read its attributes, nothing loads more through it."""
+    return kind(**row._mapping)
+
+
+def _insert(engine: Engine, statement: Any, record: Base) -> None:
+    """INSERT ``record``'s row as the ORM's flush would: the columns set on it, except those
+    set to None that SQL takes as NULL (left out, so that their defaults apply; a JSON
+    column's None is JSON's null); the others get their defaults, which are then set on
+    ``record`` too. In autocommit mode on PostgreSQL (one round trip), in a transaction of
+    its own on SQLite."""
+    table: Table = record.__table__  # type: ignore[assignment]
+    state = record.__dict__
+    given = {
+        c.key: state[c.key]
+        for c in table.c
+        if c.key in state and (state[c.key] is not None or c.type.should_evaluate_none)
+    }
+    with engine.begin() as conn:
+        result = conn.execute(statement, given)
+    inserted = result.last_inserted_params()  # one row: its parameters, defaults included
+    assert not isinstance(inserted, list)
+    for key, value in inserted.items():
+        if key not in given:
+            setattr(record, key, value)
 
 
 # Verifying against a fixed hash when the user does not exist keeps the response time the same,
