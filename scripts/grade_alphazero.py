@@ -10,7 +10,13 @@ the baselines (a random legal move, in expectation; the ``greedy`` bot), two sha
 
 The agent is graded twice: its policy's argmax (no search), and its move after a small Gumbel
 MuZero search (``--simulations``, no Gumbel noise, so deterministic). Writes ``grades.json`` in the
-run folder and the curve as a PNG.
+run folder and the curve as a PNG. Given one checkpoint file instead of a run folder, grades that
+one alone (the report beside it, ``NNNNN-grades.json``).
+
+For the last checkpoint graded, optionally: ``--bot-simulations 64 128`` grades the
+``alphazero`` bot itself with that network and that many simulations of its numpy PUCT search
+(what ``alphazero:64`` plays), and ``--vs-random 100 --vs-greedy 20`` play it (its policy, and
+each ``--bot-simulations`` search) against those bots, seats alternating, seeds 0, 1, ...
 
     .venv/bin/python scripts/grade_alphazero.py runs/az --png docs/img/research/alphazero-stack-a-cash.png
 """
@@ -21,6 +27,7 @@ import argparse
 import json
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +37,13 @@ import numpy as np
 
 import pocketarena.vector as pv
 from pocketarena.bots import make_bot
-from pocketarena.bots.alphazero import Network
+from pocketarena.bots.alphazero import AlphaZeroBot, Network
 from pocketarena.core import State
 from pocketarena.observe import observation_tensor
 from pocketarena.solve.stack_a_cash import random_positions, solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from grade_alphazero_flipwars import against  # noqa: E402
 from train_alphazero import MLP, search  # noqa: E402
 
 
@@ -82,16 +90,34 @@ def searcher(env: pv.Env[Any, Any], hidden: int, layers: int, simulations: int) 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("run", type=Path, help="a train_alphazero.py output folder")
+    p.add_argument(
+        "run", type=Path, help="a train_alphazero.py output folder, or one checkpoint in it"
+    )
     p.add_argument("--positions", type=int, default=2000)
     p.add_argument("--games", type=int, default=400, help="random games to draw positions from")
     p.add_argument("--simulations", type=int, default=16)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--png", type=Path, default=None)
+    p.add_argument(
+        "--bot-simulations",
+        type=int,
+        nargs="*",
+        default=[],
+        help="grade the alphazero bot with the last checkpoint and this many search simulations",
+    )
+    p.add_argument("--vs-random", type=int, default=0, help="games of the last checkpoint")
+    p.add_argument("--vs-greedy", type=int, default=0, help="games of the last checkpoint")
     args = p.parse_args(argv)
-    checkpoints = sorted(args.run.glob("[0-9]*.npz"))
+    if args.run.is_file():
+        checkpoints = [args.run]
+        report_path = args.run.with_name(f"{args.run.stem}-grades.json")
+    else:
+        checkpoints = sorted(args.run.glob("[0-9]*.npz"))
+        report_path = args.run / "grades.json"
     if not checkpoints:
         p.error(f"no checkpoints (NNNNN.npz) in {args.run}")
+    if any(n < 1 for n in args.bot_simulations):
+        p.error("--bot-simulations must be at least 1")
 
     solution = solve("touched", progress=False)
     positions = sample_positions(args.games, args.positions, args.seed)
@@ -129,17 +155,36 @@ def main(argv: list[str] | None = None) -> int:
         }
         curve.append(point)
         print(json.dumps(point), flush=True)
+    game = positions[0].game
+    bots: list[dict[str, Any]] = [{"name": "alphazero bot (policy argmax)", "budget": {}}]
+    for n in args.bot_simulations:
+        bot = AlphaZeroBot(game, network=net, simulations=n)
+        start = time.process_time()
+        choices = [bot.choose(s).id for s in positions]
+        seconds = time.process_time() - start
+        row: dict[str, Any] = {"name": f"alphazero:{n} bot", "budget": {"simulations": n}}
+        row.update(grade(choices, values))
+        row["cpu_ms_per_move"] = round(1000 * seconds / len(positions), 2)
+        bots.append(row)
+        print(json.dumps(row), flush=True)
+    for row in bots if args.vs_random or args.vs_greedy else []:
+        bot = AlphaZeroBot(game, network=net, **row["budget"])
+        row["vs_random"] = against(game, bot, "random", args.vs_random) if args.vs_random else None
+        row["vs_greedy"] = against(game, bot, "greedy", args.vs_greedy) if args.vs_greedy else None
+        print(json.dumps(row), flush=True)
     report = {
         "positions": len(positions),
         "won_positions": won,
         "simulations": args.simulations,
         "baselines": rows,
         "curve": curve,
+        "bots": {"checkpoint": checkpoints[-1].name, "rows": bots},
+        "games": {"vs_random": args.vs_random, "vs_greedy": args.vs_greedy},
     }
-    (args.run / "grades.json").write_text(json.dumps(report, indent=1))
+    report_path.write_text(json.dumps(report, indent=1))
     print(f"{len(positions)} positions ({won} won for the side to move)")
     print("| player | keeps value | converts wins |\n|---|---|---|")
-    for row in rows:
+    for row in [*rows, *bots[1:]]:
         print(f"| {row['name']} | {row['keeps']:.1%} | {row['converts']:.1%} |")
     last = curve[-1]
     for kind, label in (("policy", "policy argmax"), ("search", f"{args.simulations} sims")):

@@ -349,7 +349,7 @@ ARENA_REFUSALS = [
     ([SAC, "--bots", "random,expectimax:0"], "(turns deep, e.g. expectimax:2)"),
     ([SAC, "--bots", "hard:-1s,random"], "a level takes only a thinking time in seconds"),
     ([SAC, "--bots", "random:3,greedy"], "bot 'random' takes no argument (got random:3)"),
-    ([SAC, "--bots", "alphazero:x,random"], "bot 'alphazero' takes no argument"),
+    ([SAC, "--bots", "alphazero:x,random"], "(simulations, e.g. alphazero:64)"),
     ([SAC, "--bots", "easy:1s,random"], "has no thinking time to change"),
     (["flipwars", "--bots", "perfect,random"], "is not solved, so it has no perfect"),
     ([SAC, "--bots", "alphazero,random", "--protect", "placed"], "plays only Stack-a-Cash with"),

@@ -55,6 +55,14 @@ def has_losing_move(state: pa.State) -> bool:
     return -1.0 in results and any(r != -1.0 for r in results)
 
 
+# Scenarios one ply deep: name -> (which positions, is the chosen action's immediate result
+# right?).
+ONE_PLY: dict[str, tuple[Callable[[pa.State], bool], Callable[[float | None], bool]]] = {
+    "takes a win in one": (has_win_in_one, lambda result: result == 1.0),
+    "avoids a move that loses at once": (has_losing_move, lambda result: result != -1.0),
+}
+
+
 def winning_replies(state: pa.State) -> int:
     """How many replies win at once for the side to move (0 at a throw or the end)."""
     if state.current_player < 0:

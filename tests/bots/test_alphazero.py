@@ -1,5 +1,6 @@
 """The alphazero bot: the shipped network loads, plays only legal moves and beats random play;
-and the scripts that train and grade it still run (a tiny run of each, end to end)."""
+its search (``alphazero:N``) backs values up with the right signs and replays; and the scripts
+that train and grade it still run (a tiny run of each, end to end)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ import pytest
 import pocketarena as pa
 from pocketarena.bots import make_bot
 from pocketarena.bots.alphazero import AlphaZeroBot, Network, shipped_network
+from pocketarena.bots.levels import ALPHAZERO_SIMULATIONS_PER_SECOND
 from pocketarena.match import SeededChance, play_match
+
+from .scenarios import ONE_PLY, find, has_threat_to_block, immediate, threats
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,8 +54,91 @@ def test_alphazero_refuses_what_it_was_not_trained_for() -> None:
         make_bot("alphazero", pa.load("stack-a-cash", protect="placed"))
     with pytest.raises(ValueError, match="only Stack-a-Cash"):
         make_bot("alphazero", pa.load("flipwars"))
-    with pytest.raises(ValueError, match="takes no argument"):
-        make_bot("alphazero:3", pa.load("stack-a-cash", protect="touched"))
+    with pytest.raises(ValueError, match=r"after 'alphazero:' give a positive whole number \("):
+        make_bot("alphazero:x", pa.load("stack-a-cash", protect="touched"))
+
+
+def test_alphazero_specs_set_its_search_budget() -> None:
+    game = pa.load("stack-a-cash", protect="touched")
+    assert make_bot("alphazero", game).budget == {}
+    assert make_bot("alphazero:16", game).budget == {"simulations": 16}
+    assert make_bot("alphazero:0.5s", game).budget == {"seconds": 0.5}
+    # Reproducible (analysis): a thinking time becomes simulations, what a core does in it.
+    counted = make_bot("alphazero:0.5s", game, reproducible=True).budget
+    assert counted == {"simulations": round(0.5 * ALPHAZERO_SIMULATIONS_PER_SECOND)}
+    with pytest.raises(ValueError, match="positive whole number"):
+        make_bot("alphazero:0", game)
+    with pytest.raises(ValueError, match="simulations must be a positive number"):
+        AlphaZeroBot(game, simulations="many")
+    with pytest.raises(ValueError, match="has no budget 'iterations'"):
+        AlphaZeroBot(game, iterations=3)
+
+
+def blank_network(favourite: int | None = None) -> Network:
+    """The shipped network with every weight zero: a value of 0 everywhere and the same prior
+    for every move, except ``favourite`` (an action id), which the policy prefers a little (a
+    logit of 1 more), so the search alone finds what is found."""
+    net = shipped_network()
+    zeros = {layer: {k: np.zeros_like(v) for k, v in p.items()} for layer, p in net.params.items()}
+    if favourite is not None:
+        zeros["policy"]["bias"][favourite] = 1.0
+    return Network(zeros, dict(net.meta))
+
+
+@pytest.mark.parametrize("scenario", sorted(ONE_PLY))
+def test_search_finds_what_the_policy_misses(scenario: str) -> None:
+    """The policy favours a wrong move (one that does not win, or one that loses at once) and
+    plays it; the search finds the finished games one ply ahead and values them for the
+    mover."""
+    wanted, right = ONE_PLY[scenario]
+    game = pa.load("stack-a-cash", protect="touched")
+    for seed in (1, 2, 3):
+        state = find(game, wanted, seed=seed)
+        results = immediate(state)
+        wrong = next(a for a in state.legal_actions() if not right(results[a.text]))
+        net = blank_network(favourite=wrong.id)
+        assert AlphaZeroBot(game, network=net).choose(state) == wrong
+        budget = 2 * len(state.legal_actions())
+        action = AlphaZeroBot(game, network=net, simulations=budget).choose(state)
+        assert right(results[action.text]), (state.history, action)
+
+
+def test_search_blocks_a_win_in_one() -> None:
+    """Two plies deep: the opponent's win is bad for the mover (the sign turns with the turn)."""
+    game = pa.load("stack-a-cash", protect="touched")
+    for seed in (1, 2):
+        state = find(game, has_threat_to_block, seed=seed, max_legal=40)
+        bot = AlphaZeroBot(game, network=blank_network(), simulations=1500)
+        action = bot.choose(state)
+        assert not threats(state)[action.text], (state.history, action)
+
+
+def test_search_replays_and_leaves_the_state_alone() -> None:
+    game = pa.load("stack-a-cash", protect="touched")
+    state = game.new_initial_state()
+    for move in ("place L b2", "place M a1", "place S b2", "flip a1"):
+        state.apply(move)
+    before = json.dumps(state.to_json(), sort_keys=True)
+    first, second = (AlphaZeroBot(game, simulations=48, seed=s) for s in (1, 2))
+    assert first.choose(state) == second.choose(state) == first.choose(state)
+    assert json.dumps(state.to_json(), sort_keys=True) == before
+
+
+def test_float16_weights_load_as_float32(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from ship_alphazero import main as ship
+
+    net = shipped_network()
+    source = ROOT / "src/pocketarena/bots/nets/stack_a_cash_az.npz"
+    assert ship([str(source), "--float16", "--out", str(tmp_path / "half.npz")]) == 0
+    assert (tmp_path / "half.npz").stat().st_size < 0.6 * source.stat().st_size
+    half = Network.load(tmp_path / "half.npz")
+    assert half.meta == {**net.meta, "stored": "float16"}
+    assert all(a.dtype == np.float32 for p in half.params.values() for a in p.values())
+    x = np.random.default_rng(2).integers(0, 2, (6, 16, 3, 3)).astype(np.float32)
+    (logits, values), (half_logits, half_values) = net.policy_value(x), half.policy_value(x)
+    np.testing.assert_allclose(half_logits, logits, atol=0.05)
+    np.testing.assert_allclose(half_values, values, atol=0.01)
 
 
 needs_training_libs = pytest.mark.skipif(
@@ -160,9 +247,8 @@ def test_train_and_grade_stack_a_cash_smoke(tmp_path: Path) -> None:
     logged = script("train_alphazero.py", *TINY, "--out", str(run))
     assert [e["iteration"] for e in logged] == [1]
     check_checkpoints(run, "stack-a-cash", {"protect": "touched"})
-    points = script(
-        "grade_alphazero.py", str(run), "--positions", "12", "--games", "4", "--simulations", "2"
-    )
+    grading = ["--positions", "12", "--games", "4", "--simulations", "2"]
+    points = script("grade_alphazero.py", str(run), *grading)
     report = json.loads((run / "grades.json").read_text())
     assert report["positions"] == 12 and report["simulations"] == 2
     assert 0 <= report["won_positions"] <= 12
@@ -177,6 +263,17 @@ def test_train_and_grade_stack_a_cash_smoke(tmp_path: Path) -> None:
     ]:
         assert share(row["keeps"]) and share(row["converts"]), row
     assert report["curve"][1]["frames"] == 32
+    # One checkpoint alone, with the bot's own search graded and played.
+    extra = ["--bot-simulations", "3", "--vs-random", "2", "--vs-greedy", "2"]
+    script("grade_alphazero.py", str(run / "00001.npz"), *grading, *extra)
+    alone = json.loads((run / "00001-grades.json").read_text())
+    assert [c["iteration"] for c in alone["curve"]] == [1]
+    assert alone["bots"]["checkpoint"] == "00001.npz"
+    policy, searched = alone["bots"]["rows"]
+    assert searched["name"] == "alphazero:3 bot" and searched["budget"] == {"simulations": 3}
+    assert share(searched["keeps"]) and share(searched["converts"]), searched
+    for row in (policy, searched):
+        assert share(row["vs_random"]) and share(row["vs_greedy"]), row
 
 
 @pytest.mark.slow

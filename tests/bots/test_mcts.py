@@ -15,14 +15,7 @@ from pocketarena.bots.mcts import MCTSBot, Node
 from pocketarena.core import CHANCE
 from tests.conftest import all_variants, variant_id
 
-from .scenarios import (
-    find,
-    has_losing_move,
-    has_threat_to_block,
-    has_win_in_one,
-    immediate,
-    threats,
-)
+from .scenarios import ONE_PLY, find, has_threat_to_block, has_win_in_one, immediate, threats
 
 REAL = [v for v in all_variants() if v[0] != "coin-race"]
 GAMES = sorted({v[0] for v in REAL})
@@ -57,17 +50,10 @@ def test_mcts_leaves_the_state_alone_and_plays_legal_moves(
         assert action in state.legal_actions()
 
 
-SCENARIOS = {
-    # name: (which positions, is the chosen action's immediate result right?)
-    "takes a win in one": (has_win_in_one, lambda result: result == 1.0),
-    "avoids a move that loses at once": (has_losing_move, lambda result: result != -1.0),
-}
-
-
-@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+@pytest.mark.parametrize("scenario", sorted(ONE_PLY))
 @pytest.mark.parametrize("game_id", GAMES)
 def test_mcts_scenarios(game_id: str, scenario: str) -> None:
-    wanted, right = SCENARIOS[scenario]
+    wanted, right = ONE_PLY[scenario]
     game = pa.load(game_id)
     for seed in (1, 2):
         state = find(game, wanted, seed=seed)

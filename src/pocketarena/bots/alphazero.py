@@ -4,14 +4,20 @@ by AlphaZero self-play (``scripts/train_alphazero.py``), shipped in ``nets/``.
 The network is a multilayer perceptron on the observation tensor
 (:func:`pocketarena.observe.observation_tensor`, the vector environment's ``observation``):
 hidden ReLU layers (``hidden_0``, ``hidden_1``, ...: as many as the file holds), then policy
-logits over every action id and a value in [-1, 1]. The bot plays
-the legal action its policy likes best, without search. The weights are a numpy ``.npz``, so
-playing needs numpy only; training needs the jax extra.
+logits over every action id and a value in [-1, 1]. By default the bot plays the legal action
+its policy likes best, without search. Given a budget (``alphazero:64``: simulations a move, or
+``alphazero:0.5s``: seconds), it searches as AlphaZero plays: a PUCT search over the real game,
+the network's policy as the priors and its value at the leaves (a finished game counts its
+result), each ply discounted as in training, and plays the root's most visited move. With a
+count of simulations its choice is deterministic. The weights are a numpy ``.npz`` (float32 or
+float16, computed in float32), so playing needs numpy only; training needs the jax extra.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import time
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pocketarena.core import Action, Game, State, format_options, game_class
+from pocketarena.core import TERMINAL, Action, Game, State, format_options, game_class
 from pocketarena.core.errors import Refusal
 
 from .base import Bot
@@ -53,10 +59,13 @@ def _layers(names: Any) -> tuple[str, ...]:
     return (*hidden_layers(count), *HEADS)
 
 
-def save_params(path: Path, params: Any, meta: dict[str, Any]) -> None:
-    """Write flax-style ``{layer: {"kernel", "bias"}}`` parameters and ``meta`` to ``path``."""
+def save_params(
+    path: Path, params: Any, meta: dict[str, Any], dtype: type[np.floating[Any]] = np.float32
+) -> None:
+    """Write flax-style ``{layer: {"kernel", "bias"}}`` parameters and ``meta`` to ``path``,
+    stored as ``dtype`` (``np.float16`` halves the file; loading computes in float32)."""
     arrays: dict[str, Any] = {
-        f"{layer}.{name}": np.asarray(params[layer][name], np.float32)
+        f"{layer}.{name}": np.asarray(params[layer][name], dtype)
         for layer in _layers(params)
         for name in ("kernel", "bias")
     }
@@ -65,11 +74,14 @@ def save_params(path: Path, params: Any, meta: dict[str, Any]) -> None:
 
 
 def load_params(path: Path | Any) -> tuple[dict[str, dict[str, F32]], dict[str, Any]]:
-    """The parameters and meta data written by :func:`save_params`."""
+    """The parameters (as float32, however stored) and meta data written by
+    :func:`save_params`."""
     with np.load(path) as data:
         layers = _layers({key.split(".")[0] for key in data.files if key.endswith(".kernel")})
         params = {
-            layer: {name: data[f"{layer}.{name}"] for name in ("kernel", "bias")}
+            layer: {
+                name: np.asarray(data[f"{layer}.{name}"], np.float32) for name in ("kernel", "bias")
+            }
             for layer in layers
         }
         meta: dict[str, Any] = json.loads(str(data["meta"]))
@@ -106,11 +118,41 @@ def shipped_network() -> Network:
         return Network.load(path)
 
 
+# PUCT's exploration constant (AlphaZero's c_init).
+C_PUCT = 1.25
+
+
+class _Node:
+    """A position in the search tree: its legal actions with the network's priors, and per
+    action the visits and the sum of the values backed up through it (the mover's view)."""
+
+    __slots__ = ("state", "actions", "priors", "value", "visits", "totals", "children")
+
+    def __init__(self, state: State, actions: Any, priors: npt.NDArray[np.float64], value: float):
+        self.state = state
+        self.actions = actions
+        self.priors = priors
+        self.value = value  # the network's value here, for the mover
+        self.visits = np.zeros(len(actions), np.int64)
+        self.totals = np.zeros(len(actions))
+        self.children: list[_Node | float | None] = [None] * len(actions)  # float: game over
+
+    def select(self) -> int:
+        """The action with the best PUCT score; an action not tried yet is valued as this
+        position (first-play urgency), and ties go to the first, so the search replays."""
+        seen = self.visits > 0
+        q = np.where(seen, self.totals / np.maximum(self.visits, 1), self.value)
+        u = C_PUCT * self.priors * math.sqrt(max(int(self.visits.sum()), 1)) / (1 + self.visits)
+        return int(np.argmax(q + u))
+
+
 class AlphaZeroBot(Bot):
     """Plays the legal action the trained policy prefers (by default the shipped network:
-    Stack-a-Cash, protect="touched")."""
+    Stack-a-Cash, protect="touched"); with a budget (``simulations``, ``seconds``), the most
+    visited action of a PUCT search guided by the network."""
 
     name = "alphazero"
+    BUDGET = ("simulations", "seconds")
 
     def __init__(
         self,
@@ -121,7 +163,17 @@ class AlphaZeroBot(Bot):
         **budget: Any,
     ) -> None:
         super().__init__(game, seed=seed, **budget)
+        for name in self.BUDGET:
+            limit = budget.get(name)
+            if limit is not None and (
+                isinstance(limit, bool) or not isinstance(limit, int | float) or limit <= 0
+            ):
+                raise ValueError(f"alphazero {name} must be a positive number, got {limit!r}")
+        self.simulations: int | None = budget.get("simulations")
+        self.seconds: float | None = budget.get("seconds")
         self.network = network or shipped_network()
+        # Each ply's discount in the search, as in training (the shipped recipe's 0.97).
+        self.discount = float(self.network.meta.get("recipe", {}).get("discount", 1.0))
         # A network says what it was trained on; the shipped one predates saying it.
         trained = str(self.network.meta.get("game", "stack-a-cash"))
         options = dict(self.network.meta.get("options", {"protect": "touched"}))
@@ -135,9 +187,67 @@ class AlphaZeroBot(Bot):
             )
 
     def choose(self, state: State) -> Action:
+        legal = list(self.legal_decisions(state))
+        if self.simulations is None and self.seconds is None:
+            logits, _ = self._evaluate(state)
+            return max(legal, key=lambda a: float(logits[a.id]))
+        root = self._expand(state)
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        done = 0
+        while (self.simulations is None or done < self.simulations) and (
+            time.perf_counter() < deadline
+        ):
+            self._simulate(root)
+            done += 1
+        # The most visited action; between equals, the one the network prefers.
+        best = max(range(len(legal)), key=lambda i: (root.visits[i], root.priors[i]))
+        return legal[best]
+
+    def _evaluate(self, state: State) -> tuple[F32, float]:
         from pocketarena.observe import observation_tensor
 
-        legal = list(self.legal_decisions(state))
         obs = observation_tensor(state, state.current_player)
-        logits, _ = self.network.policy_value(obs[None])
-        return max(legal, key=lambda a: float(logits[0, a.id]))
+        logits, values = self.network.policy_value(obs[None])
+        return logits[0], float(values[0])
+
+    def _expand(self, state: State) -> _Node:
+        actions = state.legal_actions()
+        logits, value = self._evaluate(state)
+        legal = logits[[a.id for a in actions]].astype(np.float64)
+        priors = np.exp(legal - legal.max())
+        return _Node(state, actions, priors / priors.sum(), value)
+
+    def _simulate(self, root: _Node) -> None:
+        """One simulation: down the tree by PUCT to a position not searched yet, valued by the
+        network (or the game's result), and that value backed up the path, discounted a ply
+        at a time and negated wherever the turn changed hands."""
+        path: list[tuple[_Node, int]] = []
+        node = root
+        while True:
+            i = node.select()
+            path.append((node, i))
+            child = node.children[i]
+            if child is None:
+                mover = node.state.current_player
+                state = node.state.pushed(node.actions[i])
+                if state.current_player == TERMINAL:
+                    child = float(state.returns()[mover])
+                    value = child
+                else:
+                    child = self._expand(state)
+                    sign = 1.0 if state.current_player == mover else -1.0
+                    value = self.discount * sign * child.value
+                node.children[i] = child
+                break
+            if isinstance(child, float):
+                value = child
+                break
+            node = child
+        for depth in range(len(path) - 1, -1, -1):
+            node, i = path[depth]
+            node.visits[i] += 1
+            node.totals[i] += value
+            if depth:
+                parent = path[depth - 1][0]
+                sign = 1.0 if parent.state.current_player == node.state.current_player else -1.0
+                value = self.discount * sign * value

@@ -109,18 +109,23 @@ LEVELS: dict[str, dict[str, Level]] = {
 # core does in that time with the tuned settings (docs/benchmarks.md measures the rates).
 SIMULATIONS_PER_SECOND = {"stack-a-cash": 8000, "coin-age": 8000, "wallet-battles": 12000}
 DEFAULT_SIMULATIONS_PER_SECOND = 1000  # FlipWars (wide nodes, ordered by the heuristic), others
+# The alphazero bot's search with the shipped network: 13-18 ms of CPU a move for 256
+# simulations (scripts/grade_alphazero.py's cpu_ms_per_move, docs/research.md).
+ALPHAZERO_SIMULATIONS_PER_SECOND = 15000
 
 
 def counted(game: Game, method: str, settings: dict[str, Any]) -> dict[str, Any]:
     """``settings`` with a thinking time replaced by a count worth about as much: simulations
-    for MCTS, turns deep for expectimax (depth 2 takes a fraction of a second, depth 3 many
-    seconds)."""
+    for MCTS and the alphazero bot's search, turns deep for expectimax (depth 2 takes a
+    fraction of a second, depth 3 many seconds)."""
     seconds = settings.get("seconds")
     if seconds is None:
         return dict(settings)
     out = {k: v for k, v in settings.items() if k != "seconds"}
     if method == "expectimax":
         out.setdefault("depth", 1 if seconds < 0.1 else 2 if seconds < 10 else 3)
+    elif method == "alphazero":
+        out.setdefault("simulations", max(1, round(seconds * ALPHAZERO_SIMULATIONS_PER_SECOND)))
     else:
         rate = SIMULATIONS_PER_SECOND.get(game.ID, DEFAULT_SIMULATIONS_PER_SECOND)
         out.setdefault("iterations", max(1, round(seconds * rate)))

@@ -1,5 +1,6 @@
 """Bots by name: ``make_bot("greedy", game)``. A spec is a name, optionally ``name:argument``
-(``mcts:2000`` iterations, ``mcts:1.5s`` seconds, ``expectimax:3`` turns deep); the argument is
+(``mcts:2000`` iterations, ``mcts:1.5s`` seconds, ``expectimax:3`` turns deep, ``alphazero:64``
+simulations of its network-guided search); the argument is
 the factory's to read. The levels ``easy``, ``medium``, ``hard`` and ``perfect`` pick the
 method and budget per game (see ``levels``); ``hard:0.2s`` is a level with its thinking time
 changed.
@@ -43,6 +44,7 @@ def _plain(cls: type[Bot]) -> Factory:
 _COUNTS: dict[str, tuple[str, Message, int]] = {
     "mcts": ("iterations", message("bot.count.iterations"), 2000),
     "expectimax": ("depth", message("bot.count.turns-deep"), 2),
+    "alphazero": ("simulations", message("bot.count.simulations"), 64),
 }
 
 
@@ -92,11 +94,9 @@ def _expectimax(game: Game, seed: int | str | None, argument: str | None) -> Bot
 
 
 def _alphazero(game: Game, seed: int | str | None, argument: str | None) -> Bot:
-    if argument is not None:
-        raise Refusal("bot.no-argument", name="alphazero", spec=f"alphazero:{argument}")
     from .alphazero import AlphaZeroBot
 
-    return AlphaZeroBot(game, seed=seed)
+    return AlphaZeroBot(game, seed=seed, **_budget("alphazero", argument))
 
 
 def _level(level: str) -> Factory:
@@ -174,7 +174,7 @@ def make_bot(
     if name in LEVEL_NAMES:
         return _level_bot(game, name, seed, argument if sep else None, reproducible=True)
     if name in _COUNTS and sep:
-        method = "expectimax" if name == "expectimax" else "mcts"
+        method = name if name in ("expectimax", "alphazero") else "mcts"
         budget = counted(game, method, _budget(name, argument))
         argument = str(next(iter(budget.values())))
     return factory(game, seed, argument if sep else None)
