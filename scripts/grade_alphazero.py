@@ -15,7 +15,7 @@ one alone (the report beside it, ``NNNNN-grades.json``).
 
 For the last checkpoint graded, optionally: ``--bot-simulations 64 128`` grades the
 ``alphazero`` bot itself with that network and that many simulations of its numpy PUCT search
-(what ``alphazero:64`` plays), and ``--vs-random 100 --vs-greedy 20`` play it (its policy, and
+(what ``alphazero:64`` plays; ``--c-puct`` changes its exploration constant), and ``--vs-random 100 --vs-greedy 20`` play it (its policy, and
 each ``--bot-simulations`` search) against those bots, seats alternating, seeds 0, 1, ...
 
     .venv/bin/python scripts/grade_alphazero.py runs/az --png docs/img/research/alphazero-stack-a-cash.png
@@ -37,7 +37,7 @@ import numpy as np
 
 import pocketarena.vector as pv
 from pocketarena.bots import make_bot
-from pocketarena.bots.alphazero import AlphaZeroBot, Network
+from pocketarena.bots.alphazero import C_PUCT, AlphaZeroBot, Network
 from pocketarena.core import State
 from pocketarena.observe import observation_tensor
 from pocketarena.solve.stack_a_cash import random_positions, solve
@@ -105,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="grade the alphazero bot with the last checkpoint and this many search simulations",
     )
+    p.add_argument(
+        "--c-puct", type=float, default=C_PUCT, help="the bot's search's exploration constant"
+    )
     p.add_argument("--vs-random", type=int, default=0, help="games of the last checkpoint")
     p.add_argument("--vs-greedy", type=int, default=0, help="games of the last checkpoint")
     args = p.parse_args(argv)
@@ -158,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     game = positions[0].game
     bots: list[dict[str, Any]] = [{"name": "alphazero bot (policy argmax)", "budget": {}}]
     for n in args.bot_simulations:
-        bot = AlphaZeroBot(game, network=net, simulations=n)
+        bot = AlphaZeroBot(game, network=net, exploration=args.c_puct, simulations=n)
         start = time.process_time()
         choices = [bot.choose(s).id for s in positions]
         seconds = time.process_time() - start
@@ -168,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         bots.append(row)
         print(json.dumps(row), flush=True)
     for row in bots if args.vs_random or args.vs_greedy else []:
-        bot = AlphaZeroBot(game, network=net, **row["budget"])
+        bot = AlphaZeroBot(game, network=net, exploration=args.c_puct, **row["budget"])
         row["vs_random"] = against(game, bot, "random", args.vs_random) if args.vs_random else None
         row["vs_greedy"] = against(game, bot, "greedy", args.vs_greedy) if args.vs_greedy else None
         print(json.dumps(row), flush=True)
@@ -178,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         "simulations": args.simulations,
         "baselines": rows,
         "curve": curve,
-        "bots": {"checkpoint": checkpoints[-1].name, "rows": bots},
+        "bots": {"checkpoint": checkpoints[-1].name, "c_puct": args.c_puct, "rows": bots},
         "games": {"vs_random": args.vs_random, "vs_greedy": args.vs_greedy},
     }
     report_path.write_text(json.dumps(report, indent=1))

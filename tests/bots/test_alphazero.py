@@ -70,6 +70,8 @@ def test_alphazero_specs_set_its_search_budget() -> None:
         make_bot("alphazero:0", game)
     with pytest.raises(ValueError, match="simulations must be a positive number"):
         AlphaZeroBot(game, simulations="many")
+    with pytest.raises(ValueError, match="exploration must be more than 0"):
+        AlphaZeroBot(game, exploration=0.0, simulations=8)
     with pytest.raises(ValueError, match="has no budget 'iterations'"):
         AlphaZeroBot(game, iterations=3)
 
