@@ -36,6 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import markdown_section  # benchmarks/markdown_section.py, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -168,4 +170,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    markdown_section.run(main)

@@ -39,6 +39,25 @@ def test_server_load_plays_and_counts_the_database_work() -> None:
     assert moves_per_s(out) and all(n > 0 for n in moves_per_s(out)), out
     assert "errors none" in out and "move latency" in out
     assert "database work per move" in out and "statements" in out
+    # each thread's CPU, the ping's, and the messages by type
+    assert re.search(r"thread_cpu_ms event loop \d", out) and "thread_cpu_ms db" in out, out
+    assert re.search(r"echo anchor +server CPU [\d.]+ ms a ping", out), out
+    kinds = dict(re.findall(r"(\w+) ([\d.]+)", out.split("by type: ")[1].splitlines()[0]))
+    # two players' states a move; acks only for leaving games (the moves ask for none)
+    assert float(kinds["state"]) >= 1.5 and float(kinds.get("ack", 0)) < 0.5, out
+
+
+def test_game_db_work_replays_a_games_database_work(postgres_url: str) -> None:
+    for database in ([], ["--database-url", postgres_url]):
+        out = run("game_db_work.py", "--games", "3", "--moves", "4", "--rounds", "1", *database)
+        figures = re.findall(r"^  (.+?) +(\d+) us a (game|move)$", out, re.MULTILINE)
+        assert [f[0] for f in figures] == [
+            "opening a game (both players)",
+            "a move's write",
+            "the game's end",
+            "all of it",
+        ], out
+        assert all(int(us) > 0 for _, us, _ in figures), out
 
 
 def test_cluster_load_plays_through_the_balancer(postgres_url: str) -> None:
