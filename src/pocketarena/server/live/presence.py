@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Protocol
 
+from ..core.waiting import cancel_and_wait
 from ..schemas import OnlineOut, PresenceOut, SpectatorsOut
 from .bus import Bus, seen_mark
 from .transport import Watcher
@@ -238,9 +239,7 @@ class Presence:
         task, self._task = self._task, None
         if task is None:
             return
-        task.cancel()
-        await asyncio.wait({task}, timeout=CLOSE_WAIT_S)
-        if not task.done():
+        if await cancel_and_wait({task}, CLOSE_WAIT_S):
             log.warning("the presence loop did not stop within %g s", CLOSE_WAIT_S)
         elif not task.cancelled() and task.exception() is not None:
             log.warning("the presence loop failed", exc_info=task.exception())
