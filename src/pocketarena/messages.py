@@ -1166,6 +1166,15 @@ ENGLISH |= dict(
         M_("record.termination.none", "unfinished"),
         # a guest still called by the name a server gave them (records.Player.guest)
         M_("record.guest", "Guest %(number)s"),
+        # a level's bot under the name a server gives it (records.Player.bot; the same words as
+        # the site's server/catalog.py BOT_NAMES), and a tournament's numbered one
+        M_("record.bot.random", "Randy (random)"),
+        M_("record.bot.greedy", "Greta (greedy)"),
+        M_("record.bot.easy", "Bot · easy"),
+        M_("record.bot.medium", "Bot · medium"),
+        M_("record.bot.hard", "Bot · hard"),
+        M_("record.bot.perfect", "Bot · perfect"),
+        M_("record.bot-numbered", "%(name)s %(number)s"),
         # -- a game record that cannot be read or does not replay (pocketarena.records) -------
         M_("record.date-not-text", "record %(name)s date must be ISO 8601 text, got %(value)r"),
         M_(

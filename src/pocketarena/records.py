@@ -12,6 +12,8 @@ scores, dates, an optional seed and free headers. The text form reads like this:
     [Tails "greedy"]
     [TailsKind "bot"]
     [Result "1-0"]
+    [Start "2024-05-01T12:00:00Z"]
+    [End "2024-05-01T12:09:41Z"]
 
     place L b2
     # a comment about the next move
@@ -19,7 +21,9 @@ scores, dates, an optional seed and free headers. The text form reads like this:
     ...
     1-0
 
-(``HeadsGuest``: Heads is a guest still called by the name a server gave them; the file keeps
+(``Start`` and ``End``: ISO 8601 UTC. A game not over, its result ``*``, has no ``End``: one
+still being played, or stopped to go on later with ``pocketarena play --resume``.
+``HeadsGuest``: Heads is a guest still called by the name a server gave them; the file keeps
 that name for every reader, and each reader's program words it from the number, "Invité
 0467" in French.)
 
@@ -81,6 +85,26 @@ _RESERVED = ("Game", "Options", "Result", "Termination", "Scores", "Start", "End
 _HEADER = re.compile(r'^\[([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 
 
+# The name a server gives a level's bot (its catalog's source words, server/catalog.py
+# BOT_NAMES): each level's English is the engine message record.bot.<level>.
+BOT_LEVEL_NAMES = ("random", "greedy", "easy", "medium", "hard", "perfect")
+_NUMBERED = re.compile(r"(.+) ([0-9]+)")
+
+
+def bot_name_message(spec: str, name: str) -> Message | None:
+    """A bot's name in the reader's words when it is the name a server gives a level's bot
+    (``Randy (random)``, or with a tournament's number ``Randy (random) 2``); else None."""
+    if spec not in BOT_LEVEL_NAMES:
+        return None
+    level = message("record.bot." + spec)
+    if name == str(level):
+        return level
+    numbered = _NUMBERED.fullmatch(name)
+    if numbered and numbered[1] == str(level):
+        return message("record.bot-numbered", name=level, number=numbered[2])
+    return None
+
+
 def now_utc() -> str:
     """The current moment as ISO 8601 UTC, to the second (``2024-05-01T12:00:00Z``)."""
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
@@ -121,23 +145,43 @@ class Player:
     """Who sat in a seat: a display name and a kind (``human``, ``bot``…). ``guest``: the
     number of a guest still called by the name a server gave them (``Guest 0467``): the file
     keeps that name, the same for every reader, and each reader words it in their own language
-    from the number (``said``), as the server's pages do."""
+    from the number (``said``), as the server's pages do. ``bot``: a bot's spec as
+    ``make_bot`` takes it (``greedy``, ``mcts:200``), the same in every language: what a
+    program that plays the game on (``play --resume``) makes the bot from; the name is what
+    people read (a server's "Randy (random)", worded in each reader's language)."""
 
     name: str = "?"
     kind: str = "human"
     guest: str | None = None
+    bot: str | None = None
 
     def to_json(self) -> dict[str, str]:
         data = {"name": self.name, "kind": self.kind}
         if self.guest is not None:
             data["guest"] = self.guest
+        if self.bot is not None:
+            data["bot"] = self.bot
         return data
+
+    @property
+    def bot_spec(self) -> str | None:
+        """The spec to make this seat's bot from: ``bot``, or for a record written before it
+        was kept (the terminal wrote the spec as the name) the name; None for a person."""
+        if self.kind != "bot":
+            return None
+        return self.bot if self.bot is not None else self.name
 
     def said(self) -> Message:
         """The player's name as a message: a guest's given name worded from its number
-        (``record.guest``), any other as it is written."""
+        (``record.guest``), a level's bot under the name a server gives it (``Randy
+        (random)``, ``Randy (random) 2`` in a tournament) worded from its spec
+        (``record.bot.<spec>``), any other as it is written."""
         if self.guest is not None:
             return message("record.guest", number=self.guest)
+        if self.kind == "bot" and self.bot is not None:
+            worded = bot_name_message(self.bot, self.name)
+            if worded is not None:
+                return worded
         return message("core.said", text=self.name)
 
 
@@ -180,7 +224,9 @@ class Record:
         headers: Mapping[str, str] | None = None,
     ) -> Record:
         """The record of ``state``'s history. ``result`` defaults to what the state says;
-        give it (with a ``termination``) for a game decided off the board, e.g. a resignation."""
+        give it (with a ``termination``) for a game decided off the board, e.g. a resignation.
+        ``ended`` defaults to now for a game over (a result other than ``*``); a game still
+        going, or stopped to go on later, has no end."""
         game = state.game
         if result is None:
             result = result_of(state)
@@ -195,7 +241,7 @@ class Record:
             termination=termination,
             scores=(_number(state.scores()[0]), _number(state.scores()[1])),
             started=started,
-            ended=ended if ended is not None else now_utc(),
+            ended=ended if ended is not None or result == "*" else now_utc(),
             seed=seed,
             headers=dict(headers or {}),
         )
@@ -347,20 +393,28 @@ class Record:
         players_data = data.get("players") or [{}, {}]
         if not isinstance(players_data, list) or not all(isinstance(p, dict) for p in players_data):
             raise RecordError("record.players-not-list")
-        players = [
-            Player(
-                name=str(p.get("name", "?")),
-                kind=str(p.get("kind", "human")),
-                guest=None if p.get("guest") is None else str(p["guest"]),
-            )
-            for p in players_data
-        ]
         scores = data.get("scores")
         if scores is not None and (not isinstance(scores, list) or len(scores) != 2):
             raise RecordError("record.scores-not-list", scores=scores)
         headers = data.get("headers") or {}
         if not isinstance(headers, dict):
             raise RecordError("record.headers-not-object")
+        headers = {str(k): str(v) for k, v in headers.items()}
+        # A server's JSON record kept a bot's spec as a header (TailsBot) before its players
+        # kept it: read as the player's, as the text form's tag of that name is.
+        seats = GAMES[data["game"]].SEATS if data["game"] in GAMES else ()
+        bots = [headers.pop(seat.replace(" ", "") + "Bot", None) for seat in seats]
+        players = []
+        for i, p in enumerate(players_data):
+            bot = p.get("bot", bots[i] if i < len(bots) else None)
+            players.append(
+                Player(
+                    name=str(p.get("name", "?")),
+                    kind=str(p.get("kind", "human")),
+                    guest=None if p.get("guest") is None else str(p["guest"]),
+                    bot=None if bot is None else str(bot),
+                )
+            )
         comments_data = data.get("comments") or []
         try:
             comments = [(int(c["after"]), str(c["text"])) for c in comments_data]
@@ -380,7 +434,7 @@ class Record:
             started=data.get("started"),
             ended=data.get("ended"),
             seed=seed,
-            headers={str(k): str(v) for k, v in headers.items()},
+            headers=headers,
             comments=comments,
         )
         record.validate()
@@ -400,6 +454,8 @@ class Record:
             tags += [(seat, player.name), (f"{seat}Kind", player.kind)]
             if player.guest is not None:
                 tags.append((f"{seat}Guest", player.guest))
+            if player.bot is not None:
+                tags.append((f"{seat}Bot", player.bot))
         tags.append(("Result", self.result))
         if self.termination is not None:
             tags.append(("Termination", self.termination))
@@ -444,6 +500,7 @@ class Record:
                 name=tags.get(seat, "?"),
                 kind=tags.get(f"{seat}Kind", "human"),
                 guest=tags.get(f"{seat}Guest"),
+                bot=tags.get(f"{seat}Bot"),
             )
             for seat in seats
         ] or [Player(), Player()]
@@ -452,7 +509,7 @@ class Record:
             raise RecordError("record.result-header-differs", stated=stated, result=result)
         scores = _scores_tag(tags["Scores"]) if "Scores" in tags else None
         seed = _seed_tag(tags["Seed"]) if "Seed" in tags else None
-        player_tags = {f"{seat}{tag}" for seat in seats for tag in ("", "Kind", "Guest")}
+        player_tags = {f"{seat}{tag}" for seat in seats for tag in ("", "Kind", "Guest", "Bot")}
         headers = {k: v for k, v in tags.items() if k not in _RESERVED and k not in player_tags}
         record = cls(
             game=game_id,

@@ -10,7 +10,9 @@ import pytest
 
 import pocketarena as pa
 from pocketarena.bots.simple import RandomBot
+from pocketarena.i18n import use_locale
 from pocketarena.match import SeededChance, play_match
+from pocketarena.messages import speak
 from pocketarena.records import Player, Record, load, loads, result_of
 from tests.conftest import all_variants, variant_id
 
@@ -109,6 +111,26 @@ def test_a_resignation_is_a_result_off_the_board(coin_race: pa.Game) -> None:
     claimed = Record.from_state(state, result="1-0")
     with pytest.raises(pa.RecordError, match="not over after its 3 moves"):
         claimed.replay()
+
+
+def test_an_unfinished_game_has_no_end(coin_race: pa.Game) -> None:
+    """A game still going (result ``*``) has a start but no end: neither form writes one, and
+    the record reads back the same; once over, the record is dated when it is made."""
+    state = coin_race.new_initial_state()
+    for move in ("flip H", "add 3"):
+        state.apply(move)
+    going = Record.from_state(state, started="2026-12-06T20:00:00Z")
+    assert going.ended is None
+    text = going.to_text()
+    assert '[Start "2026-12-06T20:00:00Z"]' in text and "[End " not in text
+    assert going.to_json()["ended"] is None
+    for again in (Record.from_text(text), Record.from_json(going.to_json())):
+        assert again.ended is None and _json(again) == _json(going)
+    stopped = Record.from_state(state, termination="abandoned")  # quit, to go on later
+    assert stopped.result == "*" and stopped.ended is None
+    assert "[End " not in stopped.to_text()
+    resigned = Record.from_state(state, result="1-0", termination="resignation")
+    assert resigned.ended is not None and f'[End "{resigned.ended}"]' in resigned.to_text()
 
 
 # -- what is wrong with a bad record is said in one line -------------------------------------
@@ -251,3 +273,38 @@ def test_a_guests_given_name_keeps_its_number_in_both_forms(coin_race: pa.Game) 
         assert again.players == record.players
     assert str(record.players[0].said()) == "Guest 04a7"
     assert str(record.players[1].said()) == "Bob"
+
+
+def test_a_bots_spec_is_kept_beside_its_name_and_the_name_worded_for_each_reader(
+    coin_race: pa.Game,
+) -> None:
+    """A server's bot is named for people ("Randy (random)", stored in the catalog's English)
+    and made from its spec ("random"): a record keeps both (``bot``; ``[TailsBot "random"]`` in
+    the text form), the same file in every language, and each reader's program words the name
+    in its own language from the spec; a name that is not a level's reads as written."""
+    record = random_record(coin_race, 3)
+    record.players = [Player("Ann", "human"), Player("Randy (random)", "bot", bot="random")]
+    data = record.to_json()
+    assert data["players"][1]["bot"] == "random" and "bot" not in data["players"][0]
+    text = record.to_text()
+    assert '[Tails "Randy (random)"]' in text and '[TailsBot "random"]' in text
+    for again in (Record.from_json(data), Record.from_text(text)):
+        assert again.players == record.players and again.headers == record.headers
+        assert [p.bot_spec for p in again.players] == [None, "random"]
+    said = record.players[1].said()
+    numbered = Player("Greta (greedy) 2", "bot", bot="greedy").said()
+    with use_locale("fr"):
+        assert (speak(said), speak(numbered)) == ("Randy (au hasard)", "Greta (gourmande) 2")
+    with use_locale("ja"):
+        assert speak(said) == "ランディ（ランダム）"
+    assert str(said) == "Randy (random)"
+    with use_locale("fr"):  # a name of its own, or the terminal's spec as the name: as written
+        assert speak(Player("Zed", "bot", bot="random").said()) == "Zed"
+        assert speak(Player("mcts:200", "bot", bot="mcts:200").said()) == "mcts:200"
+    # written before players kept the spec: the terminal's name was the spec, and a server's
+    # JSON had it as a header
+    assert Player("greedy", "bot").bot_spec == "greedy"
+    old = {**data, "players": [{"name": "Ann"}, {"name": "Randy (random)", "kind": "bot"}]}
+    old["headers"] = {**data["headers"], "TailsBot": "random"}
+    assert Record.from_json(old).players == record.players
+    assert "TailsBot" not in Record.from_json(old).headers

@@ -139,7 +139,7 @@ class TerminalGame:
         if len(self.humans) == 2:
             return seat_name
         player = self.match.players[seat]
-        name = _("you") if self.match.is_human(seat) else player.name
+        name = _("you") if self.match.is_human(seat) else speak(player.said())
         return _("%(seat)s (%(name)s)", seat=seat_name, name=escape(name))
 
     def draw(self, force: bool = False) -> None:
@@ -572,7 +572,7 @@ def _new_match(
         except ValueError as e:
             fail(_("%(why)s (or human)", why=reason(e)))
         seats[1 - human] = bot
-        players[1 - human] = Player(name=opponent, kind="bot")
+        players[1 - human] = Player(name=opponent, kind="bot", bot=opponent)
         humans = [human]
     match = Match(
         game,
@@ -589,16 +589,17 @@ def _new_match(
 def _resumed_match(record: Record, game: pa.Game) -> tuple[Match, list[int]]:
     seats: list[Bot | None] = [None, None]
     for seat, player in enumerate(record.players):
-        if player.kind == "human":
+        spec = player.bot_spec  # the spec, not the name people read ("Randy (random)")
+        if spec is None:
             continue
         try:
-            seats[seat] = make_bot(player.name, game, seed=record.seed)
+            seats[seat] = make_bot(spec, game, seed=record.seed)
         except ValueError as e:
             fail(
                 _(
                     "in the saved game %(seat)s is the bot %(bot)r: %(why)s",
                     seat=seat_word(game, seat),
-                    bot=player.name,
+                    bot=spec,
                     why=reason(e),
                 )
             )

@@ -25,11 +25,15 @@ def _iso(value: datetime | None) -> str | None:
 
 def record_of(live: LiveGame) -> records.Record:
     """The record of a game as anyone may download it: the seed only once the game is over."""
-    players = [  # a guest's given name as stored, with its number: one file for every reader
+    # A guest's given name and a bot's as stored, with the guest's number and the bot's spec:
+    # one file for every reader, which each reader's program words in its language, and from
+    # which `pocketarena play --resume` makes the bot.
+    players = [
         records.Player(
             name=s.name,
             kind="bot" if s.kind == "bot" else "human",
             guest=guest_number(s.player_id, s.name),
+            bot=s.bot if s.kind == "bot" else None,
         )
         if s
         else records.Player()
@@ -51,9 +55,6 @@ def record_of(live: LiveGame) -> records.Record:
         headers["TimeControl"] = (
             f"{live.clock.initial_ms // 1000}+{live.clock.increment_ms // 1000}"
         )
-    for seat, s in enumerate(live.seats):
-        if s is not None and s.bot:
-            headers[f"{live.game.SEATS[seat].replace(' ', '')}Bot"] = s.bot
     finished = live.status == "finished"
     termination = live.termination if finished else "unterminated"
     if termination not in records.TERMINATIONS:
