@@ -27,6 +27,7 @@ store through the same script (a before/after pair, alternating):
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import secrets
 import statistics
@@ -72,10 +73,17 @@ def main() -> None:
     addr = secrets.token_hex(16)
     # the new id checked free (a checkout from before Store.game_exists loaded the row)
     exists = getattr(store, "game_exists", lambda gid: store.load_game(gid) is not None)
+    # the open games counted by player and by address: one read since 2026-12-06, two before
+    # (open_games(player_id=None, addr=None), each given alone)
+    player = inspect.signature(store.open_games).parameters["player_id"]
+    two_reads = player.default is not inspect.Parameter.empty
 
     def open_game(creator: str, joiner: str) -> tuple[str, int]:
-        store.open_games(player_id=creator)
-        store.open_games(addr=addr)
+        if two_reads:
+            store.open_games(player_id=creator)
+            store.open_games(addr=addr)
+        else:
+            store.open_games(creator, addr)
         store.ensure_guest(creator)
         store.rating(creator, "coin-age")
         gid = secrets.token_urlsafe(9)[:12]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 from starlette.websockets import WebSocketDisconnect
 
 from pocketarena.server.core.config import Settings
@@ -244,3 +245,57 @@ def test_games_nobody_joins_expire_and_are_not_reloaded(tmp_path: Path) -> None:
         assert fresh not in hub.games and old not in hub.games
         assert client.get(f"/api/games/{fresh}?svg=false").json()["status"] == "aborted"
         assert client.get("/api/lobby").json()["seeks"] == []
+
+
+def test_each_open_game_counts_once(db_settings: Settings) -> None:
+    """The caps count games, not seats: a game waiting for an opponent or on the clock counts
+    once for its creator and once for their address, whoever sits in it (one screen's two
+    seats, a bot, a friend who joined), on SQLite and PostgreSQL; one that holds nothing
+    (untimed, or over) counts nothing."""
+    with TestClient(create_app(db_settings)) as client:
+        timed = {"clock": {"initial_s": 60, "increment_s": 0}}
+        holding = [
+            create(client, **SEEK),
+            create(client, **SEEK, **timed),
+            create(client, game="flipwars", mode="friend"),
+            create(client, game="flipwars", mode="local", **timed),
+            create(client, game="flipwars", mode="bot", bot="random", **timed),
+        ]
+        friend = create(client, game="flipwars", mode="friend", **timed)
+        code = friend["invite_url"].split("invite=")[1]
+        joined = second_client(client).post(
+            f"/api/games/{friend['id']}/join", json={"invite": code}
+        )
+        assert joined.status_code == 200 and joined.json()["status"] == "active"
+        holding.append(friend)
+        create(client, game="flipwars", mode="bot", bot="random")  # untimed: holds nothing
+        create(client, game="flipwars", mode="local")
+        ctx = client.app.state.ctx  # type: ignore[attr-defined]
+        me = client.get("/api/me").json()["id"]
+        addr = ctx.hub.games[holding[0]["id"]].creator_addr
+        assert {ctx.hub.games[g["id"]].creator_addr for g in holding} == {addr}
+        assert ctx.store.open_games(me, addr) == (len(holding), len(holding)) == (6, 6)
+        assert ctx.store.open_games(me) == (6, 0)
+        assert client.delete(f"/api/games/{holding[0]['id']}").status_code == 200
+        assert ctx.store.open_games(me, addr) == (5, 5)
+
+
+def test_a_new_game_counts_the_open_games_in_one_read(db_settings: Settings) -> None:
+    """Checking a new game against both caps (its player's open games, its address's) is one
+    count over the games table, not one for each: it was two round trips to the database
+    thread and two statements for every game a client asked for."""
+    with TestClient(create_app(db_settings)) as client:
+        client.get("/api/me")
+        engine = client.app.state.ctx.store.engine  # type: ignore[attr-defined]
+        counts: list[str] = []
+
+        def seen(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+            if statement.lstrip().upper().startswith("SELECT") and "count(" in statement:
+                counts.append(statement)
+
+        event.listen(engine, "before_cursor_execute", seen)
+        try:
+            create(client, **SEEK)
+        finally:
+            event.remove(engine, "before_cursor_execute", seen)
+        assert len(counts) == 1, counts

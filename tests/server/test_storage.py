@@ -426,7 +426,7 @@ def test_postgresql_reads_open_no_transaction(
         store.insert_game(game_row("R2", a, status="active"))
         assert store.load_game("R1") is not None and store.game_version("R1") == 0
         assert store.rating(a, "stack-a-cash").games == 0
-        assert store.open_games(player_id=a) == 0
+        assert store.open_games(a) == (0, 0)
         found = store.find_session("s" * 64, now, timedelta(hours=1), timedelta(days=1))
         assert found is not None and found.player_id == a
         assert store.save_games([("R1", 0, {"history": ["place L b2"], "version": 1})]) == [True]

@@ -64,15 +64,13 @@ _HOLDS_ATTENTION = or_(
     _GAMES.c.status == "waiting",
     and_(_GAMES.c.status == "active", _GAMES.c.clock_initial_ms.is_not(None)),
 )
-_OPEN_OF_PLAYER = (
-    select(func.count())
+# A player's open games and their address's, in one read (each condition through its index).
+_BY_PLAYER = _GAMES.c.creator_id == bindparam("player")
+_FROM_ADDR = _GAMES.c.creator_addr == bindparam("addr")
+_OPEN_COUNTS = (
+    select(func.count().filter(_BY_PLAYER), func.count().filter(_FROM_ADDR))
     .select_from(_GAMES)
-    .where(_GAMES.c.creator_id == bindparam("who"), _HOLDS_ATTENTION)
-)
-_OPEN_FROM_ADDR = (
-    select(func.count())
-    .select_from(_GAMES)
-    .where(_GAMES.c.creator_addr == bindparam("who"), _HOLDS_ATTENTION)
+    .where(or_(_BY_PLAYER, _FROM_ADDR), _HOLDS_ATTENTION)
 )
 _INSERT_GAME = _GAMES.insert()
 _INSERT_PLAYER = _PLAYERS.insert()
@@ -628,12 +626,13 @@ class Store:
             row = conn.execute(_RATING, {"player": player_id, "game": game}).first()
         return Rating(row[0], row[1], row[2]) if row is not None else Rating()
 
-    def open_games(self, player_id: str | None = None, addr: str | None = None) -> int:
-        """Games opened by this player (or from this address) that hold the server's attention:
-        waiting for an opponent, or in progress with a clock running."""
-        query, who = (_OPEN_OF_PLAYER, player_id) if player_id else (_OPEN_FROM_ADDR, addr)
+    def open_games(self, player_id: str, addr: str | None = None) -> tuple[int, int]:
+        """Games that hold the server's attention (waiting for an opponent, or in progress with
+        a clock running) opened by this player, and from this address (0 for none), in one
+        read: a new game is checked against both caps."""
         with self.autocommit_engine.connect() as conn:
-            return int(conn.execute(query, {"who": who}).scalar_one())
+            mine, here = conn.execute(_OPEN_COUNTS, {"player": player_id, "addr": addr}).one()
+        return int(mine), int(here)
 
     def stale_waiting_games(self, before: datetime) -> list[tuple[str, int]]:
         """(id, version) of the games still waiting for an opponent since before ``before``."""

@@ -268,7 +268,8 @@ async def _check_open_games(runner: Runner, player_id: str, addr: str) -> None:
     """At most ``max_open_games`` games waiting for an opponent or running a clock per
     player, and ``address_max_open_games`` per address."""
     s = runner.settings
-    if await runner.db(runner.store.open_games, player_id=player_id) >= s.max_open_games:
+    mine, here = await runner.db(runner.store.open_games, player_id, addr)
+    if mine >= s.max_open_games:
         raise GameError(
             "too_many_games",
             _(
@@ -277,7 +278,7 @@ async def _check_open_games(runner: Runner, player_id: str, addr: str) -> None:
                 count=s.max_open_games,
             ),
         )
-    if await runner.db(runner.store.open_games, addr=addr) >= s.address_max_open_games:
+    if here >= s.address_max_open_games:
         raise GameError(
             "too_many_games",
             _(
