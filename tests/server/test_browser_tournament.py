@@ -83,7 +83,7 @@ def test_a_person_joins_a_swiss_of_bots_and_plays_it_to_the_end(
         assert page.locator(".round").count() == 2
         # Each board links its game; the person's own row is marked.
         assert page.locator(".pairings a[href^='/g/']").count() == 4
-        assert page.locator("#standings tr.me").count() == 1
+        assert page.locator("#standings tr.you").count() == 1
         assert errors == []
     finally:
         organiser.close()

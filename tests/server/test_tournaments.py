@@ -43,6 +43,15 @@ def wait_until_finished(client: TestClient, tid: str, seconds: float = 240) -> d
     raise AssertionError(f"not finished in {seconds} s: {view['status']}, {len(view['rounds'])}")
 
 
+def your_game(client: TestClient, tid: str, seconds: float = 30) -> str:
+    """The id of the client's game in the tournament's round, once it is paired."""
+    end = time.monotonic() + seconds
+    while not (view := client.get(f"/api/tournaments/{tid}").json())["you"]["game"]:
+        assert time.monotonic() < end, "no game paired"
+        time.sleep(0.2)
+    return str(view["you"]["game"])
+
+
 def stored_results(client: TestClient, view: dict[str, Any]) -> list[Played]:
     """Every board's result as its stored game tells it (byes score a point)."""
     games = []
@@ -259,11 +268,7 @@ def test_a_turn_based_swiss_gives_each_game_its_days_per_move(tmp_path: Any) -> 
         assert person.post(f"/api/tournaments/{tid}/join").status_code == 200
         client.post(f"/api/tournaments/{tid}/bots", json={"level": "random", "count": 1})
         client.post(f"/api/tournaments/{tid}/start")
-        end = time.monotonic() + 30
-        while not (view := person.get(f"/api/tournaments/{tid}").json())["you"]["game"]:
-            assert time.monotonic() < end
-            time.sleep(0.2)
-        game = person.get(f"/api/games/{view['you']['game']}", params={"svg": False}).json()
+        game = person.get(f"/api/games/{your_game(person, tid)}", params={"svg": False}).json()
         assert game["days_per_move"] == 3
         # The person's turn shows in their "your turn" list, as any turn-based game's.
         if game["to_move"] in game["you"]:
@@ -292,3 +297,39 @@ def test_a_tournaments_bots_are_named_in_the_readers_language(tmp_path: Any) -> 
         client.cookies.set("lang", "ja")
         live = client.get(f"/t/{tid}/live").text
         assert ">ランディ（ランダム） 2</a>" in live and "Randy" not in live
+
+
+def test_a_tournament_game_says_whose_it_is_in_every_language(tmp_path: Any) -> None:
+    """A tournament's game page links its tournament and round in its header, and the page's
+    script says "tournament game" where a game off a tournament says rated or casual: a
+    tournament's unrated game was called "casual" ("amicale" in French), a friendly game."""
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        register(client, "organiser")
+        person = second_client(client)
+        tid = create(client, name="Club Swiss", rounds=1, days_per_move=3)["id"]
+        assert person.post(f"/api/tournaments/{tid}/join").status_code == 200
+        client.post(f"/api/tournaments/{tid}/bots", json={"level": "random", "count": 1})
+        client.post(f"/api/tournaments/{tid}/start")
+        gid = your_game(person, tid)
+        game = person.get(f"/api/games/{gid}", params={"svg": False}).json()
+        assert (game["mode"], game["rated"]) == ("tourney", False)
+        link = f'<a href="/t/{tid}">Club Swiss</a>'
+        for lang, round_ in (("en", "Round 1"), ("fr", "Ronde 1"), ("ja", "第 1 回戦")):
+            person.cookies.set("lang", lang)
+            page = person.get(f"/g/{gid}").text
+            head = page.split('class="board-head"')[1].split("</div>")[0]
+            assert f"{link} · {round_}</p>" in head, (lang, head)
+        other = create_game(person)
+        assert 'id="tournament-of"' not in person.get(f"/g/{other}").text
+        script = person.get("/static/format.js").text
+        assert 't("tournament game")' in script and 'g.mode === "tourney"' in script
+        for lang, word in (("fr", "partie de tournoi"), ("ja", "大会の対局")):
+            assert person.get(f"/i18n/{lang}.json").json()["messages"]["tournament game"] == word
+
+
+def create_game(client: TestClient) -> str:
+    r = client.post(
+        "/api/games", json={"game": "stack-a-cash", "options": {}, "mode": "bot", "bot": "random"}
+    )
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])

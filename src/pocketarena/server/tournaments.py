@@ -167,6 +167,17 @@ class TournamentStore:
         with self.store.single() as s:
             return self._boards(s, tournament_id)
 
+    def of_game(self, game_id: str) -> tuple[TournamentRow, int] | None:
+        """The tournament a game was paired in, and its round (None: not a tournament's)."""
+        with self.store.single() as s:
+            found = s.execute(
+                select(TournamentRow, TournamentPairingRow.round)
+                .join(TournamentPairingRow, TournamentPairingRow.tournament_id == TournamentRow.id)
+                .where(TournamentPairingRow.game_id == game_id)
+                .limit(1)
+            ).first()
+            return None if found is None else (found[0], found[1])
+
     @staticmethod
     def _boards(s: Session, tournament_id: str) -> list[Board]:
         rows = list(
@@ -714,6 +725,14 @@ class Tournaments:
                 }
             )
         return out
+
+    async def of_game(self, game_id: str) -> dict[str, Any] | None:
+        """The tournament a game belongs to, for its page's header: id, name, kind, round."""
+        found: tuple[TournamentRow, int] | None = await self.db(self.rows.of_game, game_id)
+        if found is None:
+            return None
+        row, round_ = found
+        return {"id": row.id, "name": row.name, "kind": row.kind, "round": round_}
 
     async def view(self, tournament_id: str, viewer: str | None = None) -> dict[str, Any]:
         row = await self.get(tournament_id)

@@ -33,6 +33,12 @@ export function fmtClock(ms) {
   return `${m}:${String(r).padStart(2, "0")}`;
 }
 
+// How a game counts: a tournament's game says so (it is no friendly, "casual", game).
+export function standingText(g) {
+  if (g.mode === "tourney") return [t("tournament game"), g.rated ? t("rated") : null].filter(Boolean).join(" · ");
+  return g.rated ? t("rated") : t("casual");
+}
+
 export function clockText(clock, days) {
   if (days) return tn("%(num)d day per move", "%(num)d days per move", days);
   if (!clock) return t("untimed");

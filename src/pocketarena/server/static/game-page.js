@@ -5,7 +5,7 @@
 import { $, $$, DATA, toast } from "./dom.js";
 import { api } from "./http.js";
 import { t, tn } from "./i18n.js";
-import { clockText, gameOptionsText, resultText } from "./format.js";
+import { clockText, gameOptionsText, resultText, standingText } from "./format.js";
 import {
   announce, renderControls, renderFair, renderInterlude, renderInvite, renderMoves, renderPlayers,
   renderStatus, renderSummary, renderThrow, tickClocks,
@@ -145,7 +145,7 @@ export class GamePage {
     renderThrow(this, !first && !!previous && view.version > previous.version ? previous.history.length : Infinity);
     announce(this, previous, first);
     this.renderTitle(first);
-    $("#game-meta").textContent = [view.rated ? t("rated") : t("casual"), view.options_text ?? gameOptionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
+    $("#game-meta").textContent = [standingText(view), view.options_text ?? gameOptionsText(view.options), this.clockLabel()].filter(Boolean).join(" · ");
     // Both players agreed to a rematch: go to the new game.
     if (view.rematch?.id && this.you.length && !this.redirected && !first) {
       this.redirected = true;

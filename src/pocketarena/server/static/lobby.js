@@ -2,14 +2,14 @@
 import { $, DATA, el, toast } from "./dom.js";
 import { api } from "./http.js";
 import { t, tn } from "./i18n.js";
-import { clockText, optionsText, playerName } from "./format.js";
+import { clockText, optionsText, playerName, standingText } from "./format.js";
 
 // ------------------------------------------------------------------------------------------
 function lobbyEntry(g, kind) {
   const names = g.seats.map((s) => (s ? playerName(s) : null));
   const open = t("open seat");
   const info = el("span", { class: "grow" }, el("strong", { text: g.title }), " ",
-    el("span", { class: "muted small", text: [g.options_text ?? optionsText(g.options), clockText(g.clock, g.days_per_move), g.rated ? t("rated") : t("casual")].filter(Boolean).join(" · ") }),
+    el("span", { class: "muted small", text: [g.options_text ?? optionsText(g.options), clockText(g.clock, g.days_per_move), standingText(g)].filter(Boolean).join(" · ") }),
     el("div", { class: "small", text: kind === "seek" ? t("by %(name)s", { name: names.find(Boolean) ?? open })
       : [t("%(first)s vs %(second)s", { first: names[0] ?? open, second: names[1] ?? open }), tn("%(num)d action", "%(num)d actions", g.plies)].join(" · ") }));
   if (kind === "seek") {

@@ -342,11 +342,19 @@ async def game_page(
         "presence": await hub.presence.of_game(live),  # per seat: online, offline or None
         "words": catalog.words_json(live.game.ID),  # the buttons' words for its notation
     }
+    # A tournament's game says whose it is in its header (a link to the tournament).
+    tournament = await ctx.tournaments.of_game(live.id) if live.mode == "tourney" else None
     if live.status == "waiting" and live.creator_id == player and live.invite_token:
         base = str(request.base_url).rstrip("/")
         data["invite_url"] = f"{base}/g/{live.id}?invite={live.invite_token}"
     return await page(
-        request, ctx, "game.html", data, title=f"{live.game.TITLE} · {live.id}", live=live
+        request,
+        ctx,
+        "game.html",
+        data,
+        title=f"{live.game.TITLE} · {live.id}",
+        live=live,
+        tournament=tournament,
     )
 
 
