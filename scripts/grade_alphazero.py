@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         "run", type=Path, help="a train_alphazero.py output folder, or one checkpoint in it"
     )
     p.add_argument("--positions", type=int, default=2000)
-    p.add_argument("--games", type=int, default=400, help="random games to draw positions from")
+    p.add_argument("--games", type=int, default=1000, help="random games to draw positions from")
     p.add_argument("--simulations", type=int, default=16)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--png", type=Path, default=None)

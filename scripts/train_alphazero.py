@@ -21,6 +21,14 @@ The recipe's knobs beyond pgx's (defaults: pgx's recipe as first sized here):
   is worth more than a slow one and won games end instead of wandering into repetition draws.
 - ``--layers``, ``--hidden``: the MLP's hidden layers and their width;
   ``--final-learning-rate``: Adam's rate decays along a cosine to it.
+- ``--init CHECKPOINT``: start from a checkpoint's weights (a fresh optimizer) instead of random
+  ones; the run's iterations and positions count on from the checkpoint's. With a larger
+  ``--hidden`` or ``--layers`` than the checkpoint's the network is widened and deepened
+  without changing what it computes (``widen``), and the new units learn from there.
+- ``--symmetries`` (Stack-a-Cash): every training position is seen under one of the board's 8
+  symmetries (rotations and reflections), drawn afresh for each minibatch, its policy target
+  moved with it: the game is the same under them, so the network learns them from its own
+  self-play without playing each.
 
     .venv/bin/python scripts/train_alphazero.py --iterations 60 --out runs/az
 
@@ -43,8 +51,10 @@ import numpy as np
 import optax
 from flax import linen as nn
 
+import pocketarena as pa
 import pocketarena.vector as pv
-from pocketarena.bots.alphazero import HEADS, hidden_layers, save_params
+from pocketarena.bots.alphazero import HEADS, Network, hidden_layers, save_params
+from pocketarena.games.stack_a_cash.board import SYMMETRIES
 
 
 class MLP(nn.Module):
@@ -85,6 +95,28 @@ GAMES: dict[str, dict[str, Any]] = {
     "stack-a-cash": {"protect": "touched"},
     "flipwars": {"mode": "enclosed"},
 }
+
+
+def board_symmetries(game_id: str) -> tuple[np.ndarray, np.ndarray]:
+    """For each of the board's 8 symmetries g, the gathers that apply it to a Stack-a-Cash
+    observation (cells, the last axis of ``(16, 9)``) and to a policy over the action ids:
+    ``obs[..., cells[g]]`` and ``policy[..., actions[g]]`` are the position and policy turned
+    by g (g sends cell i to ``SYMMETRIES[g][i]``, and each action to the one on the cells it
+    sends the action's cells to)."""
+    if game_id != "stack-a-cash":
+        raise ValueError("--symmetries is for Stack-a-Cash only")
+    game = pa.load(game_id, **GAMES[game_id])
+    names = [f"{'abc'[i % 3]}{i // 3 + 1}" for i in range(9)]
+    cells = np.argsort(np.array(SYMMETRIES), axis=1)
+    actions = np.zeros((len(SYMMETRIES), game.num_decisions), np.int64)
+    for g, perm in enumerate(SYMMETRIES):
+        where = {names[i]: names[perm[i]] for i in range(9)}
+        sent = [
+            game.parse_action(" ".join(where.get(w, w) for w in a.text.split())).id
+            for a in game.actions[: game.num_decisions]
+        ]
+        actions[g] = np.argsort(sent)
+    return cells, actions
 
 
 def turn_sign(player: jax.Array, state: Any) -> jax.Array:
@@ -241,6 +273,42 @@ def build(env: pv.Env[Any, Any], net: MLP, args: argparse.Namespace) -> dict[str
     return {"selfplay": selfplay, "targets": targets, "train": train, "optimizer": optimizer}
 
 
+def widen(old: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
+    """``old``'s weights in a network of ``fresh``'s shape (as wide or wider, as deep or
+    deeper), computing the same function: each old unit keeps its weights and reads only old
+    units; a new layer (after the old hidden ones) passes the old units through unchanged (an
+    identity on ReLU outputs, which are never negative); the heads read only the old units. The
+    new units keep ``fresh``'s random weights into them, and their weights out start at zero
+    (so gradient descent grows them)."""
+    old_layers = [name for name in old if name.startswith("hidden_")]
+    width = old[old_layers[0]]["kernel"].shape[1]
+    out: dict[str, Any] = {}
+    for name, layer in fresh.items():
+        kernel, bias = np.array(layer["kernel"]), np.array(layer["bias"])
+        rows = kernel.shape[0] if name == "hidden_0" else width
+        if name in HEADS:
+            kernel[rows:, :] = 0.0
+        if name in old:
+            o = old[name]
+            cols = o["kernel"].shape[1]
+            kernel[rows:, :cols] = 0.0
+            kernel[:rows, :cols] = o["kernel"]
+            bias[:cols] = o["bias"]
+        else:  # a new hidden layer: the old units through, unchanged
+            kernel[:, :width] = 0.0
+            kernel[:width, :width] = np.eye(width)
+            bias[:width] = 0.0
+        out[name] = {"kernel": kernel, "bias": bias}
+    return out
+
+
+def trained_before(meta: dict[str, Any], path: Path) -> dict[str, Any]:
+    """What a run started with ``--init`` records of the checkpoint it started from (and of
+    that one's own start, if it had one)."""
+    keys = ("iteration", "frames", "hidden", "layers", "seed", "recipe", "init")
+    return {"checkpoint": path.name, **{k: meta[k] for k in keys if k in meta}}
+
+
 # Openings made per game slot and iteration (a slot that finishes more games than this replays
 # its openings, from a different search).
 OPENINGS_PER_GAME = 8
@@ -251,7 +319,9 @@ def updates_per_iteration(args: argparse.Namespace) -> int:
     return max(1, round(args.epochs * args.batch * args.max_steps / args.train_batch))
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Network | None]:
+    """The options, checked, and the --init network if any (its shape filled in where the
+    options leave it open)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", choices=sorted(GAMES), default="stack-a-cash")
     p.add_argument("--iterations", type=int, default=60)
@@ -266,8 +336,10 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="cosine decay to this by the last step (default: constant --learning-rate)",
     )
-    p.add_argument("--hidden", type=int, default=256, help="units of each hidden layer")
-    p.add_argument("--layers", type=int, default=2, help="hidden layers")
+    p.add_argument(
+        "--hidden", type=int, default=None, help="units of each hidden layer (default 256)"
+    )
+    p.add_argument("--layers", type=int, default=None, help="hidden layers (default 2)")
     p.add_argument(
         "--random-opening", type=int, default=8, help="games start after 0..N random plies"
     )
@@ -296,13 +368,26 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="gradient steps an iteration, as passes over one iteration's positions",
     )
+    p.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="start from this checkpoint's weights (its --hidden and --layers), not random ones",
+    )
+    p.add_argument(
+        "--symmetries",
+        action="store_true",
+        help="train on each position under a random one of the board's 8 symmetries (Stack-a-Cash)",
+    )
     p.add_argument("--checkpoint-every", type=int, default=5)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("runs/az"))
     args = p.parse_args(argv)
+    args.hidden = 256 if args.hidden is None and args.init is None else args.hidden
+    args.layers = 2 if args.layers is None and args.init is None else args.layers
     counts = ("iterations", "batch", "simulations", "max_steps", "train_batch", "hidden")
     for name in (*counts, "layers", "replay", "checkpoint_every"):
-        if getattr(args, name) < 1:
+        if getattr(args, name) is not None and getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.random_opening < 0:
         p.error("--random-opening must be 0 or more")
@@ -317,6 +402,41 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 < args.final_learning_rate <= args.learning_rate:
         p.error("--final-learning-rate must be more than 0 and at most --learning-rate")
 
+    init_net = None
+    if args.init is not None:
+        if not args.init.is_file():
+            p.error(f"--init: no checkpoint at {args.init}")
+        init_net = Network.load(args.init)
+        meta = init_net.meta
+        if meta.get("game") != args.game or meta.get("options") != GAMES[args.game]:
+            p.error(f"--init: {args.init} was not trained on {args.game} {GAMES[args.game]}")
+        shape = int(meta["hidden"]), int(meta.get("layers", 2))
+        args.hidden = shape[0] if args.hidden is None else args.hidden
+        args.layers = shape[1] if args.layers is None else args.layers
+        if args.hidden < shape[0] or args.layers < shape[1]:
+            p.error(f"--init: {args.init} has {shape[1]} layers of {shape[0]}: it only grows")
+    if args.symmetries and args.game != "stack-a-cash":
+        p.error("--symmetries is for Stack-a-Cash only")
+    return args, init_net
+
+
+def turned(mb: Sample, sym: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> Sample:
+    """A minibatch with each position and its policy target turned by a random symmetry."""
+    n = mb.obs.shape[0]
+    g = rng.integers(0, len(sym[0]), n)
+    obs = np.take_along_axis(np.asarray(mb.obs).reshape(n, -1, 9), sym[0][g][:, None, :], axis=2)
+    policy = np.take_along_axis(np.asarray(mb.policy_tgt), sym[1][g], axis=1)
+    return mb._replace(obs=obs.reshape(mb.obs.shape), policy_tgt=policy)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, init_net = parse_args(argv)
+    init_meta = init_net.meta if init_net is not None else None
+    start_iteration = frames = 0
+    if init_meta is not None:
+        start_iteration, frames = int(init_meta["iteration"]), int(init_meta["frames"])
+    sym = board_symmetries(args.game) if args.symmetries else None
+
     env = pv.make(args.game, **GAMES[args.game])
     net = MLP(num_actions=env.num_actions, hidden=args.hidden, layers=args.layers)
     fns = build(env, net, args)
@@ -324,11 +444,13 @@ def main(argv: list[str] | None = None) -> int:
     key, k = jax.random.split(key)
     dummy = jnp.zeros((1, *env.observation_shape), jnp.float32)
     params = net.init(k, dummy)
+    if init_net is not None:
+        grown = widen(init_net.params, jax.tree.map(np.asarray, params["params"]))
+        params = {"params": jax.tree.map(jnp.asarray, grown)}
     opt_state = fns["optimizer"].init(params)
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = args.out / "log.jsonl"
     log_path.write_text("")
-    frames = 0
     start = time.perf_counter()
     buffer: list[Sample] = []
     rng = np.random.default_rng(args.seed)
@@ -342,6 +464,7 @@ def main(argv: list[str] | None = None) -> int:
             "hidden": args.hidden,
             "layers": args.layers,
             "seed": args.seed,
+            **({"init": trained_before(init_meta, args.init)} if init_meta else {}),
             "recipe": {
                 name: getattr(args, name)
                 for name in (
@@ -356,13 +479,15 @@ def main(argv: list[str] | None = None) -> int:
                     "discount",
                     "replay",
                     "epochs",
+                    "symmetries",
                 )
             },
         }
         save_params(args.out / f"{iteration:05d}.npz", params["params"], meta)
 
-    checkpoint(0)
-    for iteration in range(1, args.iterations + 1):
+    checkpoint(start_iteration)
+    last = start_iteration + args.iterations
+    for iteration in range(start_iteration + 1, last + 1):
         key, k1 = jax.random.split(key)
         data = fns["selfplay"](params, k1)
         samples = jax.device_get(fns["targets"](data))
@@ -378,7 +503,9 @@ def main(argv: list[str] | None = None) -> int:
             if order.size < args.train_batch:
                 order = np.concatenate([order, rng.permutation(size)])
             rows, order = order[: args.train_batch], order[args.train_batch :]
-            mb = Sample(*(jnp.asarray(x[rows]) for x in pool))
+            mb = Sample(*(x[rows] for x in pool))
+            mb = turned(mb, sym, rng) if sym is not None else mb
+            mb = Sample(*(jnp.asarray(x) for x in mb))
             params, opt_state, pl, vl = fns["train"](params, opt_state, mb)
             pls.append(float(pl))
             vls.append(float(vl))
@@ -397,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(entry), flush=True)
         with log_path.open("a") as f:
             f.write(json.dumps(entry) + "\n")
-        if iteration % args.checkpoint_every == 0 or iteration == args.iterations:
+        if iteration % args.checkpoint_every == 0 or iteration == last:
             checkpoint(iteration)
     return 0
 

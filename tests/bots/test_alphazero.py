@@ -197,6 +197,71 @@ def test_a_network_of_any_depth_saves_and_loads(tmp_path: Path, layers: int) -> 
     np.testing.assert_allclose(np_values, np.asarray(values), rtol=1e-4, atol=1e-4)
 
 
+@needs_training_libs
+def test_board_symmetries_turn_positions_and_policies_together() -> None:
+    """Training under --symmetries: a position's observation and its policy turned by each of
+    the 8 symmetries are the observation and legal moves of the position reached by the turned
+    moves."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_alphazero import board_symmetries
+
+    from pocketarena.observe import observation_tensor
+
+    game = pa.load("stack-a-cash", protect="touched")
+    cells, actions = board_symmetries("stack-a-cash")
+    assert cells.shape == (8, 9) and actions.shape == (8, game.num_decisions)
+    assert len({tuple(row) for row in actions}) == 8  # eight different maps
+    rng = np.random.default_rng(5)
+    checked = 0
+    while checked < 6:
+        played = [game.new_initial_state() for _ in range(8)]
+        for _ in range(int(rng.integers(1, 14))):
+            if played[0].is_terminal():
+                break
+            legal = played[0].legal_actions()
+            move = legal[int(rng.integers(len(legal)))]
+            for g, state in enumerate(played):
+                # actions[g] gathers: the move the turned game plays is where move.id lands
+                state.apply(game.actions[int(np.flatnonzero(actions[g] == move.id)[0])])
+        base = played[0]
+        if base.is_terminal():
+            continue
+        checked += 1
+        obs = observation_tensor(base, base.current_player).reshape(16, 9)
+        mask = np.zeros(game.num_decisions)
+        mask[[a.id for a in base.legal_actions()]] = 1.0
+        for g, state in enumerate(played):
+            turned = observation_tensor(state, state.current_player).reshape(16, 9)
+            np.testing.assert_array_equal(obs[:, cells[g]], turned)
+            want = np.zeros(game.num_decisions)
+            want[[a.id for a in state.legal_actions()]] = 1.0
+            np.testing.assert_array_equal(mask[actions[g]], want)
+    with pytest.raises(ValueError, match="Stack-a-Cash only"):
+        board_symmetries("flipwars")
+
+
+@needs_training_libs
+def test_a_widened_network_computes_what_the_narrow_one_did() -> None:
+    """--init with a larger --hidden and --layers starts from the same function (the new units
+    feed nothing yet), and the new units do have weights into them to learn from."""
+    import jax
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_alphazero import MLP, widen
+
+    narrow = shipped_network()
+    model = MLP(num_actions=180, hidden=320, layers=3)
+    x = np.random.default_rng(4).integers(0, 2, (7, 16, 3, 3)).astype(np.float32)
+    fresh = jax.tree.map(np.asarray, model.init(jax.random.PRNGKey(0), x)["params"])
+    wide = Network(widen(narrow.params, fresh), {"hidden": 320, "layers": 3})
+    assert wide.params["hidden_2"]["kernel"].shape == (320, 320)
+    (logits, values), (wide_logits, wide_values) = narrow.policy_value(x), wide.policy_value(x)
+    np.testing.assert_allclose(wide_logits, logits, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(wide_values, values, rtol=1e-5, atol=1e-5)
+    assert np.abs(wide.params["hidden_1"]["kernel"][:, 256:]).sum() > 0
+    assert np.abs(wide.params["policy"]["kernel"][256:]).sum() == 0
+
+
 # -- the training and grading scripts, run as their commands are documented (docs/research.md),
 # tiny: one iteration of a few games with two simulations, graded on a handful of positions.
 TINY = ["--iterations", "1", "--batch", "8", "--simulations", "2", "--max-steps", "4"]
