@@ -28,6 +28,17 @@ if TYPE_CHECKING:
 # Pages the game page's engineers own are listed apart: the site's tests skip them.
 GAME_PAGES = ("game in progress", "finished game")
 SMALL_WALLET = {"coins": {"Q": 1, "N": 1, "P": 1, "D": 1}}
+# How long a test waits for its own server's answer. On a loaded machine a request waits for
+# the CPU behind everything else: a registration hashes its password with argon2 (64 MiB, 3
+# passes, 4 lanes), 0.2-0.4 s on a quiet core and 4.7 s measured for a fixture's first one at
+# load 15-21, against httpx's default of 5 s (test_browser_bidi's fixture timed out on it).
+# A server that does not answer in 30 s is still a failure.
+REQUEST_TIMEOUT_S = 30
+
+
+def http(base: str) -> httpx.Client:
+    """A client of the test's server at ``base`` that waits as a loaded machine needs."""
+    return httpx.Client(base_url=base, timeout=REQUEST_TIMEOUT_S)
 
 
 def whole(page: Page) -> None:
@@ -79,7 +90,7 @@ def play_out(client: httpx.Client, gid: str, rng: random.Random, max_steps: int 
 def seed_site(base: str, seed: int = 7) -> dict[str, str]:
     """Make the games and the player the pages show; {kind of page: its address}."""
     rng = random.Random(seed)
-    with httpx.Client(base_url=base, timeout=30) as client:
+    with http(base) as client:
         me = client.get("/api/me").json()["id"]
         client.patch("/api/me", json={"name": "Ada"})
         finished = client.post(
@@ -104,7 +115,7 @@ def seed_site(base: str, seed: int = 7) -> dict[str, str]:
             json={"game": "flipwars", "options": {"mode": "tactical"}, "mode": "seek", "seat": 0},
         )
     tournament = finished_tournament(base)
-    catalog = httpx.get(f"{base}/api/catalog").json()
+    catalog = httpx.get(f"{base}/api/catalog", timeout=REQUEST_TIMEOUT_S).json()
     pages = {
         "home": "/",
         "new game": "/new?game=coin-age",
@@ -134,7 +145,7 @@ def seed_site(base: str, seed: int = 7) -> dict[str, str]:
 
 def finished_tournament(base: str) -> str:
     """A Swiss of eight bots played to its end (and an arena announced for later); its id."""
-    with httpx.Client(base_url=base, timeout=30) as org:
+    with http(base) as org:
         org.post("/api/auth/register", json={"username": "organiser", "password": "longenough"})
         body = {"name": "Sunday Swiss", "kind": "swiss", "game": "stack-a-cash", "rounds": 3}
         tid = str(org.post("/api/tournaments", json={**body, "starts_in_s": 3600}).json()["id"])

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
@@ -15,7 +14,7 @@ from pocketarena.server.core.db import make_engine, session_factory
 from pocketarena.server.store import Store
 
 from .conftest import make_settings
-from .site_pages import running
+from .site_pages import http, running
 from .test_profiles import seed
 
 pytestmark = pytest.mark.browser
@@ -50,7 +49,7 @@ def arabic(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> Iterat
     with running(settings) as base:
         ids = []
         for name in ("mia", "ann", "bob"):
-            with httpx.Client(base_url=base) as client:
+            with http(base) as client:
                 r = client.post("/api/auth/register", json={"username": name, "password": "x" * 10})
                 assert r.status_code < 300, r.text
                 ids.append(client.get("/api/me").json()["id"])

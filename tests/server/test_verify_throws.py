@@ -13,13 +13,13 @@ import pytest
 from playwright.sync_api import Browser
 
 from .conftest import make_settings
-from .site_pages import SMALL_WALLET, play_out, running
+from .site_pages import SMALL_WALLET, http, play_out, running
 
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, httpx.Client]]:
     with running(make_settings(Path(tmp_path_factory.mktemp("verify")))) as base:
-        client = httpx.Client(base_url=base)
+        client = http(base)
         body = {"game": "wallet-battles", "options": SMALL_WALLET, "mode": "local"}
         gid = client.post("/api/games", json=body).json()["id"]
         play_out(client, gid, random.Random(3))
