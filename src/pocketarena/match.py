@@ -31,7 +31,8 @@ def deciders_after_throw(state: State) -> set[int]:
     either may act (both seats). Empty when every outcome leads to more chance or the end."""
     seats: set[int] = set()
     for action, _ in state.chance_outcomes():
-        player = state.child(action).current_player
+        # the state's own outcomes: pushed unchecked (``child`` would list them again for each)
+        player = state.pushed(action).current_player
         if player >= 0:
             seats.add(player)
     return seats

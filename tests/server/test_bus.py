@@ -218,8 +218,8 @@ class Watcher(Connection):
     def states(self) -> list[dict[str, Any]]:
         """Every message sent so far (states, chat, presence, spectator counts …)."""
         out = []
-        while not self.queue.empty():
-            text = self.queue.get_nowait()
+        while self.queue:
+            text = self.queue.popleft()
             if text is not None:
                 out.append(json.loads(text))
         return out

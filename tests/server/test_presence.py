@@ -32,8 +32,8 @@ class Socket(Connection):
 
     def messages(self, kind: str) -> list[dict[str, Any]]:
         out = []
-        while not self.queue.empty():
-            text = self.queue.get_nowait()
+        while self.queue:
+            text = self.queue.popleft()
             if text is not None:
                 out.append(json.loads(text))
         return [m for m in out if m["type"] == kind]

@@ -229,12 +229,16 @@ class Change:
 
 
 # -- the move list ------------------------------------------------------------------------------
-def append(table: Table, state: State, action: Action) -> None:
+def append(table: Table, state: State, action: Action, played: bool = False) -> None:
     """Apply ``action`` to ``state`` (the table's own while loading) and extend the move
-    list."""
+    list. ``played``: the action was already applied, checked, to the position that replaces
+    ``state`` (``adopt``'s), so it is pushed without a second check."""
     seat = state.current_player
     said = catalog.describe_said(table.game.ID, action, state)
-    state.apply(action)
+    if played:
+        state.push(action)
+    else:
+        state.apply(action)
     table.movers.append(seat)
     table.entries.append(
         HistoryEntry(
@@ -627,7 +631,7 @@ def adopt(table: Table, change: Change) -> None:
         start = kept
     replay = table.state  # extend the move list with the new actions
     for action in change.state.history[start:]:
-        append(table, replay, action)
+        append(table, replay, action, played=True)
     table.state = change.state
     table.clock = change.clock
     table.events_from = start
