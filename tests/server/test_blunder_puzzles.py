@@ -8,7 +8,10 @@ import random
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 
 import pocketarena as pa
 from pocketarena import puzzles
@@ -17,7 +20,7 @@ from pocketarena.records import Record
 from pocketarena.server import blunder_puzzles
 from pocketarena.server.core.config import Settings
 from pocketarena.server.main import create_app
-from pocketarena.server.models import PuzzleRatingRow
+from pocketarena.server.models import BlunderPuzzleRow, PuzzleRatingRow
 from pocketarena.server.puzzle_ratings import choose
 
 from ..solve.test_puzzles_blunders import SAC_BLUNDER, SAC_PERFECT
@@ -95,3 +98,41 @@ def test_a_game_without_a_blunder_gives_no_puzzle(settings: Settings) -> None:
         assert [p.source["game"] for p in blunder_puzzles.pool(store, None) if p.source] == [
             f"game {gid}"
         ]
+
+
+def test_found_puzzles_are_stored_once_each_in_one_go_or_one_by_one(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``store_found`` stores a game's puzzles in one transaction, each position once (twice
+    in one list or already stored: once); when another node stores one of them meanwhile
+    (the transaction's INSERT fails on its key), the others are stored one at a time."""
+    want = expected(SAC_BLUNDER)
+    with TestClient(create_app(settings)) as client:
+        gid = play(client, SAC_BLUNDER)
+        wait_for(client, f"/api/puzzles/{want.id}")
+        store = client.app.state.ctx.store  # type: ignore[attr-defined]
+        found = blunder_puzzles.find_in_game(gid, "stack-a-cash", {}, SAC_BLUNDER)
+        assert [p["id"] for p in found] == [want.id]
+        assert blunder_puzzles.store_found(store, gid, found + found) == 0  # stored already
+
+        def forget() -> None:
+            with store.engine.begin() as conn:
+                conn.execute(delete(BlunderPuzzleRow))
+
+        forget()
+        assert blunder_puzzles.store_found(store, gid, found + found) == 1
+        assert [p.id for p in blunder_puzzles.pool(store, None)] == [want.id]
+        forget()
+        real = blunder_puzzles._insert_new
+        calls: list[int] = []
+
+        def raced(conn: Any, rows: list[dict[str, Any]]) -> int:
+            calls.append(len(rows))
+            if len(calls) == 1:  # another node's row arrived between the SELECT and INSERT
+                raise IntegrityError("INSERT", {}, Exception("UNIQUE constraint failed"))
+            return real(conn, rows)
+
+        monkeypatch.setattr(blunder_puzzles, "_insert_new", raced)
+        assert blunder_puzzles.store_found(store, gid, found) == 1
+        assert calls == [1, 1]
+        assert blunder_puzzles.store_found(store, gid, []) == 0

@@ -188,15 +188,22 @@ def pseudo_catalog(domain: str) -> Catalog:
     return catalog
 
 
-@contextmanager
-def use_locale(code: str) -> Iterator[str]:
-    """Speak ``code`` (an unknown code speaks English) until the block ends."""
-    chosen = code if known(code) else DEFAULT
-    token = _current.set(chosen)
-    try:
-        yield chosen
-    finally:
-        _current.reset(token)
+class use_locale:  # noqa: N801  (a context manager named as the function it was)
+    """Speak ``code`` (an unknown code speaks English) until the block ends. A class rather
+    than a generator under ``contextmanager``: it is entered several times a move (each
+    watcher's message, each sentence), at half the calls."""
+
+    __slots__ = ("chosen", "_token")
+
+    def __init__(self, code: str) -> None:
+        self.chosen = code if known(code) else DEFAULT
+
+    def __enter__(self) -> str:
+        self._token = _current.set(self.chosen)
+        return self.chosen
+
+    def __exit__(self, *_exc: object) -> None:
+        _current.reset(self._token)
 
 
 def set_locale(code: str) -> str:

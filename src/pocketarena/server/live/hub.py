@@ -19,7 +19,7 @@ import contextlib
 import contextvars
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from functools import partial
@@ -416,14 +416,10 @@ class Hub:
         self.bus.subscribe(channel, handler)
 
     # -- the lock ------------------------------------------------------------------------------------
-    @contextlib.asynccontextmanager
-    async def locked(self, live: LiveGame) -> AsyncIterator[None]:
+    def locked(self, live: LiveGame) -> _Locked:
         """Hold the game's lock, with its newest stored version in hand (in a cluster another
         process may have moved it on: ``Cluster.refresh``)."""
-        async with live.lock:
-            if self.clustered:  # alone, nobody else writes the store: a read would say so
-                await self.cluster.refresh(live)
-            yield
+        return _Locked(self, live)
 
     def forget(self, live: LiveGame) -> None:
         """Drop the game from memory (it stays stored) and stop its timer."""
@@ -431,3 +427,27 @@ class Hub:
             live.flag_timer.cancel()
             live.flag_timer = None
         self.games.pop(live.id, None)
+
+
+class _Locked:
+    """``Hub.locked``: a class rather than a generator under ``asynccontextmanager``, as it is
+    entered for every move (half the calls)."""
+
+    __slots__ = ("hub", "live")
+
+    def __init__(self, hub: Hub, live: LiveGame) -> None:
+        self.hub = hub
+        self.live = live
+
+    async def __aenter__(self) -> None:
+        live = self.live
+        await live.lock.acquire()
+        try:
+            if self.hub.clustered:  # alone, nobody else writes the store: a read would say so
+                await self.hub.cluster.refresh(live)
+        except BaseException:
+            live.lock.release()
+            raise
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self.live.lock.release()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pocketarena import i18n
 from pocketarena.core import Action
+from pocketarena.ratings import Rating
 
 from .. import catalog
 from ..names import guest_number
@@ -46,15 +47,27 @@ _MESSAGE_ONLY = frozenset({"you", "clock"})
 
 
 def seat_out(seat: Seat) -> SeatOut:
-    return SeatOut(
-        player=seat.player_id,
-        name=seat.name,
-        kind=seat.kind,  # type: ignore[arg-type]  # guest | account | bot, as stored
-        bot=seat.bot,
-        guest=guest_number(seat.player_id, seat.name),
-        rating=seat.rating.display,
-        provisional=seat.rating.provisional,
-    )
+    """The seat as the views show it: made once for each player's name, kind and rating
+    (every view of a move showed the same seats again), and never changed once made."""
+    key = (seat.player_id, seat.name, seat.kind, seat.bot, seat.rating)
+    out = _SEATS.get(key)
+    if out is None:
+        if len(_SEATS) >= _SEATS_MAX:
+            _SEATS.clear()
+        out = _SEATS[key] = SeatOut(
+            player=seat.player_id,
+            name=seat.name,
+            kind=seat.kind,  # type: ignore[arg-type]  # guest | account | bot, as stored
+            bot=seat.bot,
+            guest=guest_number(seat.player_id, seat.name),
+            rating=seat.rating.display,
+            provisional=seat.rating.provisional,
+        )
+    return out
+
+
+_SEATS: dict[tuple[str, str, str, str | None, Rating], SeatOut] = {}
+_SEATS_MAX = 10_000
 
 
 def seats_out(live: LiveGame) -> list[SeatOut | None]:
