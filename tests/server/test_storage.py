@@ -474,3 +474,44 @@ def test_a_new_game_takes_a_free_id_without_loading_a_game_to_check(
     assert loaded == [], "a whole game row was loaded to learn whether an id is free"
     row = load_game("Taken001")
     assert row is not None and row.creator_id == creator and row.status == "waiting"
+
+
+def test_a_session_is_noted_at_most_once_a_minute_and_deleted_once_expired(store: Store) -> None:
+    """``find_session``: a session used again within a minute is not written; later its last
+    use moves and it expires an idle period on, never past its maximum age; an expired one
+    is deleted when asked for, and an unknown one is None."""
+    from datetime import timedelta
+
+    from pocketarena.server.models import SessionRow
+    from pocketarena.server.store import aware
+
+    a = store.ensure_guest("a" * 32).id
+    t0 = store.now()
+    store.add_session(
+        SessionRow(
+            id="s" * 64,
+            player_id=a,
+            created_at=t0,
+            last_seen_at=t0,
+            expires_at=t0 + timedelta(hours=1),
+        )
+    )
+    idle, most = timedelta(hours=1), timedelta(minutes=90)
+
+    def stored() -> tuple[datetime, datetime]:
+        (row,) = store.sessions_of(a)
+        return aware(row.last_seen_at), aware(row.expires_at)
+
+    found = store.find_session("s" * 64, t0 + timedelta(seconds=30), idle, most)
+    assert found is not None and found.player_id == a and aware(found.last_seen_at) == t0
+    assert stored() == (t0, t0 + idle)
+    later = t0 + timedelta(minutes=5)
+    found = store.find_session("s" * 64, later, idle, most)
+    assert found is not None and aware(found.last_seen_at) == later
+    assert aware(found.expires_at) == later + idle and stored() == (later, later + idle)
+    last = t0 + timedelta(minutes=60)
+    found = store.find_session("s" * 64, last, idle, most)
+    assert found is not None and stored() == (last, t0 + most)  # capped by the maximum age
+    assert store.find_session("s" * 64, t0 + most, idle, most) is None
+    assert store.sessions_of(a) == []
+    assert store.find_session("t" * 64, t0, idle, most) is None

@@ -53,6 +53,14 @@ _RATINGS: Table = RatingRow.__table__  # type: ignore[assignment]
 # that SQLite answers in a few microseconds. A statement built once is looked up in the
 # compiled cache by a key computed from its parameters' names only.
 _PLAYER_BY_ID = select(_PLAYERS).where(_PLAYERS.c.id == bindparam("id"))
+_SESSIONS: Table = SessionRow.__table__  # type: ignore[assignment]
+_SESSION_BY_ID = select(_SESSIONS).where(_SESSIONS.c.id == bindparam("id"))
+_DELETE_SESSION = _SESSIONS.delete().where(_SESSIONS.c.id == bindparam("id"))
+_SESSION_SEEN = (  # "id" would name the column being set: the key is "sid"
+    _SESSIONS.update()
+    .where(_SESSIONS.c.id == bindparam("sid"))
+    .values(last_seen_at=bindparam("seen"), expires_at=bindparam("expires"))
+)
 _PLAYERS_BY_IDS = select(_PLAYERS).where(_PLAYERS.c.id.in_(bindparam("ids", expanding=True)))
 _GAME_BY_ID = select(_GAMES).where(_GAMES.c.id == bindparam("id"))
 _GAME_ID = select(_GAMES.c.id).where(_GAMES.c.id == bindparam("id"))
@@ -772,19 +780,24 @@ class Store:
         self, session_id: str, now: datetime, idle: timedelta, max_age: timedelta
     ) -> SessionRow | None:
         """The live session with this id; its last use is noted (at most once a minute, so
-        reading a session is not a write per request). An expired one is deleted."""
-        with self.single() as s:
-            row = s.get(SessionRow, session_id)
-            if row is None:
+        reading a session is not a write per request). An expired one is deleted. Core
+        statements built once (every request with a cookie asks, on a worker thread: an ORM
+        session cost several times the read)."""
+        with self.autocommit_engine.connect() as conn:
+            found = conn.execute(_SESSION_BY_ID, {"id": session_id}).first()
+            if found is None:
                 return None
+            row = _record(SessionRow, found)
             if aware(row.expires_at) <= now:
-                s.delete(row)
-                s.commit()
+                conn.execute(_DELETE_SESSION, {"id": session_id})
+                conn.commit()
                 return None
             if now - aware(row.last_seen_at) >= timedelta(seconds=60):
                 row.last_seen_at = now
                 row.expires_at = min(aware(row.created_at) + max_age, now + idle)
-                s.commit()
+                seen = {"sid": session_id, "seen": now, "expires": row.expires_at}
+                conn.execute(_SESSION_SEEN, seen)
+                conn.commit()
             return row
 
     def delete_session(self, session_id: str) -> None:
