@@ -105,10 +105,10 @@ class SmallCNN(BaseFeaturesExtractor):
         )
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        return self.net(observations)  # type: ignore[no-any-return]
+        return self.net(observations)
 
 
-class PlacementHead(torch.nn.Module):
+class PlacementHead(torch.nn.Module):  # type: ignore[misc]  # torch is Any to mypy (pyproject)
     """The flattened (64, rows, files) planes to one logit per (cell, tile-rotation) pair."""
 
     def __init__(self, rows: int, files: int, per_cell: int) -> None:

@@ -83,7 +83,10 @@ def searcher(env: pv.Env[Any, Any], hidden: int, layers: int, simulations: int) 
     @jax.jit
     def run(params: Any, state: Any) -> jax.Array:
         key = jax.random.PRNGKey(0)
-        return search(env, net, params, key, state, simulations, gumbel_scale=0.0).action
+        action: jax.Array = search(
+            env, net, params, key, state, simulations, gumbel_scale=0.0
+        ).action
+        return action
 
     return run
 

