@@ -1162,6 +1162,7 @@ ENGLISH |= dict(
         M_("record.termination.time-forfeit", "time forfeit"),
         M_("record.termination.abandoned", "abandoned"),
         M_("record.termination.agreement", "agreement"),
+        M_("record.termination.aborted", "aborted"),
         M_("record.termination.unterminated", "unterminated"),
         M_("record.termination.none", "unfinished"),
         # a guest still called by the name a server gave them (records.Player.guest)

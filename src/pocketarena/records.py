@@ -60,13 +60,22 @@ FORMAT = "pocketarena-record"
 VERSION = 1
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # Why a game stopped. "normal": the rules ended it; the others leave the replay unfinished
-# (or, for "unterminated", still running) with a result decided off the board.
+# (or, for "unterminated", still running) with a result decided off the board, except
+# "aborted": called off before each side had moved, over without a result ("*").
 # A record is a few kilobytes (even the longest games stay far below this); anything larger or
 # more deeply nested is refused before it is parsed any further, whoever reads it.
 MAX_RECORD_BYTES = 1_000_000
 MAX_JSON_DEPTH = 16
 
-TERMINATIONS = ("normal", "resignation", "time forfeit", "abandoned", "agreement", "unterminated")
+TERMINATIONS = (
+    "normal",
+    "resignation",
+    "time forfeit",
+    "abandoned",
+    "agreement",
+    "aborted",
+    "unterminated",
+)
 
 
 def termination_message(termination: str | None) -> Message:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from pocketarena.records import BOT_LEVEL_NAMES, Player, load, loads
+from pocketarena.records import BOT_LEVEL_NAMES, Player, load, loads, termination_message
 from pocketarena.server import catalog
 from tests.cli.helpers import run
 
@@ -86,3 +86,23 @@ def test_a_level_bots_name_in_the_engine_is_the_one_the_server_stores() -> None:
     for level in BOT_LEVEL_NAMES:
         said = Player(catalog.stored_bot_name(level), "bot", bot=level).said()
         assert said.id == f"record.bot.{level}", level
+
+
+def test_an_aborted_game_says_it_was_called_off(client: TestClient, tmp_path: Path) -> None:
+    """A game called off before each side moved is over without a result: its record says
+    "aborted" (not "unterminated", which is a game still going) and has an end; read back, it
+    is a valid record, and its termination is worded in the reader's language."""
+    gid: str = create(client, **SAC, mode="bot", bot="random", seat=0)["id"]
+    aborted = client.post(f"/api/games/{gid}/abort")
+    assert aborted.status_code == 200 and aborted.json()["status"] == "aborted", aborted.text
+    text = client.get(f"/api/games/{gid}/record?format=text").text
+    assert '[Result "*"]' in text and '[Termination "aborted"]' in text, text
+    record = loads(text)
+    assert record.termination == "aborted" and record.ended is not None
+    assert record.ended >= record.started
+    assert termination_message("aborted").id == "record.termination.aborted"
+    data = client.get(f"/api/games/{gid}/record?format=json").json()
+    assert data["termination"] == "aborted" and data["ended"] is not None
+    saved = tmp_path / "aborted.txt"
+    saved.write_text(text, encoding="utf-8")
+    assert run("replay", str(saved), "--check").exit_code == 0

@@ -56,7 +56,9 @@ def record_of(live: LiveGame) -> records.Record:
             f"{live.clock.initial_ms // 1000}+{live.clock.increment_ms // 1000}"
         )
     finished = live.status == "finished"
-    termination = live.termination if finished else "unterminated"
+    # An aborted game is over too, without a result: called off, or never joined.
+    over = finished or live.status == "aborted"
+    termination = live.termination if over else "unterminated"
     if termination not in records.TERMINATIONS:
         termination = "abandoned"
     return records.Record.from_state(
@@ -65,7 +67,7 @@ def record_of(live: LiveGame) -> records.Record:
         result=live.result if finished and live.result else "*",
         termination=termination,
         started=_iso(live.started_at or live.created_at),
-        ended=_iso(live.finished_at) if finished else None,
+        ended=_iso(live.finished_at) if over else None,
         headers=headers,
     )
 
