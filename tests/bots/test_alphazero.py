@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -270,14 +269,12 @@ TINY += ["--train-batch", "16", "--hidden", "16", "--random-opening", "2", "--se
 
 def script(name: str, *args: str) -> list[dict[str, Any]]:
     """Run ``scripts/<name>`` with ``args``; its JSON output lines. XLA's backend optimisations
-    are off (the compile is most of a tiny run's time: about a third less)."""
-    env = dict(os.environ)
-    env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " --xla_backend_optimization_level=0").strip()
+    are off in the environment it inherits (tests/conftest.py: the compile is most of a tiny
+    run's time, about a third less)."""
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / name), *args],
         capture_output=True,
         text=True,
-        env=env,
         timeout=300,
         check=False,
     )
