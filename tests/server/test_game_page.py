@@ -749,7 +749,9 @@ def test_what_the_player_does_while_the_page_still_connects_is_sent_once_it_can(
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     errors = watch_errors(page)
-    new_game(page, server, "wallet-battles", bot="random")
+    # Stack-a-Cash with the person first: no throw lets the bot play (and a short Wallet
+    # Battles end) before the person has acted, so the game is still going at the reload.
+    new_game(page, server, "stack-a-cash", bot="random")
     page.add_init_script(SLOW_SOCKET)
     page.reload()
     page.wait_for_function("() => window.paGame && window.paGame.view")
