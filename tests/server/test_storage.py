@@ -28,6 +28,23 @@ from pocketarena.server.store import ConflictError, Store, StoreError, bot_playe
 from .conftest import make_settings
 
 
+def add_session_for_an_hour(store: Store, session_id: str, player_id: str, now: datetime) -> None:
+    """A session of ``player_id`` begun and last seen at ``now``, expiring an hour on."""
+    from datetime import timedelta
+
+    from pocketarena.server.models import SessionRow
+
+    store.add_session(
+        SessionRow(
+            id=session_id,
+            player_id=player_id,
+            created_at=now,
+            last_seen_at=now,
+            expires_at=now + timedelta(hours=1),
+        )
+    )
+
+
 @pytest.fixture
 def store(db_settings: Settings) -> Iterator[Store]:
     engine = make_engine(db_settings)
@@ -393,8 +410,6 @@ def test_postgresql_reads_open_no_transaction(
 
     from sqlalchemy import event
 
-    from pocketarena.server.models import SessionRow
-
     engine = make_engine(
         make_settings(tmp_path, database_url=postgres_url, database_schema=pg_schema)
     )
@@ -411,15 +426,7 @@ def test_postgresql_reads_open_no_transaction(
         b = store.ensure_guest("b" * 32).id
         store.insert_game(game_row("R1", a, seat1_id=b, status="active"))
         now = store.now()
-        store.add_session(
-            SessionRow(
-                id="s" * 64,
-                player_id=a,
-                created_at=now,
-                last_seen_at=now,
-                expires_at=now + timedelta(hours=1),
-            )
-        )
+        add_session_for_an_hour(store, "s" * 64, a, now)
         event.listen(engine, "begin", began)
         assert store.get_player(a) is not None and store.ensure_guest(b).id == b
         assert store.ensure_guest("c" * 32).kind == "guest"  # an INSERT: one statement
@@ -482,20 +489,11 @@ def test_a_session_is_noted_at_most_once_a_minute_and_deleted_once_expired(store
     is deleted when asked for, and an unknown one is None."""
     from datetime import timedelta
 
-    from pocketarena.server.models import SessionRow
     from pocketarena.server.store import aware
 
     a = store.ensure_guest("a" * 32).id
     t0 = store.now()
-    store.add_session(
-        SessionRow(
-            id="s" * 64,
-            player_id=a,
-            created_at=t0,
-            last_seen_at=t0,
-            expires_at=t0 + timedelta(hours=1),
-        )
-    )
+    add_session_for_an_hour(store, "s" * 64, a, t0)
     idle, most = timedelta(hours=1), timedelta(minutes=90)
 
     def stored() -> tuple[datetime, datetime]:
