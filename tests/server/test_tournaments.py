@@ -299,18 +299,24 @@ def test_a_tournaments_bots_are_named_in_the_readers_language(tmp_path: Any) -> 
         assert ">ランディ（ランダム） 2</a>" in live and "Randy" not in live
 
 
+def a_person_paired_with_a_bot(client: TestClient, name: str) -> tuple[TestClient, str, str]:
+    """A one-round turn-based Swiss of a person and a random bot, started: the person's
+    client, the tournament's id and their game's."""
+    register(client, "organiser")
+    person = second_client(client)
+    tid = create(client, name=name, rounds=1, days_per_move=3)["id"]
+    assert person.post(f"/api/tournaments/{tid}/join").status_code == 200
+    client.post(f"/api/tournaments/{tid}/bots", json={"level": "random", "count": 1})
+    client.post(f"/api/tournaments/{tid}/start")
+    return person, str(tid), your_game(person, tid)
+
+
 def test_a_tournament_game_says_whose_it_is_in_every_language(tmp_path: Any) -> None:
     """A tournament's game page links its tournament and round in its header, and the page's
     script says "tournament game" where a game off a tournament says rated or casual: a
     tournament's unrated game was called "casual" ("amicale" in French), a friendly game."""
     with TestClient(create_app(make_settings(tmp_path))) as client:
-        register(client, "organiser")
-        person = second_client(client)
-        tid = create(client, name="Club Swiss", rounds=1, days_per_move=3)["id"]
-        assert person.post(f"/api/tournaments/{tid}/join").status_code == 200
-        client.post(f"/api/tournaments/{tid}/bots", json={"level": "random", "count": 1})
-        client.post(f"/api/tournaments/{tid}/start")
-        gid = your_game(person, tid)
+        person, tid, gid = a_person_paired_with_a_bot(client, "Club Swiss")
         game = person.get(f"/api/games/{gid}", params={"svg": False}).json()
         assert (game["mode"], game["rated"]) == ("tourney", False)
         link = f'<a href="/t/{tid}">Club Swiss</a>'
@@ -333,3 +339,24 @@ def create_game(client: TestClient) -> str:
     )
     assert r.status_code == 201, r.text
     return str(r.json()["id"])
+
+
+def test_a_tournament_game_cannot_be_aborted(tmp_path: Any) -> None:
+    """A tournament's game counts for the standings whoever is paired: calling it off before the
+    second move scored half a point each (a way out of a game one expects to lose), and its page
+    offered "Abort". It is not abortable: the view says so (no button) and the request is
+    refused with a reason; resigning stays open."""
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        person, _, gid = a_person_paired_with_a_bot(client, "No Way Out")
+        game = person.get(f"/api/games/{gid}", params={"svg": False}).json()
+        assert game["status"] == "active" and game["abortable"] is False
+        r = person.post(f"/api/games/{gid}/abort")
+        assert r.status_code == 403, r.text
+        assert "tournament" in r.json()["detail"]
+        assert person.get(f"/api/games/{gid}", params={"svg": False}).json()["status"] == "active"
+        person.cookies.set("lang", "fr")
+        r = person.post(f"/api/games/{gid}/abort")
+        assert r.status_code == 403 and "tournoi" in r.json()["detail"], r.text
+        r = person.post(f"/api/games/{gid}/resign")
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "finished"

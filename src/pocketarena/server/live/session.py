@@ -400,8 +400,9 @@ def decided(table: Table) -> set[int]:
 
 
 def abortable(table: Table) -> bool:
-    """A game in progress may be aborted until each side has made a move."""
-    return table.status == "active" and not {0, 1} <= decided(table)
+    """A game in progress may be aborted until each side has made a move, unless a tournament
+    paired it: its result counts whoever is paired (an abort would score half a point each)."""
+    return table.status == "active" and table.mode != "tourney" and not {0, 1} <= decided(table)
 
 
 def abort(table: Table, player_id: str | None, now: float, wall: datetime) -> Change:
@@ -410,6 +411,10 @@ def abort(table: Table, player_id: str | None, now: float, wall: datetime) -> Ch
         raise GameError("not_active", _("only a game in progress can be aborted"))
     if not table.seats_of(player_id):
         raise GameError("not_seated", _("only a player of this game can abort it"))
+    if table.mode == "tourney":
+        raise GameError(
+            "forbidden", _("a tournament's games cannot be aborted: resign, or offer a draw")
+        )
     if not abortable(table):
         raise GameError(
             "forbidden",
