@@ -36,7 +36,9 @@ def finished_game(base: str, game: str, options: dict[str, Any], seed: int) -> s
 
 def final_state(base: str, gid: str) -> Any:
     """The finished game's last position, replayed here by the rules from its record."""
-    record = httpx.get(f"{base}/api/games/{gid}/record", params={"format": "json"}).json()
+    record = httpx.get(
+        f"{base}/api/games/{gid}/record", params={"format": "json"}, timeout=30
+    ).json()
     state = load(record["game"], **record.get("options", {})).new_initial_state()
     for move in record["moves"]:
         state.apply(move if isinstance(move, str) else move["text"])
