@@ -13,8 +13,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -54,6 +52,9 @@ def score_bootstrap(
         return (0.0, 1.0)
     if max(wins, draws, losses) == n:
         return wilson(wins + 0.5 * draws, n)
+    # numpy on first use: the program's every command imports this module (arena's report).
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     counts = rng.multinomial(n, [wins / n, draws / n, losses / n], size=resamples)
     scores = (counts[:, 0] + 0.5 * counts[:, 1]) / n

@@ -16,7 +16,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from typer import rich_utils
 from typer.core import TyperCommand, TyperGroup
 
 import pocketarena
@@ -191,6 +190,10 @@ def _in_the_readers_language(command: Any, ctx: Any) -> Iterator[None]:
     """Help is written in English (message ids) when the program is built, before anyone
     knows the reader's language; while one help screen is drawn, the command's, its
     parameters' and its commands' texts and typer's own words are the reader's."""
+    # Here, not at the top: typer draws help with it (rich's markdown, syntax and traceback
+    # modules), and a command that shows no help need not import it.
+    from typer import rich_utils
+
     words = help_words()
     saved: list[tuple[Any, str, Any]] = []
 

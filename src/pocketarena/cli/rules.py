@@ -5,7 +5,6 @@ English."""
 from __future__ import annotations
 
 import typer
-from rich.markdown import Markdown
 
 from ..rulepages import rules_text
 from .common import FAILED, GameArg, _, console, fail, game_id_or_fail
@@ -13,6 +12,8 @@ from .common import FAILED, GameArg, _, console, fail, game_id_or_fail
 
 def rules(game_id: GameArg) -> None:
     """Print the rules of GAME."""
+    from rich.markdown import Markdown  # here: markdown-it and pygments only for this command
+
     key = game_id_or_fail(game_id)
     text = rules_text(key)
     if text is None:

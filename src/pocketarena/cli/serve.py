@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import os
@@ -307,6 +306,8 @@ def worker(
         # A Ctrl-C from here until the worker listens for signals is kept for it (see
         # _ctrl_c_kept: the imports below run finalizers, where a KeyboardInterrupt is lost).
         with _ctrl_c_kept() as pressed:
+            import asyncio
+
             from pocketarena.server.worker import run_worker
 
             async def work() -> None:

@@ -29,9 +29,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from rich.panel import Panel
-from rich.pretty import Pretty
-
 from pocketarena.core import Action, Game, Message, State, for_game
 from pocketarena.core.errors import SAID
 from pocketarena.messages import speak
@@ -42,6 +39,10 @@ def rich_board(state: State, last: Action | None = None, width: int = 80) -> Any
     below 80), or the raw position when the game has no drawing."""
     module = for_game(state.game.ID, "render")
     if module is None:
+        # Only for a game without a drawing: rich.pretty brings attrs (40 ms at every start).
+        from rich.panel import Panel
+        from rich.pretty import Pretty
+
         return Panel(Pretty(state.position()), title=f"{state.game.TITLE} (no board drawing yet)")
     if "width" in inspect.signature(module.rich_board).parameters:
         return module.rich_board(state, last=last, width=width)

@@ -4,7 +4,9 @@ one browser's subscription, encrypted to its keys (RFC 8291, aes128gcm)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import importlib
 import json
 import logging
 from pathlib import Path
@@ -12,7 +14,6 @@ from typing import Any
 
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02
-from pywebpush import WebPushException, webpush_async
 
 from .core.config import Settings, private_file
 
@@ -57,6 +58,11 @@ class Pusher:
     async def send(self, subscription: dict[str, Any], payload: dict[str, Any]) -> bool:
         """Send ``payload`` (JSON) to one subscription; False when the push service says the
         subscription is gone (drop it). Other failures raise."""
+        # pywebpush (and aiohttp under it) at the first notification, not at every server
+        # start (a quarter of a second of CPU each), and in a thread: the event loop goes on.
+        await asyncio.to_thread(importlib.import_module, "pywebpush")
+        from pywebpush import WebPushException, webpush_async
+
         try:
             await webpush_async(
                 subscription,

@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-import networkx as nx  # type: ignore[import-untyped]
-
 N = TypeVar("N")
 Tiers = Callable[[N, N], "tuple[int, ...] | None"]
 
@@ -36,6 +34,9 @@ def match(nodes: Sequence[N], tiers: Tiers[N], maxima: Sequence[int]) -> list[tu
     """The pairs (as index pairs ``i < j`` into ``nodes``, sorted) of a matching with the most
     pairs, and among those the best by ``tiers``; ``tiers(a, b)`` None means a and b may not
     meet. ``maxima`` bounds each tier's values."""
+    # networkx on first use: importing it costs a command or a server start 0.15 s of CPU.
+    import networkx as nx  # type: ignore[import-untyped]
+
     units = _units(maxima, len(nodes) // 2 + 1)
     graph = nx.Graph()
     graph.add_nodes_from(range(len(nodes)))
