@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import compileall
 import json
 import os
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +26,20 @@ os.environ["LANGUAGE"] = "en"
 FAST_XLA = "--xla_backend_optimization_level=0"
 if FAST_XLA not in os.environ.get("XLA_FLAGS", ""):
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {FAST_XLA}".strip()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the package's bytecode once, before the workers start, where Python keeps it
+    (``__pycache__`` beside each module, as a first import does unless told not to).
+
+    Where ``PYTHONDONTWRITEBYTECODE`` is set (this project's development and CI machines set
+    it) nothing ever writes the editable install's bytecode, so the test workers and every
+    ``pocketarena`` process the tests start (a few hundred: CLI commands, servers, clusters)
+    compiled all of its sources again: 2.3 -> 2.0 CPU s to import the server and the CLI,
+    10.2 -> 8.3 for tests/cli/test_terminal.py and test_languages.py (2026-12-07)."""
+    if not sys.dont_write_bytecode or hasattr(config, "workerinput"):
+        return  # Python writes it itself, or the controller did it already
+    compileall.compile_dir(Path(pa.__file__).parent, quiet=2)
 
 
 def all_variants() -> list[tuple[str, dict[str, Any]]]:
