@@ -159,17 +159,18 @@ def endgame(
                 continue  # exact in the analysis itself
             j = judge(analyst, state, move)
             solver = EndgameSolver(game)  # type: ignore[arg-type]
-            best_margin, _ = solver.solve(state)
+            # Only the results (signs) are compared: the solver settles a sign with at most
+            # two null-window searches, not the exact margin.
+            best_sign = solver.sign(state)
             child = state.child(j.best)
-            reply, _ = solver.solve(child) if child.empty else (None, None)  # type: ignore[attr-defined]
             mover = state.current_player
-            if reply is None:
+            if child.empty:  # type: ignore[attr-defined]
+                reply = solver.sign(child)
+                sign = -reply if child.current_player != mover else reply
+            else:
                 scores = child.round_scores()  # type: ignore[attr-defined]
                 margin = scores[mover] - scores[1 - mover]
-            else:
-                margin = -reply if child.current_player != mover else reply
-            sign = (margin > 0) - (margin < 0)
-            best_sign = (best_margin > 0) - (best_margin < 0)
+                sign = (margin > 0) - (margin < 0)
             checked += 1
             if sign == best_sign:
                 kept += 1

@@ -69,9 +69,6 @@ class EndgameBot(Bot):
         self.inner.reseed(seed)
 
     # -- analysis: exact where the solver plays, the inner bot's judgement elsewhere ----------
-    def _round_value(self, margin: int) -> float:
-        return float((margin > 0) - (margin < 0))
-
     def _exact(self, state: State) -> bool:
         """Exact values need the round to be the whole game (not a tactical series)."""
         return self.in_endgame(state) and not self.game.options.get("series", False)
@@ -90,8 +87,7 @@ class EndgameBot(Bot):
     def _child_value(self, child: State, seat: int) -> float:
         if child.current_player == TERMINAL:
             return child.returns()[seat]
-        margin, _ = self.solver.solve(child)
-        value = self._round_value(margin)
+        value = float(self.solver.sign(child))  # the round's result: won, drawn or lost
         return value if child.current_player == seat else -value
 
     def state_value(self, state: State, seat: int) -> float:

@@ -9,7 +9,8 @@ the current round's margin, not the series.
 
 How it searches: negamax alpha-beta with a null window (principal-variation search) below
 the root and MTD(f) at the root (null-window passes that close in on the value from the
-current margin, reusing the table between passes).
+current margin, reusing the table between passes). ``EndgameSolver.sign`` wants only the
+result of the round: its passes test the windows at 0 and 1 alone (two at most).
 
 - Positions are bit masks seen from the side to move: its tiles, the opponent's tiles, and
   both supplies (2 bits per kind). The rules are the same for both colours, so two positions
@@ -187,6 +188,20 @@ class EndgameSolver:
         self._tables: dict[int, dict[int, tuple[int, int, tuple[int, int, int] | None]]] = {}
 
     def solve(self, state: State, *, max_nodes: int | None = None) -> tuple[int, Action]:
+        value, move = self._run(state, max_nodes, sign_only=False)
+        assert move is not None
+        cell, _kind, combo = move
+        return value, self.game.actions[cell * self.game._stride + combo]
+
+    def sign(self, state: State, *, max_nodes: int | None = None) -> int:
+        """The sign of ``solve(state)``'s margin (1 the round is won for the side to move, 0
+        drawn, -1 lost), settled by at most two null-window searches around 0 instead of
+        closing in on the exact margin: a fraction of the nodes where only the result counts."""
+        return self._run(state, max_nodes, sign_only=True)[0]
+
+    def _run(
+        self, state: State, max_nodes: int | None, *, sign_only: bool
+    ) -> tuple[int, tuple[int, int, int] | None]:
         if not isinstance(state, FlipWarsState) or state.game != self.game:
             raise ValueError("this solver was made for another game")
         if state.current_player == TERMINAL:
@@ -201,9 +216,9 @@ class EndgameSolver:
         s_me, s_opp = state.stock[seat], state.stock[1 - seat]
         board = _board(self.game, state.block)
         tt = self._tables.setdefault(state.block, {})
-        value, move = self._search(board, tt, mine, theirs, s_me, s_opp, state.flags, budget)
-        cell, _kind, combo = move
-        return value, self.game.actions[cell * self.game._stride + combo]
+        return self._search(
+            board, tt, mine, theirs, s_me, s_opp, state.flags, budget, sign_only=sign_only
+        )
 
     # -- the search ---------------------------------------------------------------------------
     def _search(
@@ -216,7 +231,9 @@ class EndgameSolver:
         s_opp0: int,
         flags0: int,
         max_nodes: int | None,
-    ) -> tuple[int, tuple[int, int, int]]:
+        *,
+        sign_only: bool = False,
+    ) -> tuple[int, tuple[int, int, int] | None]:
         game = self.game
         free = board.free
         targets = board.targets
@@ -551,6 +568,22 @@ class EndgameSolver:
             tt[key] = (lower, upper, best_move)
             return best
 
+        def next_beta(lower: int, upper: int, guess: int) -> int | None:
+            """The next null window's upper edge, None once the wanted value is settled: the
+            exact value (MTD(f): from the last pass's value), or only its sign (windows at 0
+            and 1, the first picked by the current margin's sign)."""
+            if not sign_only:
+                if lower >= upper:
+                    return None
+                return guess + 1 if guess == lower else guess
+            if lower >= 1 or upper <= -1 or lower == upper == 0:
+                return None
+            if lower >= 0:
+                return 1  # not lost: is it won?
+            if upper <= 0:
+                return 0  # not won: is it lost?
+            return 1 if margin0 > 0 else 0
+
         # The root: MTD(f), null-window searches that close in on the value from a first
         # guess (the current margin), each naming a move when it proves a lower bound.
         occupied = mine0 | theirs0
@@ -563,8 +596,7 @@ class EndgameSolver:
         guess = margin0
         best_root: tuple[int, int, int] | None = None
         try:
-            while lower < upper:
-                beta = guess + 1 if guess == lower else guess
+            while (beta := next_beta(lower, upper, guess)) is not None:
                 value = -INF
                 for i, move in enumerate(root_moves):
                     v = child_value(
@@ -583,9 +615,10 @@ class EndgameSolver:
                 guess = value
         finally:
             self.nodes += nodes
+        if sign_only:
+            return (lower > 0) - (upper < 0), best_root
         assert best_root is not None
-        best_value = lower
-        return best_value, best_root
+        return lower, best_root
 
 
 def solve_endgame(state: State, *, max_nodes: int | None = None) -> tuple[int, Action]:
