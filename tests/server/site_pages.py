@@ -48,6 +48,14 @@ def whole(page: Page) -> None:
     page.wait_for_selector("html[data-ready]", state="attached")
 
 
+def settled(page: Page) -> None:
+    """Two frames after a change of the window's size or colour scheme under an open page: what
+    its scripts redraw for it (on a ResizeObserver's or a media query's word) is drawn."""
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
 @contextmanager
 def running(settings: Settings) -> Iterator[str]:
     """A Uvicorn server of the app on a free port, in a thread; yields its base address."""
