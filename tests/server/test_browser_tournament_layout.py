@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from .conftest import make_settings
-from .site_pages import running, whole
+from .site_pages import running, settled, whole
 
 pytestmark = pytest.mark.browser
 
@@ -83,11 +83,15 @@ def tournament(
         yield {"base": base, "tid": tid, "game": game, "state": state, "me": me}
 
 
+# A phone, then a laptop: the page is opened on the phone and widened under it to the laptop's
+# size, where its styles and scripts lay it out again (one load for both sizes).
+SIZES = ((390, 844), (1280, 800))
+
+
 @contextmanager
-def seen(
-    browser: Browser, tournament: dict[str, str], path: str, width: int, height: int, lang: str
-) -> Iterator[Page]:
-    """The organiser's page at ``path``, whole, in a window of this size and language."""
+def seen(browser: Browser, tournament: dict[str, str], path: str, lang: str) -> Iterator[Page]:
+    """The organiser's page at ``path``, whole, in this language, opened in a phone's window."""
+    width, height = SIZES[0]
     ctx = browser.new_context(
         viewport={"width": width, "height": height}, storage_state=tournament["state"]
     )
@@ -101,22 +105,31 @@ def seen(
         ctx.close()
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def at_each_size(page: Page) -> Iterator[int]:
+    """The page at each of SIZES in turn (the first as it was opened): the width."""
+    for width, height in SIZES:
+        if page.viewport_size != {"width": width, "height": height}:
+            page.set_viewport_size({"width": width, "height": height})
+            settled(page)
+        yield width
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "ar"])
 def test_every_standings_column_shows_and_the_viewers_row_lines_up(
-    tournament: dict[str, str], browser: Browser, width: int, height: int, lang: str
+    tournament: dict[str, str], browser: Browser, lang: str
 ) -> None:
-    with seen(browser, tournament, f"/t/{tournament['tid']}", width, height, lang) as page:
-        at = page.evaluate(GEOMETRY, tournament["me"])
-        # the row was class "me", as the header's chip is: a flex box, its cells out of line
-        assert at["youDisplay"] == "table-row", at
-        assert page.locator("#standings tbody tr.you").count() == 1
-        assert at["you"] == at["heads"] == at["first"], at
-        assert at["boxScroll"] <= at["boxWidth"] and at["tableWidth"] <= at["boxWidth"], at
-        assert at["lastRight"] <= at["viewport"] and at["page"] <= at["viewport"], at
+    with seen(browser, tournament, f"/t/{tournament['tid']}", lang) as page:
+        for width in at_each_size(page):
+            at = page.evaluate(GEOMETRY, tournament["me"])
+            at["width"] = width
+            # the row was class "me", as the header's chip is: a flex box, its cells out of line
+            assert at["youDisplay"] == "table-row", at
+            assert page.locator("#standings tbody tr.you").count() == 1, at
+            assert at["you"] == at["heads"] == at["first"], at
+            assert at["boxScroll"] <= at["boxWidth"] and at["tableWidth"] <= at["boxWidth"], at
+            assert at["lastRight"] <= at["viewport"] and at["page"] <= at["viewport"], at
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
 @pytest.mark.parametrize(
     ("lang", "said", "casual", "round_"),
     [
@@ -126,21 +139,15 @@ def test_every_standings_column_shows_and_the_viewers_row_lines_up(
     ],
 )
 def test_a_tournament_games_header_names_its_tournament(
-    tournament: dict[str, str],
-    browser: Browser,
-    width: int,
-    height: int,
-    lang: str,
-    said: str,
-    casual: str,
-    round_: str,
+    tournament: dict[str, str], browser: Browser, lang: str, said: str, casual: str, round_: str
 ) -> None:
-    with seen(browser, tournament, f"/g/{tournament['game']}", width, height, lang) as page:
+    with seen(browser, tournament, f"/g/{tournament['game']}", lang) as page:
         page.wait_for_function("() => document.querySelector('#game-meta').textContent !== ''")
-        meta = page.locator("#game-meta").inner_text()
-        assert meta.startswith(said) and casual not in meta, meta
-        link = page.locator("#tournament-of a")
-        assert link.get_attribute("href") == f"/t/{tournament['tid']}"
-        assert link.inner_text() == "Sunday Swiss of the club"
-        assert page.locator("#tournament-of").inner_text().endswith(round_)
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        for width in at_each_size(page):
+            meta = page.locator("#game-meta").inner_text()
+            assert meta.startswith(said) and casual not in meta, (width, meta)
+            link = page.locator("#tournament-of a")
+            assert link.get_attribute("href") == f"/t/{tournament['tid']}"
+            assert link.inner_text() == "Sunday Swiss of the club"
+            assert page.locator("#tournament-of").inner_text().endswith(round_), width
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
