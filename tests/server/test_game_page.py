@@ -632,11 +632,17 @@ def test_a_player_on_their_own_game_page_is_online_from_the_start(
         page.reload()
         page.wait_for_function("() => window.paGame && window.paGame.view")
     own = "#players .player:has(.you-tag) .presence"
+    # The connection is lost and the page's retry finds no server (the retry is counted, so the
+    # server comes back only after it: put back before it, the retry's socket and the test's
+    # would both open, and the first to open sent on the other, still connecting: a script
+    # error seen under load).
     page.evaluate(
         "() => { const live = window.paGame.live; live._connect = live.connect;"
-        " live.connect = () => {}; live.ws.close(); }"
+        " window.paRetries = 0; live.connect = () => { window.paRetries += 1; };"
+        " live.ws.close(); }"
     )
     page.wait_for_function(f"() => document.querySelector('{own}').textContent === 'offline'")
+    page.wait_for_function("() => window.paRetries > 0")
     page.evaluate(
         "() => { const live = window.paGame.live; live.connect = live._connect; live.connect(); }"
     )
