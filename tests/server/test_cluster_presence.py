@@ -51,7 +51,7 @@ def test_presence_claims_and_channels_across_the_cluster(
     tmp_path: Path, postgres_url: str, redis_url: str
 ) -> None:
     with running_cluster(
-        tmp_path, postgres_url, redis_url, POCKETARENA_CLAIM_WIN_AFTER_S="1"
+        tmp_path, postgres_url, redis_url, worker=False, POCKETARENA_CLAIM_WIN_AFTER_S="1"
     ) as cluster:
         people = [Player(cluster, name) for name in ("A", "B", "C", "D")]
         try:

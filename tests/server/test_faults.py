@@ -45,6 +45,10 @@ from .test_cluster import Cluster, _haproxy
 
 GAME = "stack-a-cash"
 BOT_WAIT_LIMIT_S = 30.0  # no bot may keep a game waiting longer than this after the last fault
+# A player's pause after each move of theirs. Without one the seven tables asked for views and
+# moves back to back, and serving them was most of the test's CPU (both cores of a 2-core
+# machine); at 0.1 s the faults still land among dozens of requests a second.
+THINK_S = 0.1
 SERVERS = ("s1", "s2", "s3")
 WORKERS = ("w1", "w2")
 LIMITS = {  # the clients all come through one balancer, from one address
@@ -343,6 +347,7 @@ def play(
         if r.status_code == 200:
             ledger.ack(gid, len(game["history"]), action)
             made += 1
+            time.sleep(THINK_S)
         elif r.status_code not in (0, 409, 502, 503, 504):
             ledger.errors.append(f"move in {gid}: {r.status_code} {r.text[:200]}")
         else:

@@ -348,8 +348,13 @@ def test_a_turn_ends_on_time_once_after_the_process_holding_it_is_killed(
     rating change each, one "game over" in each bell, however often they sweep."""
     calendar = SharedCalendar(tmp_path / "date")
     serve = [sys.executable, str(CALENDAR_SERVER)]
-    with running_cluster(
-        tmp_path, postgres_url, redis_url, serve, POCKETARENA_TEST_DATE_FILE=str(calendar.path)
+    with running_cluster(  # friends' game only: no bot worker
+        tmp_path,
+        postgres_url,
+        redis_url,
+        serve,
+        worker=False,
+        POCKETARENA_TEST_DATE_FILE=str(calendar.path),
     ) as cluster:
         ann, bob = Player(cluster, "ann"), Player(cluster, "bob")
         try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pocketarena as pa
 from pocketarena import i18n, render
@@ -37,7 +37,8 @@ from pocketarena.messages import speak
 from pocketarena.render.words import button_words
 from pocketarena.rulepages import rules_text
 
-from .schemas import HistoryEntry
+if TYPE_CHECKING:  # the bot workers import this module: pydantic's models stay out of them
+    from .schemas import HistoryEntry
 
 log = logging.getLogger(__name__)
 
