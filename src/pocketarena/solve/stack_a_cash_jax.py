@@ -6,10 +6,10 @@
 >>> from pocketarena.solve.stack_a_cash_jax import exact_table
 >>> env = pv.make("stack-a-cash", protect="touched")
 >>> table = exact_table("touched")
->>> state = env.init(jax.random.PRNGKey(0))
+>>> state = jax.jit(env.init)(jax.random.PRNGKey(0))
 >>> int(table.value(state)), int(table.plies(state))  # Heads to move wins in 15 plies
 (1, 15)
->>> best = table.action_values(env, state)  # per action id: 1 keeps the win, -2 illegal
+>>> best = jax.jit(table.action_values, static_argnums=0)(env, state)  # 1 keeps the win, -2 illegal
 >>> sorted(env.to_engine(state).game.action(i).text for i in range(180) if best[i] == 1)
 ['place M a1', 'place M a3', 'place M b2', 'place M c1', 'place M c3']
 
