@@ -154,7 +154,11 @@ def _serve(
     import uvicorn
 
     from pocketarena.server.core.websocket import WebSocketProtocol
-    from pocketarena.server.main import create_app
+
+    if workers == 1:
+        # The app, in this process. With --workers N each process Uvicorn starts imports it
+        # itself: the one starting them need not (the server's import is 2 s of CPU).
+        from pocketarena.server.main import create_app
 
     settings = _settings(database_url, redis_url, trusted_proxies=trusted_proxies)
     if workers > 1 and not settings.redis_url:
