@@ -159,6 +159,65 @@ def test_settled_tiles_count_more_than_exposed_ones() -> None:
     assert features(state, 0)["settled"] == (1 if colour_a1 == "blue" else -1)
 
 
+def plain_features(state: pa.State, seat: int) -> dict[str, float]:
+    """``features`` as its docstring words it, cell by cell and the mover's kinds from the
+    combos it may place (the heuristic counts bits instead: the MCTS bots call it at every leaf)."""
+    game = state.game
+    empty = set(state.empty)  # type: ignore[attr-defined]
+    stock = state.stock  # type: ignore[attr-defined]
+    everything = 0
+    for supply in stock:
+        everything |= sum(1 << k for k in range(9) if supply >> (2 * k) & 3)
+    any_reach = exposure_masks(game, everything)  # type: ignore[arg-type]
+    to_move = state.current_player
+    mover_kinds = 0
+    if to_move >= 0:
+        for combo in game.combos_for(stock[to_move]):  # type: ignore[attr-defined]
+            mover_kinds |= 1 << game.combos[combo][0]  # type: ignore[attr-defined]
+    mover_reach = exposure_masks(game, mover_kinds)  # type: ignore[arg-type]
+    settled = exposed = 0.0
+    targets = 0
+    for name, cell in state.position()["cells"].items():
+        if cell is None or "colour" not in cell:
+            continue
+        c = game.cell_names.index(name)  # type: ignore[attr-defined]
+        value = 2.0 if cell["tile"] == "flag" else 1.0
+        mine = cell["colour"] == ("blue" if seat == 0 else "red")
+        if not any(any_reach[c] >> e & 1 for e in empty):
+            settled += value if mine else -value
+            continue
+        exposed += value if mine else -value
+        if any(mover_reach[c] >> e & 1 for e in empty) and mine != (to_move == seat):
+            targets += 1
+    tempo = min(targets, 3) if to_move >= 0 else 0
+    last = 0.0
+    if to_move >= 0 and empty:
+        last_placer = to_move if len(empty) % 2 else 1 - to_move
+        last = 1.0 if last_placer == seat else -1.0
+    return {
+        "settled": settled,
+        "exposed": exposed,
+        "tempo": float(tempo if to_move == seat else -tempo),
+        "last": last,
+    }
+
+
+@pytest.mark.parametrize("mode", ["standard", "enclosed", "flag", "tactical"])
+def test_the_heuristics_terms_are_counted_right(mode: str) -> None:
+    rng = random.Random(7)
+    game = pa.load("flipwars", mode=mode)
+    seen = 0
+    for _ in range(12):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.phase == 0:  # type: ignore[attr-defined]
+                for seat in (0, 1):
+                    assert features(state, seat) == plain_features(state, seat), state
+                seen += 1
+            state.apply_random(rng)
+    assert seen > 100
+
+
 def test_heuristic_in_a_series_counts_round_wins() -> None:
     state = play(new(mode="tactical"), QUIET_23 + [LAST_FIRST_WINS])
     assert evaluate(state, 0) > 0.2  # one round won of the three needed

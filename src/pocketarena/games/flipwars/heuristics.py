@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from pocketarena.core import TERMINAL, State
-from pocketarena.games.flipwars import KINDS, FlipWars, FlipWarsState
+from pocketarena.games.flipwars import FLAG, KINDS, FlipWars, FlipWarsState
 from pocketarena.games.flipwars.modes import PLACING
 
 __all__ = ["evaluate", "exposure_masks", "features"]
@@ -56,14 +56,22 @@ def exposure_masks(game: FlipWars, kinds_mask: int) -> tuple[int, ...]:
     return cached
 
 
+_KINDS_MASKS: dict[int, int] = {}  # supply -> kinds mask: a few dozen supplies a game
+
+
 def _kinds_mask(stock: int) -> int:
-    mask = 0
-    k = 0
-    while stock:
-        if stock & 3:
-            mask |= 1 << k
-        stock >>= 2
-        k += 1
+    """Bit k for each kind k the supply still holds."""
+    mask = _KINDS_MASKS.get(stock)
+    if mask is None:
+        mask = 0
+        k = 0
+        rest = stock
+        while rest:
+            if rest & 3:
+                mask |= 1 << k
+            rest >>= 2
+            k += 1
+        _KINDS_MASKS[stock] = mask
     return mask
 
 
@@ -73,31 +81,45 @@ def features(state: FlipWarsState, seat: int) -> dict[str, float]:
     n2 = game.size * game.size
     occupied = state.blue | state.red
     empty = ((1 << n2) - 1) & ~occupied & ~(1 << state.block if state.block >= 0 else 0)
-    mine_mask = state.blue if seat == 0 else state.red
+    mine = state.blue if seat == 0 else state.red
+    theirs = occupied & ~mine
     to_move = state.current_player
     any_reach = exposure_masks(game, _kinds_mask(state.stock[0]) | _kinds_mask(state.stock[1]))
     mover_kinds = 0
     if to_move >= 0:
-        # What the mover may place now (only the flag, at first, in Capture the Flag).
-        for combo in game.combos_for(state.stock[to_move]):
-            mover_kinds |= 1 << game.combos[combo][0]
+        # What the mover may place now (only the flag, at first, in Capture the Flag): the
+        # kinds of game.combos_for(stock), every kind having its combos.
+        stock = state.stock[to_move]
+        flag_first = game.mode.flag and stock >> (2 * FLAG) & 3
+        mover_kinds = 1 << FLAG if flag_first else _kinds_mask(stock)
     mover_reach = exposure_masks(game, mover_kinds)
-    settled = exposed = 0.0
-    targets = 0  # opponent tiles the side to move can reach on this move
+    # The tiles some empty cell can still attack (exposed; the others are settled), and of
+    # those the ones the side to move can attack on this move. The MCTS bots evaluate every
+    # leaf here: one pass over the tiles as bits, the sums by counting bits.
+    exposed_cells = reachable_now = 0
+    rest = occupied
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        cell = bit.bit_length() - 1
+        if any_reach[cell] & empty:
+            exposed_cells |= bit
+            if mover_reach[cell] & empty:
+                reachable_now |= bit
+    settled_cells = occupied & ~exposed_cells
     flags = state.flags
-    for cell in range(n2):
-        bit = 1 << cell
-        if not occupied & bit:
-            continue
-        value = 2.0 if flags & bit else 1.0
-        mine = bool(mine_mask & bit)
-        if not any_reach[cell] & empty:
-            settled += value if mine else -value
-            continue
-        exposed += value if mine else -value
-        if mover_reach[cell] & empty and mine != (to_move == seat):
-            targets += 1
+
+    def margin(cells: int) -> float:
+        """Tiles of ``seat`` less the opponent's among ``cells``, a flag counting 2."""
+        return float(
+            (cells & mine).bit_count()
+            + (cells & mine & flags).bit_count()
+            - (cells & theirs).bit_count()
+            - (cells & theirs & flags).bit_count()
+        )
+
     # The side to move can turn some of the opponent's exposed tiles right now.
+    targets = (reachable_now & (theirs if to_move == seat else mine)).bit_count()
     tempo = min(targets, TEMPO_CAP) if to_move >= 0 else 0
     if to_move != seat:
         tempo = -tempo
@@ -107,7 +129,12 @@ def features(state: FlipWarsState, seat: int) -> dict[str, float]:
     if to_move >= 0 and cells_left:
         last_placer = to_move if cells_left % 2 else 1 - to_move
         last = 1.0 if last_placer == seat else -1.0
-    return {"settled": settled, "exposed": exposed, "tempo": float(tempo), "last": last}
+    return {
+        "settled": margin(settled_cells),
+        "exposed": margin(exposed_cells),
+        "tempo": float(tempo),
+        "last": last,
+    }
 
 
 def _round_value(state: FlipWarsState, seat: int) -> float:
