@@ -55,3 +55,28 @@ def test_quick_benchmark_writes_nothing_by_default(tmp_path: Path) -> None:
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 2 and "unknown game 'nope'" in done.stdout
+
+
+def test_startup_benchmark_writes_its_section(tmp_path: Path) -> None:
+    """benchmarks/startup.py runs each command and a server once and writes only its section,
+    every figure beside the interpreter's start."""
+    output = tmp_path / "benchmarks.md"
+    output.write_text("# Benchmarks\n\nSomeone else's section.\n")
+    script = ROOT / "benchmarks" / "startup.py"
+    command = [sys.executable, str(script), "--runs", "1", "--write", "--output", str(output)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    text = output.read_text()
+    assert text.startswith("# Benchmarks\n\nSomeone else's section.\n")
+    section = text.split("<!-- startup:start -->")[1].split("<!-- startup:end -->")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[0] == "| what starts | CPU s (median) | runs | x interpreter start |"
+    labels = [row.split(" | ")[0] for row in rows[1:]]
+    assert labels[0].startswith("| interpreter start") and rows[1].endswith("| 1 | 1.0 |")
+    assert any("`pocketarena --help`" in label for label in labels)
+    assert any("`pocketarena serve`" in label for label in labels)
+    for row in rows[1:]:
+        assert float(row.split(" | ")[1]) > 0, row
+    assert "modules of the package have bytecode" in section
+    bad = subprocess.run([*command[:2], "--runs", "0"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "--runs must be at least 1" in bad.stderr
