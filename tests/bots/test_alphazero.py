@@ -144,6 +144,35 @@ def test_float16_weights_load_as_float32(tmp_path: Path) -> None:
     np.testing.assert_allclose(half_values, values, atol=0.01)
 
 
+def test_match_script_plays_two_networks_seats_swapped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from match_alphazero import main as match
+
+    from pocketarena.bots.alphazero import save_params
+
+    shipped = str(ROOT / "src/pocketarena/bots/nets/stack_a_cash_az.npz")
+    blank = blank_network()
+    save_params(tmp_path / "blank.npz", blank.params, blank.meta)
+
+    def score(*args: str) -> dict[str, Any]:
+        assert match(list(args)) == 0
+        report: dict[str, Any] = json.loads(capsys.readouterr().out)
+        assert report["wins"] + report["draws"] + report["losses"] == report["games"]
+        assert report["score"] == report["wins"] + report["draws"] / 2
+        return report
+
+    # The same network from both seats of each opening: the two games mirror, half the points.
+    same = score(shipped, shipped, "--openings", "3")
+    assert same["games"] == 6 and same["score"] == 3 and same["wins"] == same["losses"]
+    # The trained policy against one that plays the first legal move: all but a few won.
+    trained = score(shipped, str(tmp_path / "blank.npz"), "--openings", "3")
+    assert trained["score"] >= 5, trained
+    searched = score(shipped, shipped, "--openings", "1", "--simulations", "4")
+    assert searched["games"] == 2 and searched["score"] == 1 and searched["moves"] > 0
+
+
 needs_training_libs = pytest.mark.skipif(
     any(importlib.util.find_spec(m) is None for m in ("jax", "flax", "optax", "mctx")),
     reason="training needs the jax extra (jax, flax, optax, mctx)",
