@@ -131,15 +131,24 @@ def test_float16_weights_load_as_float32(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     from ship_alphazero import main as ship
 
-    net = shipped_network()
+    net = shipped_network()  # stored as float16 (the file says so) or float32
     source = ROOT / "src/pocketarena/bots/nets/stack_a_cash_az.npz"
-    assert ship([str(source), "--float16", "--out", str(tmp_path / "half.npz")]) == 0
-    assert (tmp_path / "half.npz").stat().st_size < 0.6 * source.stat().st_size
-    half = Network.load(tmp_path / "half.npz")
+    full, half_path = tmp_path / "full.npz", tmp_path / "half.npz"
+    assert ship([str(source), "--out", str(full)]) == 0
+    assert ship([str(full), "--float16", "--out", str(half_path)]) == 0
+    # Stored as asked (compressed, float32 weights that were float16 shrink too: sizes differ
+    # less than the dtypes do).
+    for path, dtype in ((full, np.float32), (half_path, np.float16)):
+        with np.load(path) as data:
+            assert {data[k].dtype for k in data.files if k != "meta"} == {np.dtype(dtype)}
+    assert half_path.stat().st_size < full.stat().st_size
+    single, half = Network.load(full), Network.load(half_path)
+    assert single.meta == {**net.meta, "stored": "float32"}
     assert half.meta == {**net.meta, "stored": "float16"}
     assert all(a.dtype == np.float32 for p in half.params.values() for a in p.values())
     x = np.random.default_rng(2).integers(0, 2, (6, 16, 3, 3)).astype(np.float32)
-    (logits, values), (half_logits, half_values) = net.policy_value(x), half.policy_value(x)
+    (logits, values), (half_logits, half_values) = single.policy_value(x), half.policy_value(x)
+    np.testing.assert_array_equal(logits, net.policy_value(x)[0])  # float32 loses nothing
     np.testing.assert_allclose(half_logits, logits, atol=0.05)
     np.testing.assert_allclose(half_values, values, atol=0.01)
 
@@ -279,9 +288,11 @@ def test_a_widened_network_computes_what_the_narrow_one_did() -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     from train_alphazero import MLP, widen
 
-    narrow = shipped_network()
-    model = MLP(num_actions=180, hidden=320, layers=3)
     x = np.random.default_rng(4).integers(0, 2, (7, 16, 3, 3)).astype(np.float32)
+    # The shipped recipe's first shape (the shipped network itself is wider now).
+    small = MLP(num_actions=180, hidden=256, layers=2).init(jax.random.PRNGKey(1), x)["params"]
+    narrow = Network(jax.tree.map(np.asarray, small), {"hidden": 256, "layers": 2})
+    model = MLP(num_actions=180, hidden=320, layers=3)
     fresh = jax.tree.map(np.asarray, model.init(jax.random.PRNGKey(0), x)["params"])
     wide = Network(widen(narrow.params, fresh), {"hidden": 320, "layers": 3})
     assert wide.params["hidden_2"]["kernel"].shape == (320, 320)
