@@ -4,6 +4,7 @@ Nothing here times anything: speed is the benchmark's business, not a test's."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -80,3 +81,41 @@ def test_startup_benchmark_writes_its_section(tmp_path: Path) -> None:
     assert "modules of the package have bytecode" in section
     bad = subprocess.run([*command[:2], "--runs", "0"], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "--runs must be at least 1" in bad.stderr
+
+
+def test_the_per_test_cpu_plugin_counts_a_subprocess_and_sums_by_file(tmp_path: Path) -> None:
+    """benchmarks/cpu_per_test.py as a pytest plugin writes a line a test, with the CPU of a
+    process the test started; its summary adds them up by file, the costliest first."""
+    tests = tmp_path / "t"
+    tests.mkdir()
+    spin = "import time\\nend = time.process_time() + 0.3\\nwhile time.process_time() < end: pass"
+    (tests / "test_spin.py").write_text(
+        "import subprocess, sys\n\n"
+        "def test_spin():\n"
+        f"    subprocess.run([sys.executable, '-c', '{spin}'], check=True)\n\n"
+        "def test_idle():\n    pass\n"
+    )
+    (tests / "test_other.py").write_text("def test_nothing():\n    pass\n")
+    out = tmp_path / "cpu"
+    env = {**os.environ, "CPUPROF_DIR": str(out), "PYTHONPATH": str(ROOT / "benchmarks")}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "cpu_per_test", "-p", "no:cacheprovider"]
+    done = subprocess.run(
+        [*command, str(tests)], capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = [json.loads(x) for f in out.glob("cpu-*.jsonl") for x in f.read_text().splitlines()]
+    spun = next(x for x in lines if x["id"].endswith("test_spin"))
+    assert len(lines) == 3 and spun["children"] >= 0.25, lines
+    if spun["tree"] is not None:  # root with cgroup-v1 cpuacct, as on this project's machines
+        assert spun["tree"] >= 0.25, spun
+    script = ROOT / "benchmarks" / "cpu_per_test.py"
+    summary = subprocess.run(
+        [sys.executable, str(script), str(out)], capture_output=True, text=True
+    )
+    assert summary.returncode == 0, summary.stderr
+    rows = summary.stdout.splitlines()
+    assert rows[0].startswith("2 files: ") and rows[2].endswith("test_spin.py"), rows
+    empty = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "t")], capture_output=True, text=True
+    )
+    assert empty.returncode == 1 and "no cpu-*.jsonl" in empty.stdout
