@@ -63,10 +63,10 @@ def match(
         first = opening(game, plies, seed + i)
         for seat in (0, 1):
             bots = [bot_a, bot_b] if seat == 0 else [bot_b, bot_a]
-            returns, plies = play(first, bots)
+            returns, played = play(first, bots)
             mine = returns[seat]
             tally["wins" if mine > 0 else "losses" if mine < 0 else "draws"] += 1
-            moves += plies
+            moves += played
     seconds = time.process_time() - start
     return {
         "games": 2 * openings,

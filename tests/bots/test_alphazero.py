@@ -402,3 +402,24 @@ def test_train_and_grade_flipwars_smoke(tmp_path: Path) -> None:
         assert share(row["keeps_result"]) and share(row["keeps_margin"]), row
     for point in report["curve"]:
         assert share(point["vs_random"]) and share(point["vs_hard"]), point
+
+
+def test_match_script_draws_every_opening_with_the_plies_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every opening is drawn with ``--opening-plies``: the count of a game's moves was kept in
+    the same name, so from the second opening on the openings took up to that many plies."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import match_alphazero
+
+    asked: list[int] = []
+    draw = match_alphazero.opening
+
+    def recorded(game: pa.Game, plies: int, seed: int) -> Any:
+        asked.append(plies)
+        return draw(game, plies, seed)
+
+    monkeypatch.setattr(match_alphazero, "opening", recorded)
+    net = shipped_network()
+    match_alphazero.match(net, net, openings=3, plies=2, simulations=0, seed=0)
+    assert asked == [2, 2, 2]
