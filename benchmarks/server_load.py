@@ -164,7 +164,7 @@ async def play_side(
             sent_at = None
         if view["status"] != "active":
             await player.ws.send(json.dumps({"type": "unwatch", "game": gid}))
-            return view["status"] == "finished"
+            return bool(view["status"] == "finished")
         if sent_at is not None:
             continue
         if view["node"] == "chance" and view["thrower"] in you:

@@ -20,7 +20,6 @@ import datetime as dt
 import os
 import platform
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,7 @@ import urllib.request
 from pathlib import Path
 
 import markdown_section  # benchmarks/markdown_section.py, beside this script
+from server_load import free_port  # beside this script too
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "benchmarks.md"
@@ -60,12 +60,6 @@ def cpu_of(argv: list[str], env: dict[str, str]) -> float:
     if proc.returncode != 0:
         raise SystemExit(f"python {' '.join(argv)} failed with exit status {proc.returncode}")
     return usage.ru_utime + usage.ru_stime
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def serve_cpu(env: dict[str, str], timeout: float = 120.0) -> float:
