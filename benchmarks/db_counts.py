@@ -94,6 +94,31 @@ def _rollback(conn: Connection) -> None:
         _count("round_trips")
 
 
+def _count_kept_writes() -> None:
+    """The games' batched writes on PostgreSQL go by psycopg's cursor on a connection the
+    store keeps (``Store._save_games_kept``), past SQLAlchemy's events: counted here as the
+    events would count them (one statement, one round trip, in autocommit mode)."""
+    from pocketarena.server.store import Store
+
+    kept = getattr(Store, "_save_games_kept", None)
+    if kept is None:  # a checkout from before it
+        return
+
+    def counted(self: Store, writes: Any, now: Any) -> Any:
+        t0 = time.perf_counter()
+        saved = kept(self, writes, now)
+        if saved is not None:  # None: nothing sent that counts; SQLAlchemy writes it
+            _count("statements")
+            _count("statement WITH games")
+            _count("round_trips")
+            _count("autocommit_blocks")
+            with _lock:
+                times["statement_s"] += time.perf_counter() - t0
+        return saved
+
+    Store._save_games_kept = counted  # type: ignore[method-assign]
+
+
 _do_get = QueuePool._do_get
 
 
@@ -158,6 +183,7 @@ def main() -> None:
             profiler.dump_stats(str(profile_to))
 
     signal.signal(signal.SIGUSR1, snapshot)
+    _count_kept_writes()
     sys.argv = ["pocketarena", *rest]
     from pocketarena.cli.main import main as cli
 

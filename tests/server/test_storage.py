@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete, inspect, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import QueuePool
 
 from pocketarena.server.core.config import Settings
 from pocketarena.server.core.db import (
@@ -49,7 +50,9 @@ def add_session_for_an_hour(store: Store, session_id: str, player_id: str, now: 
 def store(db_settings: Settings) -> Iterator[Store]:
     engine = make_engine(db_settings)
     run_migrations(engine)
-    yield Store(engine, session_factory(engine))
+    store = Store(engine, session_factory(engine))
+    yield store
+    store.close()
     engine.dispose()
 
 
@@ -341,7 +344,6 @@ def test_postgresql_keeps_a_fixed_pool_of_connections(
     from concurrent.futures import ThreadPoolExecutor
 
     from sqlalchemy import event
-    from sqlalchemy.pool import QueuePool
 
     # PostgreSQL only: SQLite opens files, it has no server connections to pool.
     db_settings = make_settings(
@@ -364,6 +366,51 @@ def test_postgresql_keeps_a_fixed_pool_of_connections(
         assert len(opened) <= 3
         assert isinstance(engine.pool, QueuePool) and engine.pool.checkedout() == 0
     finally:
+        engine.dispose()
+
+
+def test_postgresql_writes_keep_a_connection_and_replace_a_dropped_one(
+    tmp_path: Path, postgres_url: str, pg_schema: str
+) -> None:
+    """On PostgreSQL the games' batched writes keep a driver connection from batch to batch
+    (none taken from the pool per move). When PostgreSQL drops it (its backend terminated,
+    as in a restart), the next batch is written all the same, and a new one is kept; a
+    statement that fails raises SQLAlchemy's error, writes nothing, and its connection is
+    not used again."""
+    from sqlalchemy import event, text
+    from sqlalchemy.exc import DBAPIError
+
+    engine = make_engine(
+        make_settings(tmp_path, database_url=postgres_url, database_schema=pg_schema)
+    )
+    run_migrations(engine)
+    store = Store(engine, session_factory(engine))
+    checkouts: list[bool] = []
+    try:
+        creator = store.ensure_guest("k" * 32).id
+        store.insert_game(game_row("K1", creator))
+        store.insert_game(game_row("K2", creator))
+        event.listen(engine.pool, "checkout", lambda *_: checkouts.append(True))
+        for v in range(5):
+            assert store.save_games([("K1", v, {"version": v + 1})]) == [True]
+        assert len(checkouts) == 1 and len(store._kept) == 1
+        backend = store._kept[0].driver_connection.info.backend_pid  # type: ignore[union-attr]
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend})
+        assert store.save_games([("K1", 5, {"version": 6})]) == [True]
+        assert store._kept == []  # the dropped one thrown away
+        assert store.save_games([("K1", 6, {"version": 7})]) == [True]
+        assert len(store._kept) == 1
+        assert store._kept[0].driver_connection.info.backend_pid != backend  # type: ignore[union-attr]
+        with pytest.raises(DBAPIError, match="not a number"):
+            store.save_games([("K2", 0, {"version": "not a number"})])
+        assert store._kept == [] and store._kept_count == 0
+        assert store.game_versions(["K1", "K2"]) == {"K1": 7, "K2": 0}
+        assert store.save_games([("K2", 0, {"version": 1})]) == [True]
+        store.close()
+        assert isinstance(engine.pool, QueuePool) and engine.pool.checkedout() == 0
+    finally:
+        store.close()
         engine.dispose()
 
 

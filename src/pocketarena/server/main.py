@@ -214,6 +214,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
             await hub.close()
             bots.close()
             checkpointer.stop()
+            store.close()
             engine.dispose()
 
     app = FastAPI(
