@@ -138,20 +138,28 @@ def _timed_get(self: QueuePool) -> Any:
 QueuePool._do_get = _timed_get  # type: ignore[method-assign]
 
 
+_seen: dict[int, tuple[str, float]] = {}  # thread id -> its name and CPU (ms) when last read
+
+
 def threads_cpu() -> dict[str, float]:
     """CPU time (ms) used so far by each of this process's threads, by thread name (threads of
-    one pool share a name up to their number: ``ThreadPoolExecutor-0``), from /proc."""
+    one pool share a name up to their number: ``ThreadPoolExecutor-0``), from /proc. A thread
+    that ended keeps the CPU it was last seen with: AnyIO's worker threads end after 10 s
+    idle, and without it their name's total went down between two readings."""
     names = {t.native_id: t.name for t in threading.enumerate()}
     tick = os.sysconf("SC_CLK_TCK")
-    out: Counter[str] = Counter()
     for task in Path("/proc/self/task").iterdir():
         try:
             fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # the thread ended meanwhile
             continue
-        name = names.get(int(task.name), "(not a Python thread)")
-        name = "event loop" if int(task.name) == _main.native_id else re.sub(r"_\d+$", "", name)
-        out["thread_cpu_ms " + name] += (int(fields[11]) + int(fields[12])) * 1000 / tick
+        tid = int(task.name)
+        name = names.get(tid, "(not a Python thread)")
+        name = "event loop" if tid == _main.native_id else re.sub(r"_\d+$", "", name)
+        _seen[tid] = (name, (int(fields[11]) + int(fields[12])) * 1000 / tick)
+    out: Counter[str] = Counter()
+    for name, ms in _seen.values():
+        out["thread_cpu_ms " + name] += ms
     return dict(out)
 
 
