@@ -208,6 +208,25 @@ def test_a_cross_site_socket_is_refused(client: TestClient) -> None:
     assert info.value.code == 4403
 
 
+def test_a_socket_that_finds_the_database_away_is_told_to_come_back(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its session cannot be looked up (the database down or restarting): closed with 1013,
+    try again later, not an error of the server's."""
+    from sqlalchemy.exc import OperationalError
+    from starlette.websockets import WebSocketDisconnect
+
+    create(client, **SAC, mode="bot", bot="random", seat=0)  # a session cookie to look up
+
+    async def away(token: str) -> None:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(client.app.state.ctx.sessions, "find", away)  # type: ignore[attr-defined]
+    with pytest.raises(WebSocketDisconnect) as info, client.websocket_connect("/ws"):
+        pass
+    assert info.value.code == 1013
+
+
 def test_a_reload_resumes_the_game(client: TestClient) -> None:
     gid = create(client, **SAC, mode="bot", bot="random", seat=0)["id"]
     with client.websocket_connect("/ws") as ws:
@@ -342,3 +361,32 @@ def test_a_request_sent_with_ack_false_gets_its_state_and_no_ack(client: TestCli
         assert other.until("ack")["ref"] == "loud"  # the default: an ack
         other.send(type="throw", game=gid, version=3, ack="no")
         assert other.until("error")["code"] == "bad_request"  # ack is true or false
+
+
+def test_the_socket_is_reached_without_starlettes_websocket(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/ws`` is served by main.App inside the app's own middleware only: no Starlette
+    ``WebSocket`` (its state checks) nor the router's and exception layers' wrappers of
+    ``send`` sit on a message's way, each of which cost every message CPU time (issue 22).
+    A socket at another path still goes through them (and is closed: no such route)."""
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    made: list[str] = []
+    real = WebSocket.__init__
+
+    def counted(self: WebSocket, *args: Any, **kwargs: Any) -> None:
+        made.append(self.__class__.__name__)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(WebSocket, "__init__", counted)
+    with client.websocket_connect("/ws") as sock:
+        live = Socket(sock)
+        live.send(type="ping", ref=7)
+        assert sock.receive_text() == '{"type":"pong","ref":7}'
+        live.send(type="lobby")
+        assert live.until("lobby")["type"] == "lobby"
+    assert made == []
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws/") as sock:
+        sock.receive_text()
+    assert made  # the counting works: Starlette's layers made one for that path

@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import pocketarena as pa
@@ -139,7 +140,47 @@ class SafeJSONResponse(JSONResponse):
         return text.encode("utf-8", "replace")
 
 
-def create_app(settings: Settings | None = None, now: Callable[[], datetime] = utcnow) -> FastAPI:
+class App(FastAPI):
+    """FastAPI with the live socket (``/ws``) served before Starlette's router and exception
+    layers: only the app's own middleware (``add_middleware``: the client's address, the
+    reader's language, identity) lies between uvicorn and ``api.routes.ws.live_socket``.
+
+    Starlette's layers wrap ``send`` twice and put a ``WebSocket``'s state checks on every
+    message in and out (docs/scaling.md); for a socket they did nothing else: the errors it
+    answers are its own messages, no exception handler of the app's applies to what could
+    escape it (a fault), and that is uvicorn's to log and close, as before."""
+
+    socket_stack: ASGIApp | None = None  # built at the first socket, like Starlette's own
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and _route_path(scope) == ws.PATH:
+            scope["app"] = self  # as Starlette sets it: the middleware reads app.state.ctx
+            stack = self.socket_stack
+            if stack is None:
+                # Starlette's stack too, so that no middleware is added once sockets are served.
+                if self.middleware_stack is None:
+                    self.middleware_stack = self.build_middleware_stack()
+                stack = self.socket_stack = self.build_socket_stack()
+            await stack(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    def build_socket_stack(self) -> ASGIApp:
+        """The socket inside the app's own middleware, outermost first as for every route."""
+        app: ASGIApp = ws.live_socket
+        for cls, args, kwargs in reversed(self.user_middleware):
+            app = cls(app, *args, **kwargs)
+        return app
+
+
+def _route_path(scope: Scope) -> str:
+    """The path the router matches: below the ``root_path`` the server was started with."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    return path[len(root) :] if root and path.startswith(root) else path
+
+
+def create_app(settings: Settings | None = None, now: Callable[[], datetime] = utcnow) -> App:
     """The web platform. ``now``: the date as games see it (moves, deadlines of turn-based
     games); tests pass their own clock to play days of turns without waiting."""
     settings = settings or Settings.from_env()
@@ -217,7 +258,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
             store.close()
             engine.dispose()
 
-    app = FastAPI(
+    app = App(
         title="Pocket Arena",
         version=pa.__version__,
         description=DESCRIPTION,
@@ -254,7 +295,6 @@ def create_app(settings: Settings | None = None, now: Callable[[], datetime] = u
         lobby,
         players,
         auth,
-        ws,
         health,
         pages,
         analysis,

@@ -1,5 +1,9 @@
 """One WebSocket client: who it is, what it watches, and a send queue so a slow reader never
-holds up the others (messages are queued and written by the client's own task)."""
+holds up the others (messages are queued and written by the client's own task).
+
+The writer calls the server's ASGI ``send`` itself (uvicorn's, through no wrapper: see
+``api.routes.ws``), not Starlette's ``WebSocket``: its state checks and the two exception
+layers' wrappers of ``send`` were four Python calls more on every message (docs/scaling.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import itertools
 import logging
 from collections import deque
 
-from starlette.websockets import WebSocket
+from starlette.types import Send
 
 from pocketarena import i18n
 
@@ -24,13 +28,13 @@ _ids = itertools.count(1)
 class Connection:
     def __init__(
         self,
-        websocket: WebSocket | None,
+        send: Send | None,
         player_id: str | None,
         bucket: TokenBucket,
         session_id: str | None = None,
     ) -> None:
         self.id = next(_ids)
-        self.websocket = websocket
+        self._send = send  # the socket's ASGI send (None: a connection without a socket)
         self.player_id = player_id
         self.session_id = session_id  # the session it acts for (closed when that ends)
         self.bucket = bucket
@@ -69,8 +73,8 @@ class Connection:
 
     async def writer(self) -> None:
         """Send queued messages until closed (runs as the connection's own task)."""
-        websocket = self.websocket
-        assert websocket is not None
+        send = self._send
+        assert send is not None
         queue = self.queue
         while True:
             if not queue:
@@ -82,10 +86,10 @@ class Connection:
             if text is None:
                 break
             try:
-                await websocket.send_text(text)
+                await send({"type": "websocket.send", "text": text})
             except Exception:  # the peer went away; the reader notices and cleans up
                 self.closed = True
                 break
         if self.closed:
             with contextlib.suppress(Exception):
-                await websocket.close()
+                await send({"type": "websocket.close", "code": 1000, "reason": ""})
