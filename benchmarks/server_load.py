@@ -431,10 +431,13 @@ async def run(
     }
 
 
-def start_server(args: argparse.Namespace, port: int, data_dir: str) -> subprocess.Popen[str]:
+def start_server(
+    args: argparse.Namespace, port: int, data_dir: str, src: Path = ROOT / "src"
+) -> subprocess.Popen[str]:
+    """``pocketarena serve`` with the limits lifted, importing the package from ``src``."""
     env = {
         **os.environ,
-        "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "PYTHONPATH": str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""),
         "POCKETARENA_DATA_DIR": data_dir,
         # Every client here is one process on loopback (one address): lift the per-client
         # and per-address limits.

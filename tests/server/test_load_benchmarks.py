@@ -68,3 +68,20 @@ def test_cluster_load_plays_through_the_balancer(postgres_url: str) -> None:
     assert [size for size, _, _ in rows] == ["1", "2"], out
     assert all(int(moves.replace(",", "")) > 0 and errors == "0" for _, moves, errors in rows), out
     assert "bus messages read per process" in out
+
+
+def test_http_costs_measures_each_request_on_two_servers_at_once(postgres_url: str) -> None:
+    """Two servers (the same checkout twice, as a before and an after) measured in turn on
+    SQLite: each phase's CPU per request, the rounds and the ratio; one on PostgreSQL."""
+    src = str(ROOT / "src")
+    tiny = ["--games", "3", "--rounds", "1", "--concurrency", "2"]
+    for sources in (["--src", src, "--src", src], ["--database-url", postgres_url]):
+        out = run("http_costs.py", *tiny, *sources)
+        rows = re.findall(r"^  (\S+) +([\d.]+) +([\d.]+) +([\d.]+)$", out, re.MULTILINE)
+        servers = 2 if "--src" in sources else 1
+        assert [row[0] for row in rows] == [src] * servers, out
+        assert all(float(ms) >= 0 for row in rows for ms in row[1:]), out
+        assert len(re.findall(r"^  rounds  (create|join|get) ", out, re.MULTILINE)) == 3 * servers
+        ratio = r"([\d.]+|nan)"  # nan: no tick of the CPU counted in so short a run
+        found = re.findall(rf"create {ratio}, join {ratio}, get {ratio}$", out, re.MULTILINE)
+        assert len(found) == servers - 1, out
