@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from datetime import datetime
 from typing import Any, TypeVar
 
+from pocketarena.core import CHANCE
 from pocketarena.fair import FairChance
 from pocketarena.ratings import Rating
 from pocketarena.server import catalog
+from pocketarena.server.live import session
 from pocketarena.server.live.clock import Clock
 from pocketarena.server.live.session import Seat, Table
 
@@ -52,3 +56,14 @@ def made(
         chance=FairChance("T1", seed=SEED) if g.CHANCE else None,
         clock=clock,
     )
+
+
+def random_turn(live: Table, rng: random.Random, wall: datetime) -> None:
+    """Play the game's next action at random (Ann's or Bob's: a move, or their throw)."""
+    player = "ann" if live.actor() == 0 else "bob"
+    if live.state.current_player == CHANCE:
+        change = session.throw(live, player, live.version, 0.0, wall)
+    else:
+        action = rng.choice(live.state.legal_actions()).text
+        change = session.move(live, player, action, live.version, 0.0, wall)
+    session.adopt(live, change)

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from pocketarena import i18n
-from pocketarena.core import CHANCE, Action
+from pocketarena.core import Action
 from pocketarena.server import catalog
 from pocketarena.server.live import lobby, session, views
 from pocketarena.server.live.clock import Clock
@@ -18,7 +18,7 @@ from pocketarena.server.live.games import LiveGame
 from pocketarena.server.schemas import GameView
 
 from .conftest import as_move
-from .tables import made, seat
+from .tables import made, random_turn, seat
 
 WALL = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 VIEW_KEYS = [
@@ -80,13 +80,7 @@ def test_views_keep_their_keys_through_a_whole_game(game: str) -> None:
         if live.status != "active":
             break
         live.revision += 1  # a broadcast: the cached texts are made again
-        player = "ann" if actor == 0 else "bob"
-        if live.state.current_player == CHANCE:
-            change = session.throw(live, player, live.version, 0.0, WALL)
-        else:
-            action = rng.choice(live.state.legal_actions()).text
-            change = session.move(live, player, action, live.version, 0.0, WALL)
-        session.adopt(live, change)
+        random_turn(live, rng, WALL)
     assert data["fair"] is None or data["fair"]["seed"] is not None  # revealed at the end
     assert data["to_move"] is None and data["legal"] == []
 

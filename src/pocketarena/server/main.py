@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -28,6 +27,7 @@ import pocketarena as pa
 from pocketarena import i18n
 
 from . import chat, names, validation
+from .api.responses import SafeJSONResponse
 from .api.routes import (
     analysis,
     auth,
@@ -129,15 +129,6 @@ def _printable(value: Any) -> Any:
     if isinstance(value, str):
         return value.encode("utf-8", "replace").decode("utf-8")
     return value
-
-
-class SafeJSONResponse(JSONResponse):
-    """JSON that always encodes: a text that cannot be UTF-8 (a lone surrogate a client sent,
-    echoed in a message) is written with U+FFFD instead of failing the response."""
-
-    def render(self, content: Any) -> bytes:
-        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-        return text.encode("utf-8", "replace")
 
 
 class App(FastAPI):

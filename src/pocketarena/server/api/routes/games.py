@@ -30,6 +30,7 @@ from ...schemas import (
     WhyOut,
 )
 from ..deps import ContextDep, HubDep, PlayerIdDep, WriteLimit, check, client_addr
+from ..responses import SafeJSONResponse
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -50,6 +51,22 @@ def view_for(live: LiveGame, player_id: str | None, svg: bool = True) -> dict[st
     return view
 
 
+def view_answer(live: LiveGame, player_id: str | None, svg: bool = True) -> dict[str, Any]:
+    """``GameView`` as the API answers it: ``view_for`` with every key of the schema, in its
+    order (what FastAPI's validation of ``view_for`` against ``response_model`` made of it),
+    dumped once from the view's model instead of validated and dumped again."""
+    view = views.game_view(live, svg).model_dump(mode="json")
+    view["clock"] = live.clock.to_json() if live.clock else None
+    view["you"] = live.seats_of(player_id)
+    return view
+
+
+def view_response(live: LiveGame, player_id: str | None, svg: bool = True) -> Response:
+    """The answer of a route that returns the game: its JSON made here (FastAPI passes a
+    ``Response`` through; its ``response_model`` stays for the documentation)."""
+    return SafeJSONResponse(view_answer(live, player_id, svg))
+
+
 @router.post(
     "", response_model=GameCreated, status_code=201, responses=ERRORS, dependencies=[WriteLimit]
 )
@@ -60,7 +77,7 @@ async def create_game(
     hub: HubDep,
     player: PlayerIdDep,
     svg: bool = SVG,
-) -> dict[str, Any]:
+) -> Response:
     """Start a game against a bot or on one screen, or open one for a friend or the lobby,
     real-time (``clock``), untimed, or turn-based (``days_per_move``: a move a day or a week).
 
@@ -86,12 +103,13 @@ async def create_game(
     )
     base = str(request.base_url).rstrip("/")
     invite = f"{base}/g/{live.id}?invite={live.invite_token}" if live.invite_token else None
-    return {
+    created = {
         "id": live.id,
         "url": f"{base}/g/{live.id}",
         "invite_url": invite,
-        "game": view_for(live, player, svg),
+        "game": view_answer(live, player, svg),
     }
+    return SafeJSONResponse(created, status_code=201)  # GameCreated, as view_response says
 
 
 @router.get(
@@ -102,9 +120,9 @@ async def get_game(
     hub: HubDep,
     player: PlayerIdDep,
     svg: bool = SVG,
-) -> dict[str, Any]:
+) -> Response:
     live = await hub.get(game_id, fresh=True)
-    return view_for(live, player, svg)
+    return view_response(live, player, svg)
 
 
 @router.post(
@@ -112,88 +130,84 @@ async def get_game(
 )
 async def join_game(
     game_id: str, body: JoinIn, hub: HubDep, player: PlayerIdDep, svg: bool = SVG
-) -> dict[str, Any]:
+) -> Response:
     """Take the free seat of an open seek, or of a friend's game with its invite token."""
     live = await hub.seating.join(player, game_id, body.invite)
-    return view_for(live, player, svg)
+    return view_response(live, player, svg)
 
 
 @router.post(
     "/{game_id}/moves", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
 )
-async def make_move(game_id: str, body: MoveIn, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+async def make_move(game_id: str, body: MoveIn, hub: HubDep, player: PlayerIdDep) -> Response:
     """Play a move in notation, made on ``version`` of the game (a stale version is refused)."""
     live = await hub.move(player, game_id, body.action, body.version)
-    return view_for(live, player)
+    return view_response(live, player)
 
 
 @router.post(
     "/{game_id}/throw", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
 )
-async def throw_coins(
-    game_id: str, body: VersionIn, hub: HubDep, player: PlayerIdDep
-) -> dict[str, Any]:
+async def throw_coins(game_id: str, body: VersionIn, hub: HubDep, player: PlayerIdDep) -> Response:
     """Throw the coins when the game waits for your throw (Coin Age's slap, which starts your
     turn); throws that are nobody's own, as Wallet Battles' flips, the server makes at once.
     The outcome comes from the committed seed."""
     live = await hub.throw(player, game_id, body.version)
-    return view_for(live, player)
+    return view_response(live, player)
 
 
 @router.post(
     "/{game_id}/resign", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
 )
-async def resign(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+async def resign(game_id: str, hub: HubDep, player: PlayerIdDep) -> Response:
     live = await hub.resign(player, game_id)
-    return view_for(live, player)
+    return view_response(live, player)
 
 
 @router.post(
     "/{game_id}/abort", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
 )
-async def abort(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+async def abort(game_id: str, hub: HubDep, player: PlayerIdDep) -> Response:
     """Call the game off before each side has moved: no result, no rating change."""
     live = await hub.abort(player, game_id)
-    return view_for(live, player)
+    return view_response(live, player)
 
 
 @router.post(
     "/{game_id}/draw", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
 )
-async def draw(game_id: str, body: AnswerIn, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+async def draw(game_id: str, body: AnswerIn, hub: HubDep, player: PlayerIdDep) -> Response:
     """Offer a draw (``offer``: accepts your opponent's if they offered one), or ``accept`` or
     ``decline`` your opponent's offer. A move withdraws an offer; not against a bot."""
     live = await hub.draw(player, game_id, body.answer)
-    return view_for(live, player)
+    return view_response(live, player)
 
 
 @router.post(
     "/{game_id}/takeback", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
 )
-async def takeback(
-    game_id: str, body: AnswerIn, hub: HubDep, player: PlayerIdDep
-) -> dict[str, Any]:
+async def takeback(game_id: str, body: AnswerIn, hub: HubDep, player: PlayerIdDep) -> Response:
     """Ask to take back your last move (``offer``), or ``accept`` or ``decline`` your
     opponent's request; accepted, their last move and everything after it go (rated games
     too). A move withdraws a request; not against a bot."""
     live = await hub.takeback(player, game_id, body.answer)
-    return view_for(live, player)
+    return view_response(live, player)
 
 
 @router.post(
     "/{game_id}/rematch", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit]
 )
-async def rematch(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+async def rematch(game_id: str, hub: HubDep, player: PlayerIdDep) -> Response:
     """Offer a rematch (seats swapped); when both players offer, ``rematch.id`` names the new game."""
     live = await hub.seating.rematch(player, game_id)
-    return view_for(live, player)
+    return view_response(live, player)
 
 
 @router.delete("/{game_id}", response_model=GameView, responses=ERRORS, dependencies=[WriteLimit])
-async def cancel_game(game_id: str, hub: HubDep, player: PlayerIdDep) -> dict[str, Any]:
+async def cancel_game(game_id: str, hub: HubDep, player: PlayerIdDep) -> Response:
     """Cancel a game still waiting for its opponent (its creator only)."""
     live = await hub.seating.cancel(player, game_id)
-    return view_for(live, player)
+    return view_response(live, player)
 
 
 @router.get(
