@@ -15,8 +15,10 @@ from pocketarena.i18n import _
 from pocketarena.messages import speak_error
 
 from .. import catalog
+from ..core.config import Settings
 from ..core.security import new_game_id, new_invite_token
 from ..models import Player
+from ..store import Store
 from . import loading, session
 from .bell import Bell
 from .clock import Clock
@@ -58,23 +60,36 @@ class Seating:
                     "unavailable", _("the server is full right now; try again in a minute")
                 )
         game = session.check_new_game(game_id, options, mode, seat, bot, clock, days_per_move)
-        if creator_addr is not None and (mode in ("seek", "friend") or clock is not None):
-            await _check_open_games(runner, creator_id, creator_addr)
+        capped = creator_addr is not None and (mode in ("seek", "friend") or clock is not None)
         creator_seat = secrets.randbelow(2) if seat is None else seat
-        creator = await runner.db(runner.store.ensure_guest, creator_id)
+        gid = new_game_id()
+        while gid in runner.games:
+            gid = new_game_id()
+        # What a new game reads, in one trip to the database thread (each trip costs the
+        # event loop a hop there and back): the open-game caps, the creator's row (made if
+        # a guest's is missing) and rating, and whether the new id is free.
+        creator, taken = await runner.db(
+            _creator_reads,
+            runner.store,
+            runner.settings,
+            creator_id,
+            creator_addr if capped else None,
+            game.ID,
+            gid,
+        )
+        while taken:
+            gid = new_game_id()
+            taken = gid in runner.games or await runner.db(runner.store.game_exists, gid)
         seats = await _seats(runner, creator, game, mode, creator_seat, bot)
         started = seats[0] is not None and seats[1] is not None
         rated = session.rated_at_start(rated, seats, creator.kind)
-        gid = new_game_id()
-        while gid in runner.games or await runner.db(runner.store.game_exists, gid):
-            gid = new_game_id()
         live = LiveGame(
             id=gid,
             game=game,
             state=game.new_initial_state(),
             mode=mode,
             rated=rated,
-            creator_id=creator.id,
+            creator_id=creator.player_id,
             creator_seat=creator_seat,
             seats=seats,
             invite_token=new_invite_token() if mode == "friend" else None,
@@ -168,13 +183,15 @@ class Seating:
             seat = session.joining_seat(live, player_id, invite)
             if seat is None:
                 return live
-            player = await self.runner.db(self.runner.store.ensure_guest, player_id)
+            # the joiner's row (made if a guest's is missing) and rating: one trip
+            store = self.runner.store
+            joiner = await self.runner.db(_guest_seat, store, player_id, live.game.ID)
             seats = list(live.seats)
-            seats[seat] = await seat_of(self.runner, player, live.game.ID)
+            seats[seat] = joiner
             started_at = self.runner.now()
             rated = live.rated and may_be_rated(seats)  # a guest joining plays it unrated
             values = {
-                f"seat{seat}_id": player.id,
+                f"seat{seat}_id": joiner.player_id,
                 "status": "active",
                 "rated": rated,
                 "started_at": started_at,
@@ -250,12 +267,35 @@ async def seat_of(runner: Runner, player: Player, game_id: str) -> Seat:
     return loading.seat(player, await runner.db(runner.store.rating, player.id, game_id))
 
 
+def _guest_seat(store: Store, player_id: str, game_id: str) -> Seat:
+    """On the database thread: the seat of a player who sits down by their cookie's id (a
+    guest's row made if it is missing)."""
+    player = store.ensure_guest(player_id)
+    return loading.seat(player, store.rating(player.id, game_id))
+
+
+def _creator_reads(
+    store: Store,
+    settings: Settings,
+    player_id: str,
+    addr: str | None,
+    game_id: str,
+    gid: str,
+) -> tuple[Seat, bool]:
+    """On the database thread, in this order: the open-game caps checked (``addr`` given:
+    GameError past one), the creator's seat (``_guest_seat``), and whether a game ``gid``
+    is stored already."""
+    if addr is not None:
+        _check_open_games(settings, *store.open_games(player_id, addr))
+    return _guest_seat(store, player_id, game_id), store.game_exists(gid)
+
+
 async def _seats(
-    runner: Runner, creator: Player, game: Game, mode: str, creator_seat: int, bot: str | None
+    runner: Runner, creator: Seat, game: Game, mode: str, creator_seat: int, bot: str | None
 ) -> list[Seat | None]:
     """The seats of a new game: the creator's, and the bot's or the creator's again."""
     seats: list[Seat | None] = [None, None]
-    seats[creator_seat] = await seat_of(runner, creator, game.ID)
+    seats[creator_seat] = creator
     if mode == "bot" and bot is not None:
         bot_player = await runner.db(runner.store.ensure_bot, bot, catalog.stored_bot_name(bot))
         seats[1 - creator_seat] = await seat_of(runner, bot_player, game.ID)
@@ -264,11 +304,9 @@ async def _seats(
     return seats
 
 
-async def _check_open_games(runner: Runner, player_id: str, addr: str) -> None:
+def _check_open_games(s: Settings, mine: int, here: int) -> None:
     """At most ``max_open_games`` games waiting for an opponent or running a clock per
-    player, and ``address_max_open_games`` per address."""
-    s = runner.settings
-    mine, here = await runner.db(runner.store.open_games, player_id, addr)
+    player (``mine``), and ``address_max_open_games`` per address (``here``)."""
     if mine >= s.max_open_games:
         raise GameError(
             "too_many_games",
