@@ -37,8 +37,8 @@ from pocketarena.messages import speak
 from pocketarena.render.words import button_words
 from pocketarena.rulepages import rules_text
 
-if TYPE_CHECKING:  # the bot workers import this module: pydantic's models stay out of them
-    from .schemas import HistoryEntry
+if TYPE_CHECKING:  # the bot workers import this module: the server's modules stay out of them
+    from .live.session import Entry
 
 log = logging.getLogger(__name__)
 
@@ -209,23 +209,16 @@ def said_in_english(said: Message) -> str:
         return speak(said)
 
 
-def entries_worded(entries: Sequence[HistoryEntry]) -> list[HistoryEntry]:
-    """The move list's sentences in the reader's language (kept in English, with the
-    message each was made from)."""
+def worded(entry: Entry) -> str:
+    """A move-list entry's sentence in the reader's language (its English made once, the
+    other languages' for each view that shows it)."""
     if i18n.current() == i18n.DEFAULT:
-        return list(entries)
-    out = []
-    for entry in entries:
-        if entry.said is None:
-            out.append(entry)
-            continue
-        try:
-            say = speak(Message.from_json(entry.said))
-        except Exception:  # an entry from another version: its English stays
-            log.exception("wording %s failed", entry.said)
-            say = entry.say
-        out.append(entry.model_copy(update={"say": say}))
-    return out
+        return entry.say
+    try:
+        return speak(entry.said)
+    except Exception:  # a sentence the language cannot word: its English stays
+        log.exception("wording %s failed", entry.said)
+        return entry.say
 
 
 # -- actions as data --------------------------------------------------------------------------

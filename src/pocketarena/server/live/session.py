@@ -20,6 +20,7 @@ from pocketarena.core import (
     Action,
     ActionError,
     Game,
+    Message,
     State,
     recorded_options,
 )
@@ -33,7 +34,6 @@ from pocketarena.render import place_names
 from .. import catalog
 from ..models import GameRecord, utcnow
 from ..names import shown_name
-from ..schemas import HistoryEntry
 from ..store import aware
 from .clock import Clock
 
@@ -117,6 +117,26 @@ class Seat:
     rating: Rating = field(default_factory=Rating)
 
 
+@dataclass(slots=True)
+class Entry:
+    """A move in the move list: its notation, who made it (None: a chance outcome) and its
+    sentence as a message (``said``), worded for each reader when a view is made. The English
+    words (``say``) are made the first time something reads them, not for every move."""
+
+    text: str
+    seat: int | None
+    chance: bool
+    said: Message
+    english: str | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def say(self) -> str:
+        """The sentence in English."""
+        if self.english is None:
+            self.english = catalog.said_in_english(self.said)
+        return self.english
+
+
 @dataclass
 class Table:
     """A game at its table: the players' seats, the position, the clocks and the result."""
@@ -135,7 +155,7 @@ class Table:
     chance: FairChance | None = None
     clock: Clock | None = None
     movers: list[int] = field(default_factory=list)  # who made each action (CHANCE: nobody)
-    entries: list[HistoryEntry] = field(default_factory=list)  # the move list, described
+    entries: list[Entry] = field(default_factory=list)  # the move list, described
     events_from: int = 0  # history index where the last change began (for animations)
     winner: int | None = None
     result: str | None = None
@@ -240,15 +260,7 @@ def append(table: Table, state: State, action: Action, played: bool = False) -> 
     else:
         state.apply(action)
     table.movers.append(seat)
-    table.entries.append(
-        HistoryEntry(
-            text=action.text,
-            seat=seat if seat >= 0 else None,
-            chance=action.chance,
-            say=catalog.said_in_english(said),
-            said=said.to_json(),
-        )
-    )
+    table.entries.append(Entry(action.text, seat if seat >= 0 else None, action.chance, said))
 
 
 def movers(table: Table, new: State) -> set[int]:
