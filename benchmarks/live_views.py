@@ -77,8 +77,11 @@ def hub_at(revision: str) -> ModuleType:
     return module
 
 
-def game_in(module: ModuleType | SimpleNamespace, game_id: str) -> Any:
-    game = catalog.load_game(game_id, {})
+def game_in(
+    module: ModuleType | SimpleNamespace, game_id: str, options: dict[str, Any] | None = None
+) -> Any:
+    """A friend game between two accounts, Ann and Bob, just begun."""
+    game = catalog.load_game(game_id, options or {})
     return module.LiveGame(
         id="B1",
         game=game,
@@ -95,6 +98,11 @@ def game_in(module: ModuleType | SimpleNamespace, game_id: str) -> Any:
         chance=FairChance("B1", seed="ab" * 32) if game.CHANCE else None,
         created_at=datetime(2026, 1, 1, tzinfo=UTC),
     )
+
+
+def today() -> SimpleNamespace:
+    """Today's live game and seat, as ``game_in`` takes them."""
+    return SimpleNamespace(LiveGame=games.LiveGame, Seat=session.Seat)
 
 
 def medians_us(makers: list[tuple[Callable[[], str], Any]], repeat: int) -> list[float]:
@@ -170,10 +178,9 @@ def messages(args: argparse.Namespace) -> None:
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     gained: list[str] = []
     for game_id in catalog.game_ids():
-        today = SimpleNamespace(LiveGame=games.LiveGame, Seat=session.Seat)
         then = played(before, game_id, lambda t, s, a: before.Hub._append(old_hub, t, s, a))
-        now = played(today, game_id, session.append)
-        model = played(today, game_id, session.append)
+        now = played(today(), game_id, session.append)
+        model = played(today(), game_id, session.append)
         new_text = views.state_message(now, now.seats_of("ann"), False)
         assert model_message(model, model.seats_of("ann"), False) == new_text
         gained = same_message(old_hub.message(then, Player, False), new_text)
@@ -206,22 +213,7 @@ def hub_round(seed: int) -> dict[str, float]:
     moves = 0
     for game_id in catalog.game_ids():
         for variant in catalog.game_class(game_id).VARIANTS:
-            game = catalog.load_game(game_id, dict(variant))
-            live = games.LiveGame(
-                id="M1",
-                game=game,
-                state=game.new_initial_state(),
-                mode="friend",
-                rated=False,
-                creator_id="ann",
-                creator_seat=0,
-                seats=[
-                    session.Seat("ann", "Ann", "account", None, Rating()),
-                    session.Seat("bob", "Bob", "guest", None, Rating()),
-                ],
-                status="active",
-                chance=FairChance("M1", seed="5e" * 32) if game.CHANCE else None,
-            )
+            live = game_in(today(), game_id, dict(variant))
             start = session.begin(live, 0.0, WALL)
             if start is not None:
                 session.adopt(live, start)
