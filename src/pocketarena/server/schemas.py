@@ -206,9 +206,6 @@ class HistoryEntry(BaseModel):
     seat: int | None = Field(description="Who made it; null for a chance outcome")
     chance: bool
     say: str = Field(description="The action in words, in the reader's language")
-    # The sentence as a message (id and parameters), kept to word ``say`` for each reader;
-    # never sent (``say`` is).
-    said: dict[str, Any] | None = Field(default=None, exclude=True)
 
 
 class FairOut(BaseModel):
