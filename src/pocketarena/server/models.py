@@ -106,8 +106,9 @@ class GameRecord(Base):
         Index("ix_games_status", "status"),
         Index("ix_games_seat0", "seat0_id"),
         Index("ix_games_seat1", "seat1_id"),
-        Index("ix_games_creator", "creator_id"),
-        Index("ix_games_creator_addr", "creator_addr"),
+        # with the status: the open-game caps count a creator's open games, not all of them
+        Index("ix_games_creator_status", "creator_id", "status"),
+        Index("ix_games_creator_addr_status", "creator_addr", "status"),
         Index("ix_games_deadline", "deadline"),
     )
 
