@@ -54,8 +54,10 @@ def view_for(live: LiveGame, player_id: str | None, svg: bool = True) -> dict[st
 def view_answer(live: LiveGame, player_id: str | None, svg: bool = True) -> dict[str, Any]:
     """``GameView`` as the API answers it: ``view_for`` with every key of the schema, in its
     order (what FastAPI's validation of ``view_for`` against ``response_model`` made of it),
-    dumped once from the view's model instead of validated and dumped again."""
-    view = views.game_view(live, svg).model_dump(mode="json")
+    made once instead of validated and dumped again."""
+    view = views.view_data(live, svg)  # the model's JSON data but its last three keys
+    if not svg:
+        view["svg"] = None
     view["clock"] = live.clock.to_json() if live.clock else None
     view["you"] = live.seats_of(player_id)
     return view
