@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pocketarena as pa
 from pocketarena import i18n, render
@@ -36,9 +36,6 @@ from pocketarena.match import deciders_after_throw
 from pocketarena.messages import speak
 from pocketarena.render.words import button_words
 from pocketarena.rulepages import rules_text
-
-if TYPE_CHECKING:  # the bot workers import this module: the server's modules stay out of them
-    from .live.session import Entry
 
 log = logging.getLogger(__name__)
 
@@ -207,18 +204,6 @@ def describe_said(game_id: str, action: Action, before: State | None = None) -> 
 def said_in_english(said: Message) -> str:
     with i18n.use_locale(i18n.DEFAULT):
         return speak(said)
-
-
-def worded(entry: Entry) -> str:
-    """A move-list entry's sentence in the reader's language (its English made once, the
-    other languages' for each view that shows it)."""
-    if i18n.current() == i18n.DEFAULT:
-        return entry.say
-    try:
-        return speak(entry.said)
-    except Exception:  # a sentence the language cannot word: its English stays
-        log.exception("wording %s failed", entry.said)
-        return entry.say
 
 
 # -- actions as data --------------------------------------------------------------------------

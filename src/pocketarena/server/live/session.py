@@ -9,12 +9,14 @@ refused, illegal or fails to save leaves the game as it was.
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from pocketarena import i18n
 from pocketarena.core import (
     CHANCE,
     Action,
@@ -36,6 +38,8 @@ from ..models import GameRecord, utcnow
 from ..names import shown_name
 from ..store import aware
 from .clock import Clock
+
+log = logging.getLogger(__name__)
 
 MODES = ("bot", "friend", "seek", "local")
 MAX_CLOCK_MS = 3 * 3600 * 1000
@@ -135,6 +139,17 @@ class Entry:
         if self.english is None:
             self.english = catalog.said_in_english(self.said)
         return self.english
+
+    def worded(self) -> str:
+        """The sentence in the reader's language (its English made once, the other
+        languages' for each view that shows it)."""
+        if i18n.current() == i18n.DEFAULT:
+            return self.say
+        try:
+            return speak(self.said)
+        except Exception:  # a sentence the language cannot word: its English stays
+            log.exception("wording %s failed", self.said)
+            return self.say
 
 
 @dataclass

@@ -186,7 +186,7 @@ def game_view(
         thrower=live.actor() if active and node == "chance" else None,
         legal=legal(live) if with_legal else [],
         history=[
-            HistoryEntry(text=e.text, seat=e.seat, chance=e.chance, say=catalog.worded(e))
+            HistoryEntry(text=e.text, seat=e.seat, chance=e.chance, say=e.worded())
             for e in live.entries[history_from:]
         ],
         history_from=history_from,
@@ -258,7 +258,7 @@ def view_data(
                 "text": e.text,
                 "seat": e.seat,
                 "chance": e.chance,
-                "say": e.say if english else catalog.worded(e),
+                "say": e.say if english else e.worded(),
             }
             for e in live.entries[history_from:]
         ],
