@@ -9,10 +9,11 @@ import random
 import pytest
 from pydantic import TypeAdapter
 
+from pocketarena.core import Action
 from pocketarena.server import catalog
 from pocketarena.server.api.responses import SafeJSONResponse
 from pocketarena.server.api.routes import games
-from pocketarena.server.live import session
+from pocketarena.server.live import session, views
 from pocketarena.server.live.games import LiveGame
 from pocketarena.server.schemas import GameCreated, GameView
 
@@ -68,3 +69,16 @@ def test_a_new_games_answer_is_what_fastapi_made_of_it(game: str) -> None:
     schema = TypeAdapter(GameCreated)
     theirs = schema.validate_python({**created, "game": games.view_for(live, "ann", False)})
     assert ours.body == SafeJSONResponse(schema.dump_python(theirs, mode="json")).body
+
+
+def test_legal_actions_pydantic_cannot_write_go_the_common_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The legal actions are written by pydantic's writer; a text it refuses (a lone
+    surrogate: no game's notation has one) is written as every other answer is."""
+    live = live_game("stack-a-cash", timed=False)
+    actions = [Action(0, "say \ud800", "say"), Action(1, 'quote "é"', "quote")]
+    monkeypatch.setattr(views, "_legal_actions", lambda _live: actions)
+    answer = games.view_response(live, "ann")
+    assert answer.body == through_fastapi(games.view_for(live, "ann"))
+    assert b'"say ?"' in answer.body

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pydantic_core
 from fastapi import APIRouter, Query, Request, Response
 
 from pocketarena.core import ActionError
@@ -30,7 +31,7 @@ from ...schemas import (
     WhyOut,
 )
 from ..deps import ContextDep, HubDep, PlayerIdDep, WriteLimit, check, client_addr
-from ..responses import SafeJSONResponse
+from ..responses import SafeJSONResponse, render_json
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -66,7 +67,23 @@ def view_answer(live: LiveGame, player_id: str | None, svg: bool = True) -> dict
 def view_response(live: LiveGame, player_id: str | None, svg: bool = True) -> Response:
     """The answer of a route that returns the game: its JSON made here (FastAPI passes a
     ``Response`` through; its ``response_model`` stays for the documentation)."""
-    return SafeJSONResponse(view_answer(live, player_id, svg))
+    view = view_answer(live, player_id, svg)
+    if not view["legal"]:
+        return SafeJSONResponse(view)
+    # The legal actions, most of a FlipWars answer (47 KB at its opening), written by
+    # pydantic's JSON writer in a fifth of json.dumps' time: ints and the notation's texts,
+    # which it writes byte for byte as json.dumps does (floats and lone surrogates it writes
+    # otherwise; an action has neither, and a text it cannot write goes the common way).
+    try:
+        legal = pydantic_core.to_json(view["legal"])
+    except pydantic_core.PydanticSerializationError:
+        return SafeJSONResponse(view)
+    keys = list(view)
+    at = keys.index("legal")
+    head = render_json({k: view[k] for k in keys[:at]})
+    tail = render_json({k: view[k] for k in keys[at + 1 :]})
+    body = b"".join((head[:-1], b',"legal":', legal, b",", tail[1:]))
+    return Response(body, media_type=SafeJSONResponse.media_type)
 
 
 @router.post(
