@@ -19,14 +19,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import (
+    ColumnElement,
     Connection,
     Engine,
     Row,
+    ScalarSelect,
     Table,
     and_,
     bindparam,
     delete,
     func,
+    literal_column,
     or_,
     select,
     update,
@@ -72,22 +75,27 @@ _RATING = select(_RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games).where(
     _RATINGS.c.player_id == bindparam("player"), _RATINGS.c.game == bindparam("game")
 )
 # A game that holds the server's attention: waiting for an opponent, or a clock running.
-_HOLDS_ATTENTION = or_(
-    _GAMES.c.status == "waiting",
-    and_(_GAMES.c.status == "active", _GAMES.c.clock_initial_ms.is_not(None)),
+# Written with the statuses as an IN of constants so that both databases search the
+# (creator, status) indexes for the two statuses and never read a finished game (migration
+# 0016); constants, not an expanding parameter, which SQLAlchemy renders anew at each call.
+_HOLDS_ATTENTION = and_(
+    _GAMES.c.status.in_([literal_column("'waiting'"), literal_column("'active'")]),
+    or_(_GAMES.c.status == "waiting", _GAMES.c.clock_initial_ms.is_not(None)),
 )
-# A player's open games and their address's, in one read, each condition through its index
-# on (creator, status) with the status in it: the open ones are looked up, not every game the
-# player or the address ever created (one address may be many players, or a load test's all).
-_BY_PLAYER = _GAMES.c.creator_id == bindparam("player")
-_FROM_ADDR = _GAMES.c.creator_addr == bindparam("addr")
-# what _HOLDS_ATTENTION then narrows (not ``in_``: its list is written into the statement
-# again at every execution, 30 µs a count)
-_OPEN = or_(_GAMES.c.status == "waiting", _GAMES.c.status == "active")
-_OPEN_COUNTS = (
-    select(func.count().filter(_BY_PLAYER), func.count().filter(_FROM_ADDR))
-    .select_from(_GAMES)
-    .where(or_(and_(_BY_PLAYER, _OPEN), and_(_FROM_ADDR, _OPEN)), _HOLDS_ATTENTION)
+
+
+def _open_count(creator: ColumnElement[bool]) -> ScalarSelect[int]:
+    return (
+        select(func.count()).select_from(_GAMES).where(creator, _HOLDS_ATTENTION).scalar_subquery()
+    )
+
+
+# A player's open games and their address's, in one read: a count for each, each through its
+# own index. With one OR of the two conditions PostgreSQL's planner took the status index
+# instead, and read every open game of the site to keep the few of this player and address.
+_OPEN_COUNTS = select(
+    _open_count(_GAMES.c.creator_id == bindparam("player")),
+    _open_count(_GAMES.c.creator_addr == bindparam("addr")),
 )
 _INSERT_GAME = _GAMES.insert()
 _INSERT_PLAYER = _PLAYERS.insert()
