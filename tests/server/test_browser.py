@@ -147,6 +147,10 @@ def test_a_person_finishes_a_game_against_a_bot_by_clicking(
         pytest.fail("ten games in a row ended before the person could move")
     assert final["status"] == "finished" and final["termination"] == "normal"
     assert page.inner_text("#summary h2") and page.is_visible("#summary #replay-link")
+    # The header's "Your turn" list, drawn when the page loaded on this player's move, no
+    # longer names the game once it is over.
+    assert page.locator('#turns .turns-list a[href*="/g/"]').count() == 0
+    assert not page.is_visible("#turns")
     assert page.locator("#moves li").count() == len(final["history"]) > 0
     if pa.GAMES[game].CHANCE:
         # the seed is revealed at the end and the verify page agrees with every throw

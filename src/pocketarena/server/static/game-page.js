@@ -210,6 +210,19 @@ export class GamePage {
     document.title = mine ? `● ${yourTurn} · ${this.baseTitle}` : this.view.status === "finished" ? `${resultText(this.view)} · ${this.baseTitle}` : this.baseTitle;
     if (mine && !this.wasMyTurn && !first && this.sound) beep();
     this.wasMyTurn = mine;
+    if (!mine) this.leaveTurns();
+  }
+
+  // The header's list of games awaiting your move is drawn with the page: this game leaves it
+  // once it no longer awaits you (your move made, or the game over), not at the next page.
+  leaveTurns() {
+    const link = document.querySelector(`#turns .turns-list a[href="/g/${this.view.id}"]`);
+    const count = $("#turns-count");
+    if (!link || !count) return;
+    link.closest("li").remove();
+    const left = Math.max(0, Number(count.textContent) - 1);
+    count.textContent = String(left);
+    if (!left) $("#turns").hidden = true;
   }
 
   toggleSound() {
