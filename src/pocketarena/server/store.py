@@ -245,7 +245,7 @@ class Store:
         self._writer_lock = threading.Lock()
         self._writer: Connection | None = None
         # PostgreSQL: idle driver connections kept for the batched games' writes
-        # (``_save_games_at_once``), at most one per batch the writer keeps in flight.
+        # (``_save_games_kept``), at most one per batch the writer keeps in flight.
         self._kept: list[PoolProxiedConnection] = []
         self._kept_count = 0  # kept ones, idle or writing
         pool = engine.pool
@@ -474,12 +474,16 @@ class Store:
 
     def close(self) -> None:
         """Hand the connections kept for writing back to the pool (before it is disposed)."""
-        with self._kept_lock:
-            kept, self._kept = self._kept, []
-            self._kept_count -= len(kept)
-        for fairy in kept:
+        for fairy in self._take_kept():
             fairy.driver_connection.autocommit = False  # type: ignore[union-attr]
             fairy.close()
+
+    def _take_kept(self) -> list[PoolProxiedConnection]:
+        """Every idle kept connection, no longer kept."""
+        with self._kept_lock:
+            idle, self._kept = self._kept, []
+            self._kept_count -= len(idle)
+        return idle
 
     def _forget_kept(self, keep: bool) -> None:
         if keep:
@@ -534,10 +538,7 @@ class Store:
             self._forget_kept(keep)
             if not broken:  # the statement itself failed: said as SQLAlchemy says it
                 raise DBAPIError.instance(query, params, e, dbapi.Error) from e
-            with self._kept_lock:
-                dropped, self._kept = self._kept, []
-                self._kept_count -= len(dropped)
-            for other in dropped:  # opened before the restart too, most likely
+            for other in self._take_kept():  # opened before the restart too, most likely
                 other.invalidate()
             return None
         if keep:
