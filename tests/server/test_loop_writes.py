@@ -91,7 +91,7 @@ def test_batches_are_written_on_the_loop_and_a_dropped_connection_is_replaced(
                 await writer.save("L1", 0, {"version": 9})
             assert threaded == []
 
-            pids = [c.info.backend_pid for c in on_loop._idle]
+            pids = [c.connection.info.backend_pid for c in on_loop._idle]
             with engine.connect() as conn:
                 for pid in pids:
                     conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
@@ -100,7 +100,7 @@ def test_batches_are_written_on_the_loop_and_a_dropped_connection_is_replaced(
             assert on_loop._idle == [] and on_loop._count == 0
             await writer.save("L1", 5, {"version": 6})  # and on the loop again
             assert threaded == [1] and on_loop._count == 1
-            assert on_loop._idle[0].info.backend_pid not in pids
+            assert on_loop._idle[0].connection.info.backend_pid not in pids
 
             with pytest.raises(DBAPIError, match="not a number"):
                 await writer.save("L3", 0, {"version": "not a number"})
