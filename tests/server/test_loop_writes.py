@@ -161,3 +161,58 @@ def test_while_no_connection_can_be_made_the_batches_go_the_other_way(
     finally:
         store.close()
         engine.dispose()
+
+
+def test_sqlite_writes_on_the_loop_never_wait_for_its_lock(tmp_path: Path) -> None:
+    """SQLite: the writer's batches are written on the loop itself while SQLite's write lock
+    is free; while another connection holds it, at once (no wait) on the database thread
+    instead, which waits for the lock; nothing is written twice or lost."""
+    engine = make_engine(make_settings(tmp_path))
+    run_migrations(engine)
+    store = Store(engine, session_factory(engine))
+    threaded: list[int] = []
+    save_games = store.save_games
+
+    def counted(writes: Sequence[tuple[str, int, dict[str, Any]]]) -> list[bool]:
+        threaded.append(len(writes))
+        return save_games(writes)
+
+    store.save_games = counted  # type: ignore[method-assign]
+    creator = store.ensure_guest("s" * 32).id
+    store.insert_game(game_row("S1", creator))
+
+    async def scenario() -> None:
+        with ThreadPoolExecutor(1) as executor:
+            writer = GameWriter(store, executor, write_now=store.save_games_now)
+            for v in range(3):
+                await writer.save("S1", v, {"version": v + 1, "history": ["b"] * (v + 1)})
+            assert threaded == []
+            with pytest.raises(ConflictError):
+                await writer.save("S1", 0, {"version": 9})
+            assert threaded == []
+
+            other = engine.raw_connection()
+            other.driver_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            assert store.save_games_now([("S1", 3, {"version": 4})]) is None  # at once
+            assert loop.time() - started < 1.0
+            waiting = asyncio.ensure_future(writer.save("S1", 3, {"version": 4}))
+            await asyncio.sleep(0.3)
+            assert not waiting.done()  # the database thread waits for the lock
+            other.driver_connection.rollback()  # type: ignore[union-attr]
+            other.close()
+            await waiting
+            assert threaded == [1]
+            await writer.save("S1", 4, {"version": 5})  # and on the loop again
+            assert threaded == [1]
+
+    try:
+        asyncio.run(scenario())
+        assert store.game_versions(["S1"]) == {"S1": 5}
+        assert store.load_game("S1").history == ["b"] * 3  # type: ignore[union-attr]
+        store.close()
+        assert store._now_writer is None
+        assert isinstance(engine.pool, QueuePool) and engine.pool.checkedout() <= 1
+    finally:
+        engine.dispose()
