@@ -11,10 +11,11 @@ from typing import Any
 
 import psycopg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import QueuePool
 
+from pocketarena.server.core.config import Settings
 from pocketarena.server.core.db import loop_writes_of, make_engine, run_migrations, session_factory
 from pocketarena.server.live.writer import GameWriter
 from pocketarena.server.loop_writes import LoopWrites
@@ -22,6 +23,23 @@ from pocketarena.server.store import ConflictError, Store
 
 from .conftest import make_settings
 from .test_storage import game_row
+
+
+def threads_counted(settings: Settings) -> tuple[Engine, Store, list[int]]:
+    """A store whose batches written on the database thread (``save_games``) are counted:
+    the size of each, in order."""
+    engine = make_engine(settings)
+    run_migrations(engine)
+    store = Store(engine, session_factory(engine))
+    threaded: list[int] = []
+    save_games = store.save_games
+
+    def counted(writes: Sequence[tuple[str, int, dict[str, Any]]]) -> list[bool]:
+        threaded.append(len(writes))
+        return save_games(writes)
+
+    store.save_games = counted  # type: ignore[method-assign]
+    return engine, store, threaded
 
 
 def test_sqlite_and_a_small_pool_set_nothing_aside(tmp_path: Path, postgres_url: str) -> None:
@@ -58,19 +76,9 @@ def test_batches_are_written_on_the_loop_and_a_dropped_connection_is_replaced(
     whose connection PostgreSQL dropped (backend terminated, as in a restart) is written all
     the same, by SQLAlchemy's path, and the next one on a new connection; a conflict and a
     statement PostgreSQL refuses are reported as on the other paths, nothing written."""
-    engine = make_engine(
+    engine, store, threaded = threads_counted(
         make_settings(tmp_path, database_url=postgres_url, database_schema=pg_schema)
     )
-    run_migrations(engine)
-    store = Store(engine, session_factory(engine))
-    threaded: list[int] = []
-    save_games = store.save_games
-
-    def counted(writes: Sequence[tuple[str, int, dict[str, Any]]]) -> list[bool]:
-        threaded.append(len(writes))
-        return save_games(writes)
-
-    store.save_games = counted  # type: ignore[method-assign]
     creator = store.ensure_guest("l" * 32).id
     for gid in ("L1", "L2", "L3"):
         store.insert_game(game_row(gid, creator))
@@ -167,17 +175,7 @@ def test_sqlite_writes_on_the_loop_never_wait_for_its_lock(tmp_path: Path) -> No
     """SQLite: the writer's batches are written on the loop itself while SQLite's write lock
     is free; while another connection holds it, at once (no wait) on the database thread
     instead, which waits for the lock; nothing is written twice or lost."""
-    engine = make_engine(make_settings(tmp_path))
-    run_migrations(engine)
-    store = Store(engine, session_factory(engine))
-    threaded: list[int] = []
-    save_games = store.save_games
-
-    def counted(writes: Sequence[tuple[str, int, dict[str, Any]]]) -> list[bool]:
-        threaded.append(len(writes))
-        return save_games(writes)
-
-    store.save_games = counted  # type: ignore[method-assign]
+    engine, store, threaded = threads_counted(make_settings(tmp_path))
     creator = store.ensure_guest("s" * 32).id
     store.insert_game(game_row("S1", creator))
 
