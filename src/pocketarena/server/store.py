@@ -7,10 +7,8 @@ expects to replace, so two writers can never silently overwrite each other.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import re
-import sqlite3
 import threading
 import unicodedata
 import weakref
@@ -38,7 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.pool import PoolProxiedConnection, QueuePool, StaticPool
+from sqlalchemy.pool import PoolProxiedConnection, QueuePool
 
 from pocketarena.i18n import N_, _
 from pocketarena.ratings import Rating, rate
@@ -247,10 +245,6 @@ class Store:
         # SQLite: the games' writes keep one connection from batch to batch (``_writing``).
         self._writer_lock = threading.Lock()
         self._writer: Connection | None = None
-        # SQLite: the connection of the writes made on the event loop (``save_games_now``),
-        # which never waits for SQLite's lock.
-        self._now_writer: Connection | None = None
-        self._now_lock = threading.Lock()
         # PostgreSQL: idle driver connections kept for the batched games' writes
         # (``_save_games_kept``), at most one per batch the writer keeps in flight; one when
         # the writer sends its batches from the event loop (``loop_writes``) and only the
@@ -455,52 +449,6 @@ class Store:
                     raise
         raise AssertionError("unreachable")
 
-    def save_games_now(
-        self, writes: Sequence[tuple[str, int, dict[str, Any]]]
-    ) -> list[bool] | None:
-        """SQLite: ``save_games`` on the calling thread (the event loop's) when SQLite's write
-        lock can be had at once; None when it cannot (another connection is writing) or
-        anything else went wrong, with nothing written: the caller then writes the batch on
-        the database thread, which waits for the lock and reports what fails.
-
-        The hop to the database thread and back (the pool's hand-over, the result posted back
-        to the loop, the interpreter lock passed between them) cost about as much CPU as the
-        UPDATE and its commit, and a move's write queued behind the thread's other work (a
-        new game's reads). In WAL mode with ``synchronous=NORMAL`` a commit appends to the
-        WAL without a disk flush (checkpoints run on a thread of their own), so the loop
-        never waits for the disk here, and with a busy timeout of 0 never for the lock."""
-        # (In memory every connection is the same one, which the database thread uses too.)
-        if self.engine.dialect.name != "sqlite" or isinstance(self.engine.pool, StaticPool):
-            return None
-        if not self._now_lock.acquire(blocking=False):
-            return None
-        try:
-            conn = self._now_writer
-            if conn is None:
-                conn = self._now_writer = self.engine.connect()
-                driver: Any = conn.connection.driver_connection  # outside any transaction
-                driver.execute("PRAGMA busy_timeout = 0")
-            now = utcnow()
-            with conn.begin():
-                return [
-                    self._update_game(conn, game_id, expected, values, now) == 1
-                    for game_id, expected, values in writes
-                ]
-        except DBAPIError as e:
-            locked = isinstance(e.orig, sqlite3.OperationalError) and "locked" in str(e.orig)
-            if not locked:  # never used again after any other error
-                self._close_now_writer()
-            return None
-        finally:
-            self._now_lock.release()
-
-    def _close_now_writer(self) -> None:
-        conn, self._now_writer = self._now_writer, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.invalidate()  # not back to the pool: its busy timeout is 0
-                conn.close()
-
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
         """A connection for a batch of UPDATEs one by one. On SQLite the one kept for them,
@@ -531,8 +479,6 @@ class Store:
 
     def close(self) -> None:
         """Hand the connections kept for writing back to the pool (before it is disposed)."""
-        with self._now_lock:
-            self._close_now_writer()
         for fairy in self._take_kept():
             fairy.driver_connection.autocommit = False  # type: ignore[union-attr]
             fairy.close()

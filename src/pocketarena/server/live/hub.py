@@ -83,12 +83,7 @@ class Hub:
         sqlite = store.engine.dialect.name == "sqlite"
         # SQLite has one writer at a time: one database thread keeps writes in order.
         self._db = ThreadPoolExecutor(max_workers=1 if sqlite else 8, thread_name_prefix="db")
-        self.writer = GameWriter(
-            store,
-            self._db,
-            on_loop=LoopWrites.for_engine(store.engine),
-            write_now=store.save_games_now if sqlite else None,
-        )
+        self.writer = GameWriter(store, self._db, on_loop=LoopWrites.for_engine(store.engine))
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False

@@ -12,7 +12,6 @@ only under its lock, one write at a time."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -30,7 +29,6 @@ class GameWriter:
         max_batch: int = 256,
         max_in_flight: int | None = None,
         on_loop: LoopWrites | None = None,
-        write_now: Callable[[list[Write]], list[bool] | None] | None = None,
     ) -> None:
         self.store = store
         self.executor = executor
@@ -40,8 +38,6 @@ class GameWriter:
         self.max_in_flight = max_in_flight
         # PostgreSQL: batches sent from the event loop (no database thread), while that works.
         self.on_loop = on_loop
-        # SQLite: a batch written on the loop itself when its lock is free (None: it was not).
-        self.write_now = write_now
         # Each write's future: whether it was written (False: the stored version moved on).
         self._pending: list[tuple[Write, asyncio.Future[bool]]] = []
         self._flushing = 0  # batches being written now
@@ -82,10 +78,6 @@ class GameWriter:
             self._flushing -= 1
 
     async def _write(self, writes: list[Write]) -> list[bool]:
-        if self.write_now is not None:
-            done = self.write_now(writes)
-            if done is not None:
-                return done
         on_loop = self.on_loop
         if on_loop is not None and len({w[0] for w in writes}) == len(writes):
             query, params = self.store.batch_sql(writes)
