@@ -169,3 +169,37 @@ def test_while_no_connection_can_be_made_the_batches_go_the_other_way(
     finally:
         store.close()
         engine.dispose()
+
+
+def test_a_batch_that_finds_every_connection_busy_goes_the_other_way(
+    tmp_path: Path, postgres_url: str, pg_schema: str
+) -> None:
+    """A pool of 5 sets one connection aside: a batch that starts while the one before it is
+    being sent from the loop goes by the database thread, and both are written."""
+    engine, store, threaded = threads_counted(
+        make_settings(
+            tmp_path, database_url=postgres_url, database_schema=pg_schema, database_pool_size=5
+        )
+    )
+    creator = store.ensure_guest("n" * 32).id
+    store.insert_game(game_row("N1", creator))
+    store.insert_game(game_row("N2", creator))
+    on_loop = LoopWrites.for_engine(engine)
+    assert on_loop is not None and on_loop.limit == 1
+
+    async def scenario() -> None:
+        with ThreadPoolExecutor(2) as executor:
+            writer = GameWriter(store, executor, on_loop=on_loop)
+            first = asyncio.ensure_future(writer.save("N1", 0, {"version": 1}))
+            while on_loop._count == 0:  # its batch is on its way, on the one connection
+                await asyncio.sleep(0)
+            await asyncio.gather(first, writer.save("N2", 0, {"version": 1}))
+            assert threaded == [1] and writer.batches == 2
+            await writer.close()
+
+    try:
+        asyncio.run(scenario())
+        assert store.game_versions(["N1", "N2"]) == {"N1": 1, "N2": 1}
+    finally:
+        store.close()
+        engine.dispose()

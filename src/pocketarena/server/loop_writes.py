@@ -2,15 +2,16 @@
 
 A move's write went to a database thread and back: the thread pool's hand-over (a queue, a
 condition's wake-up, the result posted back to the loop), the interpreter lock taken back and
-forth between the thread and the loop, and psycopg's blocking calls on the thread. Under the
-load benchmark that hop and the thread's share of the lock cost the server more CPU than the
-statement did (docs/scaling.md). psycopg's asynchronous connection sends the same statement
-(``Store.batch_sql``: one statement, one round trip, committed whole in autocommit mode) and
-the loop goes on with other sockets until PostgreSQL answers.
+forth between the thread and the loop, and psycopg's blocking calls on the thread: 28% of the
+server's interpreter time under the load benchmark, 20% sent from the loop (docs/scaling.md).
+psycopg's asynchronous connection sends the same statement (``Store.batch_sql``: one
+statement, one round trip, committed whole in autocommit mode) and the loop goes on with other
+sockets until PostgreSQL answers.
 
 The connections are set aside from the process's ``database_pool_size`` (``core.db``), so a
-process never holds more than that. One batch at a time uses a connection; the writer keeps
-at most as many batches in flight as there are connections.
+process never holds more than that. One batch at a time uses a connection; a batch that finds
+every one busy (the writer keeps up to four batches in flight, a small pool sets fewer
+connections aside) goes SQLAlchemy's way.
 
 A connection found dropped (PostgreSQL restarted, the backend terminated, any operational
 error) is thrown away with every idle one, and ``save`` answers None: the caller writes the
