@@ -96,45 +96,27 @@ def _rollback(conn: Connection) -> None:
 
 def _count_kept_writes() -> None:
     """The games' batched writes on PostgreSQL go by psycopg's cursor on a connection the
-    store keeps (``Store._save_games_kept``) or from the event loop (``LoopWrites.save``),
-    past SQLAlchemy's events: counted here as the events would count them (one statement,
-    one round trip, in autocommit mode); the wall time of the loop's includes its wait."""
+    store keeps (``Store._save_games_kept``), past SQLAlchemy's events: counted here as the
+    events would count them (one statement, one round trip, in autocommit mode)."""
     from pocketarena.server.store import Store
 
     kept = getattr(Store, "_save_games_kept", None)
     if kept is None:  # a checkout from before it
         return
 
-    def written(saved: Any, t0: float, *more: str) -> None:
-        if saved is not None:  # None: nothing sent that counts; SQLAlchemy writes it
-            for key in ("statements", "statement WITH games", "round_trips", "autocommit_blocks"):
-                _count(key)
-            for key in more:
-                _count(key)
-            with _lock:
-                times["statement_s"] += time.perf_counter() - t0
-
     def counted(self: Store, writes: Any, now: Any) -> Any:
         t0 = time.perf_counter()
         saved = kept(self, writes, now)
-        written(saved, t0)
+        if saved is not None:  # None: nothing sent that counts; SQLAlchemy writes it
+            _count("statements")
+            _count("statement WITH games")
+            _count("round_trips")
+            _count("autocommit_blocks")
+            with _lock:
+                times["statement_s"] += time.perf_counter() - t0
         return saved
 
     Store._save_games_kept = counted  # type: ignore[method-assign]
-
-    try:  # the same statement sent from the event loop (``server.loop_writes``)
-        from pocketarena.server.loop_writes import LoopWrites
-    except ImportError:  # a checkout from before it
-        return
-    on_loop = LoopWrites.save
-
-    async def counted_on_loop(self: LoopWrites, query: str, params: Any) -> Any:
-        t0 = time.perf_counter()
-        saved = await on_loop(self, query, params)
-        written(saved, t0, "statements_on_loop")
-        return saved
-
-    LoopWrites.save = counted_on_loop  # type: ignore[method-assign]
 
 
 _do_get = QueuePool._do_get

@@ -41,7 +41,6 @@ from sqlalchemy.pool import PoolProxiedConnection, QueuePool
 from pocketarena.i18n import N_, _
 from pocketarena.ratings import Rating, rate
 
-from .core.db import loop_writes_of
 from .core.security import default_guest_name, hash_password, needs_rehash, verify_password
 from .core.text import TextError, visible_line
 from .models import Base, GameRecord, Heartbeat, Player, RatingRow, SessionRow, utcnow
@@ -246,17 +245,13 @@ class Store:
         self._writer_lock = threading.Lock()
         self._writer: Connection | None = None
         # PostgreSQL: idle driver connections kept for the batched games' writes
-        # (``_save_games_kept``), at most one per batch the writer keeps in flight; one when
-        # the writer sends its batches from the event loop (``loop_writes``) and only the
-        # writes made on threads (a game's end, a batch the loop could not send) come here.
+        # (``_save_games_kept``), at most one per batch the writer keeps in flight.
         self._kept: list[PoolProxiedConnection] = []
         self._kept_count = 0  # kept ones, idle or writing
         pool = engine.pool
         self._kept_limit = (
             min(KEPT_WRITE_CONNECTIONS, pool.size() // 5) if isinstance(pool, QueuePool) else 0
         )
-        if loop_writes_of(engine) is not None:
-            self._kept_limit = min(self._kept_limit, 1)
         self._kept_lock = threading.Lock()
         if engine.dialect.name == "postgresql":
             self.autocommit_engine: Engine = engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -573,12 +568,6 @@ class Store:
         with self.autocommit_engine.connect() as conn:
             saved = {row[0] for row in conn.exec_driver_sql(query, tuple(params))}
         return [i in saved for i in range(len(writes))]
-
-    def batch_sql(self, writes: Sequence[tuple[str, int, dict[str, Any]]]) -> tuple[str, list[Any]]:
-        """PostgreSQL: the statement writing a batch of different games at once, as
-        ``save_games`` sends it, and its parameters (for ``loop_writes``); it returns the
-        numbers of the writes that happened."""
-        return self._batch_sql(writes, utcnow())
 
     def _batch_sql(
         self, writes: Sequence[tuple[str, int, dict[str, Any]]], now: datetime

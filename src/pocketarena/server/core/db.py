@@ -6,7 +6,6 @@ import logging
 import os
 import re
 import threading
-import weakref
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -44,27 +43,6 @@ def database_away(e: BaseException) -> bool:
 
 class DatabaseConfigError(ValueError):
     """A database URL or schema that cannot be used, with the reason."""
-
-
-# PostgreSQL: the games' batched writes are sent from the event loop on connections of their
-# own (``server.loop_writes``), set aside from ``database_pool_size`` so that a process never
-# holds more than that: a fifth of it, at most four (the batches the writer keeps in flight).
-LOOP_WRITE_CONNECTIONS = 4
-_loop_writes: weakref.WeakKeyDictionary[Engine, tuple[dict[str, Any], int]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def loop_write_connections(pool_size: int) -> int:
-    """Of a process's ``pool_size`` connections, those set aside for the writes on the loop."""
-    return min(LOOP_WRITE_CONNECTIONS, pool_size // 5)
-
-
-def loop_writes_of(engine: Engine) -> tuple[dict[str, Any], int] | None:
-    """psycopg's connect arguments for the writes on the event loop and how many connections
-    they may open; None for an engine ``make_engine`` did not make for PostgreSQL with some
-    set aside (its writes all go SQLAlchemy's way)."""
-    return _loop_writes.get(engine)
 
 
 def make_engine(settings: Settings) -> Engine:
@@ -106,17 +84,13 @@ def make_engine(settings: Settings) -> Engine:
         # to over 100 ms on a busy machine, and under load the pool did that hundreds of
         # times a minute. A thread that finds every connection busy waits for one instead
         # (statements take a millisecond or two).
-        on_loop = loop_write_connections(settings.database_pool_size)
         engine = create_engine(
             url,
-            pool_size=settings.database_pool_size - on_loop,
+            pool_size=settings.database_pool_size,
             max_overflow=0,
             pool_timeout=30,
             connect_args=connect_args,
         )
-        if on_loop:
-            _, kwargs = engine.dialect.create_connect_args(engine.url)
-            _loop_writes[engine] = ({**kwargs, **connect_args}, on_loop)
         if schema:
             with engine.begin() as conn:
                 conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))

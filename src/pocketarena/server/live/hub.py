@@ -31,7 +31,6 @@ from pocketarena.i18n import _
 from .. import catalog
 from ..core.config import Settings
 from ..core.waiting import cancel_and_wait, task_names
-from ..loop_writes import LoopWrites
 from ..models import utcnow
 from ..store import ConflictError, Store
 from . import loading, lobby, session, sweeps
@@ -83,7 +82,7 @@ class Hub:
         sqlite = store.engine.dialect.name == "sqlite"
         # SQLite has one writer at a time: one database thread keeps writes in order.
         self._db = ThreadPoolExecutor(max_workers=1 if sqlite else 8, thread_name_prefix="db")
-        self.writer = GameWriter(store, self._db, on_loop=LoopWrites.for_engine(store.engine))
+        self.writer = GameWriter(store, self._db)
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -164,8 +163,6 @@ class Hub:
             await self.heartbeat()
         except Exception:
             log.exception("the last heartbeat could not be written")
-        with contextlib.suppress(Exception):
-            await self.writer.close()
         with contextlib.suppress(Exception):
             await self.bus.close()
         self._db.shutdown(wait=True)

@@ -15,7 +15,6 @@ import asyncio
 from concurrent.futures import Executor
 from typing import Any
 
-from ..loop_writes import LoopWrites
 from ..store import ConflictError, Store
 
 Write = tuple[str, int, dict[str, Any]]
@@ -28,7 +27,6 @@ class GameWriter:
         executor: Executor,
         max_batch: int = 256,
         max_in_flight: int | None = None,
-        on_loop: LoopWrites | None = None,
     ) -> None:
         self.store = store
         self.executor = executor
@@ -36,8 +34,6 @@ class GameWriter:
         if max_in_flight is None:
             max_in_flight = 1 if store.engine.dialect.name == "sqlite" else 4
         self.max_in_flight = max_in_flight
-        # PostgreSQL: batches sent from the event loop (no database thread), while that works.
-        self.on_loop = on_loop
         # Each write's future: whether it was written (False: the stored version moved on).
         self._pending: list[tuple[Write, asyncio.Future[bool]]] = []
         self._flushing = 0  # batches being written now
@@ -55,6 +51,7 @@ class GameWriter:
             raise ConflictError(game_id)
 
     async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while self._pending:
                 batch, self._pending = (
@@ -63,7 +60,7 @@ class GameWriter:
                 )
                 writes = [w for w, _ in batch]
                 try:
-                    done = await self._write(writes)
+                    done = await loop.run_in_executor(self.executor, self.store.save_games, writes)
                 except Exception as e:  # the whole transaction failed: nothing was written
                     for _, future in batch:
                         if not future.done():
@@ -76,17 +73,3 @@ class GameWriter:
                         future.set_result(ok)
         finally:
             self._flushing -= 1
-
-    async def _write(self, writes: list[Write]) -> list[bool]:
-        on_loop = self.on_loop
-        if on_loop is not None and len({w[0] for w in writes}) == len(writes):
-            query, params = self.store.batch_sql(writes)
-            saved = await on_loop.save(query, params)
-            if saved is not None:
-                return [i in saved for i in range(len(writes))]
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, self.store.save_games, writes)
-
-    async def close(self) -> None:
-        if self.on_loop is not None:
-            await self.on_loop.close()
